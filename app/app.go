@@ -1,0 +1,51 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"reviewd/app/core"
+	"reviewd/store"
+)
+
+// DBFile and MediaDir are the fixed names inside the data folder.
+const (
+	DBFile   = "reviewd.db"
+	MediaDir = "media"
+)
+
+// App is one opened data folder: database, master key and the domain service.
+type App struct {
+	Config Config
+	DB     *store.DB
+	Core   *core.Core
+	Log    *slog.Logger
+}
+
+// Open prepares the data folder (creating it, media/ and secret.key when missing),
+// opens the database and brings its schema up to date.
+func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (*App, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	if err := os.MkdirAll(filepath.Join(cfg.DataDir, MediaDir), 0o750); err != nil {
+		return nil, fmt.Errorf("app: data folder: %w", err)
+	}
+	keys, err := core.LoadMasterKey(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	db, err := store.Open(ctx, filepath.Join(cfg.DataDir, DBFile), schemaSQL)
+	if err != nil {
+		return nil, err
+	}
+	c := core.New(db, keys, cfg.PublicURL, log)
+	c.MediaDir = filepath.Join(cfg.DataDir, MediaDir)
+	return &App{Config: cfg, DB: db, Core: c, Log: log}, nil
+}
+
+// Close closes the database.
+func (a *App) Close() error { return a.DB.Close() }

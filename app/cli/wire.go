@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"context"
+	"net"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"reviewd/app"
+	"reviewd/app/admin"
+	"reviewd/jobs"
+)
+
+// buildServer mounts every HTTP surface over an opened data folder.
+func buildServer(a *app.App, runner *jobs.Runner) *app.Server {
+	return app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface {
+		return []app.Surface{
+			&admin.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
+		}
+	})
+}
+
+// buildRunner lists every job of the CONTRACT with its schedule.
+func buildRunner(a *app.App) *jobs.Runner {
+	return jobs.NewRunner(a.DB, a.Log,
+		jobs.Entry{Job: jobs.Idle{JobName: "invitations"}, Schedule: "@every 1m"},
+		jobs.Entry{Job: jobs.Idle{JobName: "order-sources"}, Schedule: "@every 1m"},
+		jobs.Entry{Job: jobs.Idle{JobName: "marketplace"}, Schedule: "@every 15m"},
+		jobs.Entry{Job: jobs.Idle{JobName: "media"}, Schedule: "@every 10s"},
+		jobs.Entry{Job: jobs.Idle{JobName: "erasure"}, Schedule: "@every 1h"},
+		jobs.Entry{Job: jobs.Cleanup{DB: a.DB}, Schedule: "30 3 * * *"},
+	)
+}
+
+// runServer serves until the command's context ends, with the cron jobs unless
+// jobs.enabled is false.
+func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr)) error {
+	runner := buildRunner(a)
+	srv := buildServer(a, runner)
+	if a.Config.Jobs.Enabled {
+		if err := runner.Start(cmd.Context()); err != nil {
+			return err
+		}
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			runner.Stop(ctx)
+		}()
+	} else {
+		a.Log.Info("cron jobs are off (jobs.enabled: false)")
+	}
+	if a.Config.Clamd.Address == "" {
+		a.Log.Warn("virus scanning is off: clamd.address is empty")
+	}
+	addr := a.Config.Listen
+	if f := cmd.Flags().Lookup("listen"); f != nil && f.Changed {
+		addr = f.Value.String()
+	}
+	return srv.ListenAndServe(cmd.Context(), addr, ready)
+}

@@ -1,0 +1,183 @@
+// Package app holds the configuration and the HTTP server that mounts every surface.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"strings"
+
+	"github.com/spf13/viper"
+)
+
+// Config is every key of config.example.yaml.
+type Config struct {
+	Listen         string   `mapstructure:"listen"`
+	PublicURL      string   `mapstructure:"public_url"`
+	DataDir        string   `mapstructure:"data_dir"`
+	SMTP           SMTP     `mapstructure:"smtp"`
+	Clamd          Clamd    `mapstructure:"clamd"`
+	FFmpeg         FFmpeg   `mapstructure:"ffmpeg"`
+	Outbound       Outbound `mapstructure:"outbound"`
+	TrustedProxies []string `mapstructure:"trusted_proxies"`
+	Jobs           Jobs     `mapstructure:"jobs"`
+	Log            Log      `mapstructure:"log"`
+}
+
+// SMTP is the outgoing mail server; no host means e-mail sending is off.
+type SMTP struct {
+	Host     string `mapstructure:"host"`
+	Port     int    `mapstructure:"port"`
+	Username string `mapstructure:"username"`
+	Password string `mapstructure:"password"`
+	Security string `mapstructure:"security"`
+	From     string `mapstructure:"from"`
+}
+
+// Clamd is the virus scanner address: unix:/path or tcp:host:port; empty is off.
+type Clamd struct {
+	Address string `mapstructure:"address"`
+}
+
+// FFmpeg names the video tools; empty means looked up on PATH.
+type FFmpeg struct {
+	FFmpeg  string `mapstructure:"ffmpeg"`
+	FFprobe string `mapstructure:"ffprobe"`
+}
+
+// Outbound configures the SSRF-safe outbound client.
+type Outbound struct {
+	Resolve []string `mapstructure:"resolve"`
+	CAFile  string   `mapstructure:"ca_file"`
+}
+
+// Jobs switches the in-process cron jobs.
+type Jobs struct {
+	Enabled bool `mapstructure:"enabled"`
+}
+
+// Log configures the logger.
+type Log struct {
+	Level  string `mapstructure:"level"`
+	Format string `mapstructure:"format"`
+}
+
+// Defaults sets the default of every key on v.
+func Defaults(v *viper.Viper) {
+	v.SetDefault("listen", "127.0.0.1:8080")
+	v.SetDefault("public_url", "")
+	v.SetDefault("data_dir", "./data")
+	v.SetDefault("smtp.host", "")
+	v.SetDefault("smtp.port", 0)
+	v.SetDefault("smtp.username", "")
+	v.SetDefault("smtp.password", "")
+	v.SetDefault("smtp.security", "starttls")
+	v.SetDefault("smtp.from", "")
+	v.SetDefault("clamd.address", "")
+	v.SetDefault("ffmpeg.ffmpeg", "")
+	v.SetDefault("ffmpeg.ffprobe", "")
+	v.SetDefault("outbound.resolve", []string{})
+	v.SetDefault("outbound.ca_file", "")
+	v.SetDefault("trusted_proxies", []string{})
+	v.SetDefault("jobs.enabled", true)
+	v.SetDefault("log.level", "info")
+	v.SetDefault("log.format", "text")
+}
+
+// Load reads v (file, environment and flags already bound by the caller) into a
+// Config; unknown keys in the file are an error, so misspellings fail the start.
+func Load(v *viper.Viper) (Config, error) {
+	var c Config
+	if err := v.UnmarshalExact(&c); err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	// Lists given in the environment are comma-separated.
+	c.Outbound.Resolve = splitList(c.Outbound.Resolve)
+	c.TrustedProxies = splitList(c.TrustedProxies)
+	if c.PublicURL == "" {
+		c.PublicURL = "http://" + c.Listen
+	}
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	return c, c.Validate()
+}
+
+func splitList(in []string) []string {
+	var out []string
+	for _, s := range in {
+		for _, p := range strings.Split(s, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// Validate reports every problem at once.
+func (c Config) Validate() error {
+	var errs []error
+	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
+		errs = append(errs, fmt.Errorf("listen: %q is not host:port", c.Listen))
+	}
+	if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("public_url: %q is not an http(s) address", c.PublicURL))
+	}
+	if c.DataDir == "" {
+		errs = append(errs, errors.New("data_dir: empty"))
+	}
+	switch c.SMTP.Security {
+	case "none", "starttls", "tls":
+	default:
+		errs = append(errs, fmt.Errorf("smtp.security: %q is not none, starttls or tls", c.SMTP.Security))
+	}
+	if c.SMTP.Host != "" && (c.SMTP.Port < 0 || c.SMTP.Port > 65535) {
+		errs = append(errs, fmt.Errorf("smtp.port: %d out of range", c.SMTP.Port))
+	}
+	if a := c.Clamd.Address; a != "" && !strings.HasPrefix(a, "unix:") && !strings.HasPrefix(a, "tcp:") {
+		errs = append(errs, fmt.Errorf("clamd.address: %q must start with unix: or tcp:", a))
+	}
+	for _, r := range c.Outbound.Resolve {
+		if _, _, err := ParseResolve(r); err != nil {
+			errs = append(errs, fmt.Errorf("outbound.resolve: %w", err))
+		}
+	}
+	for _, p := range c.TrustedProxies {
+		if _, err := netip.ParsePrefix(p); err != nil {
+			if _, err2 := netip.ParseAddr(p); err2 != nil {
+				errs = append(errs, fmt.Errorf("trusted_proxies: %q is not a CIDR", p))
+			}
+		}
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, fmt.Errorf("log.level: %q is not debug, info, warn or error", c.Log.Level))
+	}
+	switch c.Log.Format {
+	case "text", "json":
+	default:
+		errs = append(errs, fmt.Errorf("log.format: %q is not text or json", c.Log.Format))
+	}
+	return errors.Join(errs...)
+}
+
+// ParseResolve splits one outbound.resolve entry HOST:PORT=IP:PORT.
+func ParseResolve(s string) (from, to string, err error) {
+	from, to, ok := strings.Cut(s, "=")
+	if !ok {
+		return "", "", fmt.Errorf("%q is not HOST:PORT=IP:PORT", s)
+	}
+	if _, _, err := net.SplitHostPort(from); err != nil {
+		return "", "", fmt.Errorf("%q: %v", s, err)
+	}
+	host, _, err := net.SplitHostPort(to)
+	if err != nil {
+		return "", "", fmt.Errorf("%q: %v", s, err)
+	}
+	if _, err := netip.ParseAddr(host); err != nil {
+		return "", "", fmt.Errorf("%q: target is not an IP address", s)
+	}
+	return strings.ToLower(from), to, nil
+}

@@ -1,0 +1,157 @@
+package core
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"regexp"
+	"strings"
+
+	"reviewd/store"
+)
+
+// Key kinds and the prefix of their secrets. A key is the prefix plus 43 base64url
+// characters (256 random bits); anything else is malformed.
+const (
+	KindServer = "server"
+	KindSite   = "site"
+	KindAPI    = "api"
+)
+
+var keyPrefix = map[string]string{KindServer: "rvd_srv_", KindSite: "rvd_site_", KindAPI: "rvd_api_"}
+
+var reKey = regexp.MustCompile(`^rvd_(srv|site|api)_[A-Za-z0-9_-]{43}$`)
+
+// APIScopes are the scopes an admin API key may carry.
+var APIScopes = []string{PermRead, PermModerate, PermExport, PermWrite}
+
+// NewKey is the input of CreateKey.
+type NewKey struct {
+	Kind        string
+	ChannelCode string
+	Scopes      []string
+	Label       string
+	// AllowWrite lets the operator grant the reserved write scope (console only).
+	AllowWrite bool
+}
+
+// CreatedKey is a key as shown once, at creation.
+type CreatedKey struct {
+	store.Key
+	Secret  string
+	Channel string
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+// CreateKey makes a server, site or admin API key. Server and site keys need a
+// channel; server keys get orders and ssr; API keys need scopes from read, moderate,
+// export and write (write only when AllowWrite).
+func (c *Core) CreateKey(ctx context.Context, a *Actor, in NewKey) (CreatedKey, error) {
+	prefix, ok := keyPrefix[in.Kind]
+	if !ok {
+		return CreatedKey{}, Invalid("kind")
+	}
+	k := store.Key{Kind: in.Kind, Label: strings.TrimSpace(in.Label), PublicID: "key_" + randomHex(8)}
+	var channel store.Channel
+	switch in.Kind {
+	case KindServer, KindSite:
+		if in.ChannelCode == "" {
+			return CreatedKey{}, Invalid("channel_required")
+		}
+		ch, err := c.DB.Read().ChannelByCode(ctx, in.ChannelCode)
+		if errors.Is(err, store.ErrNotFound) {
+			return CreatedKey{}, Invalid("channel")
+		} else if err != nil {
+			return CreatedKey{}, err
+		}
+		channel = ch
+		k.ChannelID = ch.ID
+		if in.Kind == KindServer {
+			k.Scopes = PermOrders + "," + PermSSR
+		}
+	case KindAPI:
+		if len(in.Scopes) == 0 {
+			return CreatedKey{}, Invalid("scopes_required")
+		}
+		seen := map[string]bool{}
+		var scopes []string
+		for _, s := range in.Scopes {
+			s = strings.TrimSpace(s)
+			if s == "" || seen[s] {
+				continue
+			}
+			known := false
+			for _, k := range APIScopes {
+				known = known || k == s
+			}
+			if !known {
+				return CreatedKey{}, Invalidf("unknown_scope", s)
+			}
+			if s == PermWrite && !in.AllowWrite {
+				return CreatedKey{}, Invalidf("scope_reserved", PermWrite)
+			}
+			seen[s] = true
+			scopes = append(scopes, s)
+		}
+		if len(scopes) == 0 {
+			return CreatedKey{}, Invalid("scopes_required")
+		}
+		k.Scopes = strings.Join(scopes, ",")
+	}
+	secret := prefix + RandomToken(32)
+	k.Hash = HashToken(secret)
+	k.Hint = secret[len(secret)-4:]
+	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		var err error
+		if k, err = tx.CreateKey(ctx, k); err != nil {
+			return err
+		}
+		return c.Record(ctx, tx, a, "key.created", "key", k.PublicID, map[string]any{"kind": k.Kind, "scopes": k.Scopes, "channel": channel.Code})
+	})
+	return CreatedKey{Key: k, Secret: secret, Channel: channel.Code}, err
+}
+
+// RevokeKey revokes a key by its public id.
+func (c *Core) RevokeKey(ctx context.Context, a *Actor, publicID string) error {
+	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		if err := tx.RevokeKey(ctx, publicID); err != nil {
+			return err
+		}
+		return c.Record(ctx, tx, a, "key.revoked", "key", publicID, nil)
+	})
+}
+
+// Key verification results (the detail codes of the spec).
+const (
+	KeyUnknown   = "unknown_key"
+	KeyMalformed = "malformed_key"
+	KeyRevoked   = "revoked_key"
+)
+
+// LookupKey finds the key row of a presented secret. The detail is one of
+// KeyUnknown, KeyMalformed, KeyRevoked when the key is not usable. The lookup is by
+// SHA-256 of the secret, so no comparison of secrets happens in Go.
+func (c *Core) LookupKey(ctx context.Context, secret string) (store.Key, string, error) {
+	if !reKey.MatchString(secret) {
+		return store.Key{}, KeyMalformed, nil
+	}
+	k, err := c.DB.Read().KeyByHash(ctx, HashToken(secret))
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Key{}, KeyUnknown, nil
+	}
+	if err != nil {
+		return store.Key{}, "", err
+	}
+	if !k.RevokedAt.IsZero() {
+		return k, KeyRevoked, nil
+	}
+	return k, "", nil
+}

@@ -1,0 +1,44 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"reviewd/store"
+)
+
+// Cleanup is the retention job: expired panel sessions, access-log entries older
+// than 365 days and job-run records older than 90 days are deleted.
+type Cleanup struct{ DB *store.DB }
+
+// Name is the job name.
+func (Cleanup) Name() string { return "cleanup" }
+
+// Run deletes what is past its retention at now.
+func (j Cleanup) Run(ctx context.Context, now time.Time) (string, error) {
+	var sessions, access, runs int64
+	err := j.DB.WithTx(ctx, func(tx *store.Tx) error {
+		tx.Now = now
+		var err error
+		if sessions, err = tx.DeleteExpiredSessions(ctx); err != nil {
+			return err
+		}
+		if access, err = tx.DeleteAccessBefore(ctx, now.AddDate(0, 0, -365)); err != nil {
+			return err
+		}
+		runs, err = tx.DeleteJobRunsBefore(ctx, now.AddDate(0, 0, -90))
+		return err
+	})
+	return fmt.Sprintf("sessions=%d access_log=%d job_runs=%d", sessions, access, runs), err
+}
+
+// Idle is a job whose work arrives with a later part of reviewd; it is listed and
+// runnable and reports that it had nothing to do.
+type Idle struct{ JobName string }
+
+// Name is the job name.
+func (j Idle) Name() string { return j.JobName }
+
+// Run does nothing.
+func (Idle) Run(context.Context, time.Time) (string, error) { return "nothing to do", nil }

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The test command for reviewd:  ./scripts/test.sh
+#
+# 1. installs missing system tools (ffmpeg, clamav-daemon + clamav, chromium)
+#    via apt-get, as root or through sudo; otherwise warns and continues
+#    (tests needing a missing tool skip with a message)
+# 2. installs webtest/ node packages (playwright-core, axe-core; never a browser)
+# 3. starts a private clamd with test-only signatures (scripts/clamd-test.sh)
+# 4. runs gofmt -l, go vet ./..., go test -count=1 -timeout 15m ./...
+#
+# Environment:
+#   REVIEWD_TEST_FLAGS     extra flags appended to `go test` (e.g. "-race -run Upload")
+#   REVIEWD_SKIP_INSTALL=1 do not touch system packages
+#
+# Exported to the tests (only when the tool is available):
+#   REVIEWD_FFMPEG, REVIEWD_FFPROBE, REVIEWD_CHROMIUM, REVIEWD_WEBTEST_DIR,
+#   REVIEWD_TEST_CLAMD=tcp:127.0.0.1:<port>
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+have() { command -v "$1" >/dev/null 2>&1 || [[ -x /usr/sbin/$1 ]]; }
+
+# --- 1. system packages -----------------------------------------------------
+missing=()
+{ have ffmpeg && have ffprobe; } || missing+=(ffmpeg)
+have clamd || missing+=(clamav-daemon)
+have sigtool || missing+=(clamav)
+have chromium || missing+=(chromium)
+
+if ((${#missing[@]})); then
+  if [[ ${REVIEWD_SKIP_INSTALL:-} == 1 ]]; then
+    warn "missing packages (not installing, REVIEWD_SKIP_INSTALL=1): ${missing[*]}"
+  else
+    sudo=()
+    if [[ $(id -u) -ne 0 ]]; then
+      if command -v sudo >/dev/null && { sudo -n true 2>/dev/null || [[ -t 0 ]]; }; then
+        sudo=(sudo)
+      else
+        sudo=(none)
+      fi
+    fi
+    if [[ ${sudo[*]-} == none ]] || ! command -v apt-get >/dev/null; then
+      warn "missing packages and cannot apt-get install them (need root or sudo): ${missing[*]}"
+      warn "tests that need them will be skipped"
+    else
+      step "installing ${missing[*]}"
+      "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+      "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -q --no-install-recommends "${missing[@]}"
+    fi
+  fi
+fi
+
+# --- 2. tool locations for the tests ----------------------------------------
+if have ffmpeg && have ffprobe; then
+  REVIEWD_FFMPEG=$(command -v ffmpeg)
+  REVIEWD_FFPROBE=$(command -v ffprobe)
+  export REVIEWD_FFMPEG REVIEWD_FFPROBE
+fi
+if [[ -x /usr/bin/chromium ]]; then
+  export REVIEWD_CHROMIUM=/usr/bin/chromium
+elif have chromium; then
+  REVIEWD_CHROMIUM=$(command -v chromium)
+  export REVIEWD_CHROMIUM
+fi
+
+# --- 3. webtest node packages (playwright-core + axe-core, no browsers) -----
+if have node && have npm; then
+  node_major=$(node -p 'process.versions.node.split(".")[0]')
+  if ((node_major < 20)); then
+    warn "node $(node --version) is too old for playwright-core (needs >= 20); browser tests will skip"
+  else
+    export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+    stamp=webtest/node_modules/.reviewd-installed-lock
+    if [[ ! -f webtest/package-lock.json ]]; then
+      step "npm install (webtest)"
+      (cd webtest && npm install --no-audit --no-fund)
+      cp webtest/package-lock.json "$stamp"
+    elif ! cmp -s webtest/package-lock.json "$stamp"; then
+      step "npm ci (webtest)"
+      (cd webtest && npm ci --no-audit --no-fund)
+      cp webtest/package-lock.json "$stamp"
+    fi
+    export REVIEWD_WEBTEST_DIR=$ROOT/webtest
+  fi
+else
+  warn "node/npm not found; browser tests will skip"
+fi
+
+# --- 4. private clamd ---------------------------------------------------------
+if have clamd; then
+  started_clamd=0 # read by the EXIT trap
+  # shellcheck disable=SC2034
+  if ! REVIEWD_TEST_CLAMD=$(scripts/clamd-test.sh status 2>/dev/null); then
+    step "starting test clamd"
+    REVIEWD_TEST_CLAMD=$(scripts/clamd-test.sh start)
+    started_clamd=1
+  fi
+  export REVIEWD_TEST_CLAMD
+  # Only stop a clamd this run started (leave a manually started one alone).
+  trap 'if ((started_clamd)); then scripts/clamd-test.sh stop; fi' EXIT
+  trap 'exit 130' INT TERM
+else
+  warn "clamd not found; virus-scan tests will skip"
+fi
+
+# --- 5. Go checks -------------------------------------------------------------
+step "environment"
+env | grep '^REVIEWD_' | sort >&2 || true
+
+step "gofmt -l"
+unformatted=$(find . -name '*.go' -not -path './webtest/node_modules/*' -not -path './.git/*' -print0 |
+  xargs -0 -r gofmt -l)
+if [[ -n $unformatted ]]; then
+  printf '%s\n' "$unformatted" >&2
+  warn "the files above need gofmt (run: gofmt -w <file>)"
+  exit 1
+fi
+
+step "go vet ./..."
+go vet ./...
+
+step "go test -count=1 -timeout 15m ${REVIEWD_TEST_FLAGS:-} ./..."
+# shellcheck disable=SC2086 # REVIEWD_TEST_FLAGS is deliberately word-split
+go test -count=1 -timeout 15m ${REVIEWD_TEST_FLAGS:-} ./...
