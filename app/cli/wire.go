@@ -12,13 +12,19 @@ import (
 	"reviewd/jobs"
 )
 
+// Surfaces lists every HTTP surface over an opened data folder.
+func Surfaces(a *app.App, s *app.Server, runner *jobs.Runner) []app.Surface {
+	return []app.Surface{
+		&admin.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
+	}
+}
+
+// TestSurfaces is Surfaces with its own job runner, for apptest.New.
+func TestSurfaces(a *app.App, s *app.Server) []app.Surface { return Surfaces(a, s, buildRunner(a)) }
+
 // buildServer mounts every HTTP surface over an opened data folder.
 func buildServer(a *app.App, runner *jobs.Runner) *app.Server {
-	return app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface {
-		return []app.Surface{
-			&admin.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
-		}
-	})
+	return app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface { return Surfaces(a, s, runner) })
 }
 
 // buildRunner lists every job of the CONTRACT with its schedule.
