@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"reviewd/app/core"
+	"reviewd/app/outbound"
 	"reviewd/store"
 )
 
@@ -42,8 +43,14 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
+	out, err := outbound.New(outbound.Config{Resolve: cfg.Outbound.Resolve, CAFile: cfg.Outbound.CAFile})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("app: outbound: %w", err)
+	}
 	c := core.New(db, keys, cfg.PublicURL, log)
 	c.MediaDir = filepath.Join(cfg.DataDir, MediaDir)
+	c.Outbound = out
 	return &App{Config: cfg, DB: db, Core: c, Log: log}, nil
 }
 

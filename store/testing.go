@@ -7,3 +7,9 @@ import "context"
 func (q *Q) QueryRowForTest(ctx context.Context, query string, dest ...any) error {
 	return translate(q.c.QueryRowContext(ctx, query).Scan(dest...))
 }
+
+// ExecForTest runs one statement; for tests that try forbidden changes.
+func (q *Q) ExecForTest(ctx context.Context, query string, args ...any) error {
+	_, err := q.c.ExecContext(ctx, query, args...)
+	return translate(err)
+}

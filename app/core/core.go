@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"reviewd/app/outbound"
 	"reviewd/store"
 )
 
@@ -17,6 +18,8 @@ type Core struct {
 	Log       *slog.Logger
 	// MediaDir is the folder of uploaded and processed media files.
 	MediaDir string
+	// Outbound is the SSRF-safe client for notices, platform reads and feeds.
+	Outbound *outbound.Client
 }
 
 // New builds the domain service.

@@ -1,10 +1,12 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 
 	"reviewd/app/core"
+	"reviewd/store"
 )
 
 // Auth authenticates requests the same way on every surface.
@@ -191,4 +193,41 @@ func PanelOnly(actor *core.Actor, keyErr *core.Error) error {
 
 func safeMethod(m string) bool {
 	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
+}
+
+// Storefront authenticates a storefront call from either caller of spec 2: a store
+// server (Authorization: Bearer <server key> plus channel=<code>, needing the ssr
+// scope; key problems are 403 on this surface) or a browser (site key with the
+// verified-domain check). It returns the actor and the channel the call is for.
+func (a *Auth) Storefront(r *http.Request) (*core.Actor, store.Channel, error) {
+	if !HasBearer(r) {
+		actor, acc, err := a.SiteKey(r, true)
+		return actor, acc.Channel, err
+	}
+	actor, err := a.ServerKey(r, http.StatusForbidden, core.PermSSR)
+	if err != nil {
+		return nil, store.Channel{}, err
+	}
+	code := r.URL.Query().Get("channel")
+	ch, err := a.Core.DB.Read().ChannelByCode(r.Context(), code)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !ch.Active) {
+		return nil, store.Channel{}, core.Refused("unknown_channel")
+	}
+	if err != nil {
+		return nil, store.Channel{}, err
+	}
+	actor.ChannelID = ch.ID
+	return actor, ch, nil
+}
+
+// ServerOnly authenticates an endpoint that only a store server may call (the
+// viewer endpoints): a browser's site key gets 403 refused / server_only.
+func (a *Auth) ServerOnly(r *http.Request) (*core.Actor, store.Channel, error) {
+	if !HasBearer(r) && (r.URL.Query().Get("key") != "" || r.Header.Get("X-Service-Site-Key") != "") {
+		return nil, store.Channel{}, core.Refused("server_only")
+	}
+	if !HasBearer(r) {
+		return nil, store.Channel{}, core.Refused("unknown_key").AsRefusal()
+	}
+	return a.Storefront(r)
 }

@@ -52,6 +52,20 @@ func newRig(t *testing.T, proxies ...string) *rig {
 		}
 		return web.JSON(w, 200, map[string]any{"ok": true})
 	})).Methods("GET")
+	r.Handle("/store", web.H(func(w http.ResponseWriter, r *http.Request) error {
+		_, ch, err := rg.auth.Storefront(r)
+		if err != nil {
+			return err
+		}
+		return web.JSON(w, 200, map[string]any{"channel": ch.Code})
+	})).Methods("GET")
+	r.Handle("/viewer", web.H(func(w http.ResponseWriter, r *http.Request) error {
+		_, ch, err := rg.auth.ServerOnly(r)
+		if err != nil {
+			return err
+		}
+		return web.JSON(w, 200, map[string]any{"channel": ch.Code})
+	})).Methods("GET")
 	r.Handle("/admin/{perm}", web.H(func(w http.ResponseWriter, r *http.Request) error {
 		a, err := rg.auth.Admin(r, mux.Vars(r)["perm"])
 		if err != nil {
@@ -321,5 +335,43 @@ func TestForwardedForOnlyBehindTrustedProxy(t *testing.T) {
 	trusted := newRig(t, "127.0.0.0/8")
 	if a := trusted.do("GET", "/query", "", map[string]string{"X-Forwarded-For": "198.51.100.7, 127.0.0.5"}); a.body["ip"] != "198.51.100.7" {
 		t.Fatalf("client IP behind a trusted proxy: %v", a.body)
+	}
+}
+
+func TestStorefrontCallers(t *testing.T) {
+	rg := newRig(t)
+	site := rg.key(core.KindSite)
+	server := rg.key(core.KindServer)
+	revokedServer := rg.key(core.KindServer)
+	keys, _ := rg.core.DB.Read().ListKeys(context.Background())
+	for _, k := range keys {
+		if string(k.Hash) == string(core.HashToken(revokedServer)) {
+			_ = rg.core.RevokeKey(context.Background(), core.Console(), k.PublicID)
+		}
+	}
+	bearer := func(k string) map[string]string { return map[string]string{"Authorization": "Bearer " + k} }
+	origin := map[string]string{"Origin": "https://shop.example"}
+	cases := []struct {
+		name, path string
+		headers    map[string]string
+		status     int
+		want       string
+	}{
+		{"site key", "/store?key=" + site, origin, 200, ""},
+		{"server key", "/store?channel=tr", bearer(server), 200, ""},
+		{"server key, no channel", "/store", bearer(server), 403, "refused / unknown_channel"},
+		{"server key, unknown channel", "/store?channel=xx", bearer(server), 403, "refused / unknown_channel"},
+		{"server key revoked", "/store?channel=tr", bearer(revokedServer), 403, "refused / revoked_key"},
+		{"server key malformed", "/store?channel=tr", bearer("rvd_srv_short"), 403, "refused / malformed_key"},
+		{"viewer with server key", "/viewer?channel=tr", bearer(server), 200, ""},
+		{"viewer with site key", "/viewer?key=" + site + "&channel=tr", origin, 403, "refused / server_only"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := rg.do("GET", c.path, "", c.headers)
+			if a.status != c.status || (c.want != "" && a.code() != c.want) {
+				t.Fatalf("got %d %v, want %d %s", a.status, a.body, c.status, c.want)
+			}
+		})
 	}
 }
