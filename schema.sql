@@ -169,3 +169,78 @@ CREATE TABLE leases (
 	holder     TEXT NOT NULL,
 	until      INTEGER NOT NULL
 );
+
+-- Orders, from the ingest endpoints and platform connections alike. external_id (the
+-- order number, case-sensitive) is unique brand-wide: a re-send without a channel
+-- finds the order by its number alone. After pseudonymisation (erased_at set) the
+-- customer fields hold pseudonyms and a re-send never writes them back.
+CREATE TABLE orders (
+	id                 INTEGER PRIMARY KEY,
+	channel_id         INTEGER NOT NULL REFERENCES channels(id),
+	external_id        TEXT NOT NULL UNIQUE,
+	market             TEXT NOT NULL,
+	language           TEXT NOT NULL CHECK (language IN ('tr', 'en')),
+	payment_state      TEXT NOT NULL CHECK (payment_state IN ('pending', 'paid', 'partially_refunded', 'refunded', 'voided')),
+	placed_at          INTEGER NOT NULL,
+	customer_email     TEXT NOT NULL DEFAULT '',
+	customer_key       TEXT NOT NULL DEFAULT '',
+	erased_at          INTEGER,
+	payment_changed_at INTEGER NOT NULL,
+	created_at         INTEGER NOT NULL,
+	updated_at         INTEGER NOT NULL
+);
+CREATE INDEX orders_channel ON orders(channel_id);
+CREATE INDEX orders_customer_email ON orders(customer_email COLLATE NOCASE);
+CREATE INDEX orders_customer_key ON orders(customer_key);
+
+-- Order lines. Lines missing from a later send are kept. state_changed_at is when
+-- the current fulfilment_state took effect (the report's observed_at, the line's
+-- delivered_at, else the time of the transfer); delivered_at is the time of the
+-- verified delivery that review timing starts from.
+CREATE TABLE order_lines (
+	id               INTEGER PRIMARY KEY,
+	order_id         INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+	line_reference   TEXT NOT NULL,
+	variant_key      TEXT NOT NULL,
+	group_key        TEXT NOT NULL DEFAULT '',
+	catalog_id       TEXT NOT NULL DEFAULT '',
+	title            TEXT NOT NULL DEFAULT '',
+	quantity         REAL NOT NULL DEFAULT 1,
+	fulfilment_state TEXT NOT NULL CHECK (fulfilment_state IN ('placed', 'preparing', 'shipped', 'in_transit', 'delivered', 'cancelled', 'returned')),
+	delivered_at     INTEGER,
+	state_changed_at INTEGER NOT NULL,
+	created_at       INTEGER NOT NULL,
+	updated_at       INTEGER NOT NULL,
+	UNIQUE (order_id, line_reference)
+);
+CREATE INDEX order_lines_variant ON order_lines(variant_key);
+CREATE INDEX order_lines_group ON order_lines(group_key);
+
+-- Delivery records: reported by the delivery endpoint or made from order data. The
+-- same line, state, source and time is stored once. Estimated records are kept
+-- without effect on the line.
+CREATE TABLE deliveries (
+	id          INTEGER PRIMARY KEY,
+	line_id     INTEGER NOT NULL REFERENCES order_lines(id) ON DELETE CASCADE,
+	state       TEXT NOT NULL CHECK (state IN ('placed', 'preparing', 'shipped', 'in_transit', 'delivered', 'cancelled', 'returned')),
+	observed_at INTEGER NOT NULL,
+	source      TEXT NOT NULL CHECK (source IN ('platform', 'carrier', 'manual', 'estimated')),
+	confidence  TEXT NOT NULL CHECK (confidence IN ('verified', 'estimated')),
+	created_at  INTEGER NOT NULL,
+	UNIQUE (line_id, state, source, observed_at)
+);
+
+-- Order and delivery transfer requests, accepted and refused, for the panel's
+-- transfer figures. channel is the code as sent (empty when unknown, for example
+-- when the credentials were refused). Rows older than 30 days are pruned.
+CREATE TABLE ingest_requests (
+	id       INTEGER PRIMARY KEY,
+	at       INTEGER NOT NULL,
+	channel  TEXT NOT NULL DEFAULT '',
+	kind     TEXT NOT NULL CHECK (kind IN ('order', 'delivery')),
+	status   INTEGER NOT NULL,
+	error    TEXT NOT NULL DEFAULT '',
+	records  INTEGER NOT NULL DEFAULT 0,
+	actor_id TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX ingest_requests_at ON ingest_requests(at);

@@ -45,6 +45,14 @@ func NewRoot(schemaSQL string) *cobra.Command {
 		newServeCmd(e),
 		newMigrateCmd(e),
 		newVersionCmd(e),
+		newChannelCmd(e),
+		newKeyCmd(e),
+		newSecretCmd(e),
+		newMailEventsCmd(e),
+		newUserCmd(e),
+		newBackupCmd(e),
+		newJobsCmd(e),
+		newDemoCmd(e),
 	)
 	return root
 }

@@ -9,6 +9,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/admin"
+	"reviewd/app/ingest"
 	"reviewd/jobs"
 )
 
@@ -16,6 +17,7 @@ import (
 func Surfaces(a *app.App, s *app.Server, runner *jobs.Runner) []app.Surface {
 	return []app.Surface{
 		&admin.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
+		&ingest.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
 	}
 }
 
@@ -40,10 +42,13 @@ func buildRunner(a *app.App) *jobs.Runner {
 }
 
 // runServer serves until the command's context ends, with the cron jobs unless
-// jobs.enabled is false.
-func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr)) error {
+// jobs.enabled is false. extra surfaces (the demo's) are mounted after the usual ones.
+func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...app.Surface) error {
 	runner := buildRunner(a)
 	srv := buildServer(a, runner)
+	for _, s := range extra {
+		s.Mount(srv.Router())
+	}
 	if a.Config.Jobs.Enabled {
 		if err := runner.Start(cmd.Context()); err != nil {
 			return err

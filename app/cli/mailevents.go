@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"reviewd/app/core"
+)
+
+func newMailEventsCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{Use: "mail-events", Short: "mail provider event endpoints"}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "addresses",
+		Short: "print the four provider endpoint addresses with their access code",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := e.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			code, err := a.Core.MailAccessCode(cmd.Context())
+			if err != nil {
+				return consoleErr(err)
+			}
+			type addr struct {
+				Provider string `json:"provider"`
+				URL      string `json:"url"`
+			}
+			out := make([]addr, 0, len(core.MailProviders))
+			for _, p := range core.MailProviders {
+				out = append(out, addr{Provider: p, URL: a.Config.PublicURL + "/v1/mail-events/" + p + "/" + code})
+			}
+			return e.print(cmd, out, func(w io.Writer) {
+				t := newTable(w, "PROVIDER", "ADDRESS")
+				for _, r := range out {
+					t.row(r.Provider, r.URL)
+				}
+				t.flush()
+			})
+		},
+	})
+	return cmd
+}

@@ -1,0 +1,159 @@
+package app_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/viper"
+
+	"reviewd/app"
+)
+
+func examplePath(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "config.example.yaml")
+}
+
+// load wires viper the way the commands do: defaults, REVIEWD_ environment, an
+// optional YAML file and flags set last.
+func load(t *testing.T, file string, flags map[string]string) (app.Config, error) {
+	t.Helper()
+	v := viper.New()
+	app.Defaults(v)
+	v.SetEnvPrefix("REVIEWD")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	if file != "" {
+		v.SetConfigFile(file)
+		v.SetConfigType("yaml")
+		if err := v.ReadInConfig(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k, val := range flags {
+		v.Set(k, val)
+	}
+	return app.Load(v)
+}
+
+func writeYAML(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "reviewd.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestConfigExample loads config.example.yaml exactly (unknown keys fail) and checks
+// that it documents every key with its default.
+func TestConfigExample(t *testing.T) {
+	fromExample, err := load(t, examplePath(t), nil)
+	if err != nil {
+		t.Fatalf("config.example.yaml: %v", err)
+	}
+	defaults, err := load(t, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromExample, defaults) {
+		t.Fatalf("config.example.yaml differs from the defaults:\n%+v\n%+v", fromExample, defaults)
+	}
+	if defaults.Listen != "127.0.0.1:8080" || defaults.PublicURL != "http://127.0.0.1:8080" || defaults.DataDir != "./data" ||
+		defaults.SMTP.Security != "starttls" || !defaults.Jobs.Enabled || defaults.Log.Level != "info" || defaults.Log.Format != "text" {
+		t.Fatalf("defaults = %+v", defaults)
+	}
+
+	// Every key with a default appears in the example, and nothing else.
+	file := viper.New()
+	file.SetConfigFile(examplePath(t))
+	if err := file.ReadInConfig(); err != nil {
+		t.Fatal(err)
+	}
+	withDefaults := viper.New()
+	app.Defaults(withDefaults)
+	got, want := file.AllKeys(), withDefaults.AllKeys()
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("config.example.yaml keys %v\ndefault keys %v", got, want)
+	}
+}
+
+// TestConfigPrecedence checks flag > environment > file > default for listen, and
+// the environment form of a nested key.
+func TestConfigPrecedence(t *testing.T) {
+	t.Setenv("REVIEWD_LISTEN", "")
+	t.Setenv("REVIEWD_SMTP_HOST", "")
+	os.Unsetenv("REVIEWD_LISTEN")
+	os.Unsetenv("REVIEWD_SMTP_HOST")
+	file := writeYAML(t, "listen: \"127.0.0.1:9001\"\nsmtp:\n  host: file.example\n")
+	flag := map[string]string{"listen": "127.0.0.1:9003"}
+
+	check := func(name string, file string, flags map[string]string, want string) {
+		t.Helper()
+		c, err := load(t, file, flags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Listen != want {
+			t.Fatalf("%s: listen = %s, want %s", name, c.Listen, want)
+		}
+	}
+	check("default", "", nil, "127.0.0.1:8080")
+	check("file", file, nil, "127.0.0.1:9001")
+	check("flag over file", file, flag, "127.0.0.1:9003")
+	t.Setenv("REVIEWD_LISTEN", "127.0.0.1:9002")
+	check("env over default", "", nil, "127.0.0.1:9002")
+	check("env over file", file, nil, "127.0.0.1:9002")
+	check("flag over env", file, flag, "127.0.0.1:9003")
+
+	t.Setenv("REVIEWD_SMTP_HOST", "env.example")
+	t.Setenv("REVIEWD_TRUSTED_PROXIES", "10.0.0.0/8, 192.168.0.0/16")
+	c, err := load(t, file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SMTP.Host != "env.example" || !slices.Equal(c.TrustedProxies, []string{"10.0.0.0/8", "192.168.0.0/16"}) {
+		t.Fatalf("nested and list keys from the environment: %+v", c)
+	}
+	if c.PublicURL != "http://127.0.0.1:9002" {
+		t.Fatalf("public_url follows listen: %s", c.PublicURL)
+	}
+}
+
+// TestConfigMisspelledKey: a key the service does not know fails the start.
+func TestConfigMisspelledKey(t *testing.T) {
+	for _, body := range []string{
+		"listn: \"127.0.0.1:9001\"\n",
+		"smtp:\n  hots: mail.example\n",
+		"jobs:\n  enable: false\n",
+	} {
+		v := viper.New()
+		app.Defaults(v)
+		v.SetConfigFile(writeYAML(t, body))
+		if err := v.ReadInConfig(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := app.Load(v); err == nil {
+			t.Fatalf("misspelled key accepted: %q", body)
+		}
+	}
+	// Bad values are reported all at once.
+	v := viper.New()
+	app.Defaults(v)
+	v.SetConfigFile(writeYAML(t, "listen: nope\nlog:\n  level: loud\n"))
+	if err := v.ReadInConfig(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := app.Load(v)
+	if err == nil || !strings.Contains(err.Error(), "listen") || !strings.Contains(err.Error(), "log.level") {
+		t.Fatalf("bad values: %v", err)
+	}
+}

@@ -1,0 +1,54 @@
+package core
+
+import (
+	"context"
+	"strconv"
+
+	"reviewd/store"
+)
+
+// This file holds what follows a change of an order's payment_state or of a line's
+// fulfilment_state. Both hooks run inside the transaction that made the change,
+// after every order, line and delivery row of the request is written (ids are set),
+// once per change and in the order the changes were made. An error rolls the whole
+// transfer back. Features that react to order changes (invitations, review marks)
+// plug in here and nowhere else.
+
+// afterPaymentChange runs when a stored order's payment_state moves from old to new
+// (not for new orders: their lines' first states reach afterLineStateChange).
+func (c *Core) afterPaymentChange(ctx context.Context, tx *store.Tx, a *Actor, o store.Order, old, new string) error {
+	switch new {
+	case PaymentRefunded, PaymentVoided:
+		// TODO(issue "Reviews"): give the order's earlier product reviews the Returned
+		// mark on their proof and rerun their automatic checks; reviews written
+		// through a shopping-experience invitation get no mark.
+		return c.Record(ctx, tx, a, "order."+new, "order", OrderPublicID(o.ID),
+			map[string]any{"external_id": o.ExternalID, "from": old})
+	case PaymentPaid, PaymentPartiallyRefunded:
+		// TODO(issue "Orders, deliveries, invitations", invitations): invitations of
+		// delivered lines become due after the waiting time.
+	}
+	return nil
+}
+
+// afterLineStateChange runs when a line's fulfilment_state moves from old to new;
+// old is empty for a line received for the first time.
+func (c *Core) afterLineStateChange(ctx context.Context, tx *store.Tx, a *Actor, o store.Order, l store.OrderLine, old, new string) error {
+	switch new {
+	case LineDelivered:
+		// TODO(issue "Orders, deliveries, invitations", invitations): the invitation
+		// becomes due after the waiting time when PaymentAllowsReviews(o.PaymentState)
+		// (LineReviewable decides).
+	case LineReturned, LineCancelled:
+		// TODO(issue "Reviews"): for returned lines, give the line's product review the
+		// Returned mark and rerun its automatic checks.
+		// TODO(issue "Orders, deliveries, invitations", invitations): a line not yet
+		// reviewed gets a shopping-experience invitation.
+		if old == "" {
+			return nil
+		}
+		return c.Record(ctx, tx, a, "line."+new, "order_line", strconv.FormatInt(l.ID, 10),
+			map[string]any{"order": OrderPublicID(o.ID), "line_reference": l.LineReference, "from": old})
+	}
+	return nil
+}

@@ -1,0 +1,782 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"reviewd/store"
+)
+
+// Limits of the order and delivery transfer (spec 1, "Limits").
+const (
+	MaxOrdersPerRequest     = 100
+	MaxDeliveriesPerRequest = 100
+	maxIDLen                = 128
+	maxChannelLen           = 32
+	maxEmailLen             = 254
+	maxPhoneLen             = 32
+	maxTitleLen             = 300
+	maxQuantity             = 1e9
+)
+
+// Ingest kinds (ingest_requests.kind and the dry run's kind).
+const (
+	KindOrder    = "order"
+	KindDelivery = "delivery"
+)
+
+// OrderInput is one order as it arrives: from the order ingest body or mapped from a
+// platform read. Strings are taken as sent; SaveOrders validates them.
+type OrderInput struct {
+	Channel       string
+	ExternalID    string
+	PaymentState  string
+	Market        string
+	Language      string
+	PlacedAt      string
+	CustomerEmail string
+	CustomerKey   string
+	CustomerPhone string // validated and not stored in v1
+	Items         []LineInput
+}
+
+// LineInput is one order line as it arrives.
+type LineInput struct {
+	LineReference   string
+	VariantKey      string
+	GroupKey        string
+	CatalogID       string
+	Title           string
+	Quantity        *float64 // nil: 1 for a new line, unchanged for a stored one
+	FulfilmentState string   // empty: placed
+	DeliveredAt     string
+}
+
+// OrderRequest is one order transfer: a single order, or a batch with an optional
+// top-level channel.
+type OrderRequest struct {
+	Channel string
+	Orders  []OrderInput
+	// Batch is true for the {"orders": [...]} form; error paths then start with
+	// orders[i].
+	Batch bool
+}
+
+// SavedOrder is one entry of the answer: the order number as sent and our id.
+type SavedOrder struct {
+	ExternalID string `json:"external_id"`
+	ID         string `json:"id"`
+}
+
+// OrderResult is the answer of an order transfer.
+type OrderResult struct {
+	Accepted int          `json:"accepted"`
+	Orders   []SavedOrder `json:"orders"`
+}
+
+// OrderPublicID is the stable id of an order shown in answers ("ord_<n>").
+func OrderPublicID(id int64) string { return "ord_" + strconv.FormatInt(id, 10) }
+
+// ParseOrderPublicID reads an id made by OrderPublicID.
+func ParseOrderPublicID(s string) (int64, bool) {
+	n, err := strconv.ParseInt(strings.TrimPrefix(s, "ord_"), 10, 64)
+	return n, err == nil && strings.HasPrefix(s, "ord_") && n > 0
+}
+
+// ChannelLabel is the channel code a request is filed under in the transfer figures:
+// the top-level channel, else the first order's.
+func (r OrderRequest) ChannelLabel() string {
+	ch := strings.TrimSpace(r.Channel)
+	if ch == "" && len(r.Orders) > 0 {
+		ch = strings.TrimSpace(r.Orders[0].Channel)
+	}
+	return truncateRunes(ch, maxChannelLen)
+}
+
+// field checks ------------------------------------------------------------------
+
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n])
+}
+
+// storableText reports whether s is valid UTF-8 without control characters.
+func storableText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return false
+		}
+	}
+	return true
+}
+
+// text trims v and checks it: field_missing when required and empty,
+// field_too_long over max characters, field_invalid for control characters or bad
+// UTF-8.
+func text(field, v string, max int, required bool) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		if required {
+			return "", Invalidf("field_missing", field)
+		}
+		return "", nil
+	}
+	if !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
+		return "", Invalidf("field_invalid", field)
+	}
+	if utf8.RuneCountInString(v) > max {
+		return "", Invalidf("field_too_long", field)
+	}
+	if !storableText(v) {
+		return "", Invalidf("field_invalid", field)
+	}
+	return v, nil
+}
+
+// title is text that may carry line breaks or tabs from a catalogue; they become
+// spaces.
+func title(v string) (string, error) {
+	v = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, v)
+	return text("title", v, maxTitleLen, false)
+}
+
+func unmapped(path, field, value string) error {
+	return Invalidf("status_unmapped", path+field+"/"+truncateRunes(value, 64))
+}
+
+// timestamp reads an ISO 8601 time with zone; zero when empty and not required.
+func timestamp(field, v string, required bool) (time.Time, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		if required {
+			return time.Time{}, Invalidf("field_missing", field)
+		}
+		return time.Time{}, nil
+	}
+	t, ok := ParseTimestamp(v)
+	if !ok || t.Year() < 1970 || t.Year() > 9999 {
+		return time.Time{}, Invalidf("field_invalid", field)
+	}
+	return t.UTC().Truncate(time.Millisecond), nil
+}
+
+// orderEmail reports whether s looks like a deliverable customer address: one @, a
+// local part of up to 64 characters and a domain with at least one dot, no spaces or
+// control characters, no empty labels.
+func orderEmail(s string) bool {
+	at := strings.LastIndexByte(s, '@')
+	if at < 1 || at == len(s)-1 || strings.Count(s, "@") != 1 {
+		return false
+	}
+	local, domain := s[:at], s[at+1:]
+	if utf8.RuneCountInString(local) > 64 || strings.HasPrefix(local, ".") || strings.HasSuffix(local, ".") ||
+		strings.Contains(local, "..") || !strings.Contains(domain, ".") {
+		return false
+	}
+	for _, r := range local {
+		if r <= ' ' || r == 0x7f || strings.ContainsRune(`()<>[]:;\,"`, r) || unicode.IsSpace(r) {
+			return false
+		}
+	}
+	for _, label := range strings.Split(domain, ".") {
+		if label == "" || len(label) > 63 || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") {
+			return false
+		}
+		for _, r := range label {
+			if !(r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r >= 0x80 && unicode.IsLetter(r) || r >= 0x80 && unicode.IsDigit(r)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// orderIn is a validated order.
+type orderIn struct {
+	channel, externalID, paymentState, market, language string
+	email, customerKey                                  string
+	placedAt                                            time.Time
+	lines                                               []lineIn
+	sentID                                              string // external_id as sent, for the answer
+}
+
+type lineIn struct {
+	ref, variantKey, groupKey, catalogID, title string
+	quantity                                    float64
+	hasQuantity                                 bool
+	state                                       string
+	deliveredAt                                 time.Time
+}
+
+// validateOrder checks every field rule of one order (spec 1, "Order" and "Order
+// line"); path prefixes status_unmapped values ("orders[2]." in a batch).
+func validateOrder(in OrderInput, path string) (orderIn, error) {
+	var o orderIn
+	var err error
+	o.sentID = in.ExternalID
+	if o.channel, err = text("channel", in.Channel, maxChannelLen, false); err != nil {
+		return o, err
+	}
+	if o.externalID, err = text("external_id", in.ExternalID, maxIDLen, true); err != nil {
+		return o, err
+	}
+	o.paymentState = strings.TrimSpace(in.PaymentState)
+	if o.paymentState == "" {
+		return o, Invalidf("field_missing", "payment_state")
+	}
+	if !paymentStates[o.paymentState] {
+		return o, unmapped(path, "payment_state", o.paymentState)
+	}
+	if m := strings.TrimSpace(in.Market); m != "" {
+		o.market = strings.ToUpper(m)
+		if !reMarket.MatchString(o.market) {
+			return o, Invalidf("field_invalid", "market")
+		}
+	}
+	if l := strings.TrimSpace(in.Language); l != "" {
+		if l != "tr" && l != "en" {
+			return o, Invalidf("field_invalid", "language")
+		}
+		o.language = l
+	}
+	if o.placedAt, err = timestamp("placed_at", in.PlacedAt, true); err != nil {
+		return o, err
+	}
+	if o.email, err = text("customer_email", in.CustomerEmail, maxEmailLen, false); err != nil {
+		return o, err
+	}
+	if o.email != "" && !orderEmail(o.email) {
+		return o, Invalidf("field_invalid", "customer_email")
+	}
+	if o.customerKey, err = text("customer_key", in.CustomerKey, maxIDLen, false); err != nil {
+		return o, err
+	}
+	if _, err = text("customer_phone", in.CustomerPhone, maxPhoneLen, false); err != nil {
+		return o, err
+	}
+	if len(in.Items) == 0 {
+		return o, Invalidf("field_missing", "items")
+	}
+	seen := make(map[string]bool, len(in.Items))
+	o.lines = make([]lineIn, 0, len(in.Items))
+	for i, it := range in.Items {
+		l, err := validateLine(it, path+"items["+strconv.Itoa(i)+"].")
+		if err != nil {
+			return o, err
+		}
+		if seen[l.ref] {
+			return o, Invalidf("field_invalid", "line_reference")
+		}
+		seen[l.ref] = true
+		o.lines = append(o.lines, l)
+	}
+	return o, nil
+}
+
+func validateLine(in LineInput, path string) (lineIn, error) {
+	var l lineIn
+	var err error
+	if l.ref, err = text("line_reference", in.LineReference, maxIDLen, true); err != nil {
+		return l, err
+	}
+	if l.variantKey, err = text("variant_key", in.VariantKey, maxIDLen, true); err != nil {
+		return l, err
+	}
+	if l.groupKey, err = text("group_key", in.GroupKey, maxIDLen, false); err != nil {
+		return l, err
+	}
+	if l.catalogID, err = text("catalog_id", in.CatalogID, maxIDLen, false); err != nil {
+		return l, err
+	}
+	if l.title, err = title(in.Title); err != nil {
+		return l, err
+	}
+	if in.Quantity != nil {
+		q := *in.Quantity
+		if math.IsNaN(q) || math.IsInf(q, 0) || q < 0 || q > maxQuantity {
+			return l, Invalidf("field_invalid", "quantity")
+		}
+		l.quantity, l.hasQuantity = q, true
+	}
+	l.state = LinePlaced
+	if s := strings.TrimSpace(in.FulfilmentState); s != "" {
+		if !lineStates[s] {
+			return l, unmapped(path, "fulfilment_state", s)
+		}
+		l.state = s
+	}
+	if l.deliveredAt, err = timestamp("delivered_at", in.DeliveredAt, false); err != nil {
+		return l, err
+	}
+	return l, nil
+}
+
+// Errors of the order transfer that do not name a field.
+var (
+	errMarketRequired = Invalid("market_required")
+	errChannelUnknown = Invalid("channel_unknown")
+)
+
+// channelCache resolves channels once per request.
+type channelCache struct {
+	q      *store.Q
+	byCode map[string]*store.Channel
+	byID   map[int64]*store.Channel
+}
+
+func newChannelCache(q *store.Q) *channelCache {
+	return &channelCache{q: q, byCode: map[string]*store.Channel{}, byID: map[int64]*store.Channel{}}
+}
+
+// get returns an active channel by code or id, else channel_unknown.
+func (cc *channelCache) get(ctx context.Context, code string, id int64) (store.Channel, error) {
+	var ch *store.Channel
+	if code != "" {
+		ch = cc.byCode[code]
+	} else {
+		ch = cc.byID[id]
+	}
+	if ch == nil {
+		var c store.Channel
+		var err error
+		if code != "" {
+			c, err = cc.q.ChannelByCode(ctx, code)
+		} else {
+			c, err = cc.q.ChannelByID(ctx, id)
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return store.Channel{}, errChannelUnknown
+		} else if err != nil {
+			return store.Channel{}, err
+		}
+		ch = &c
+		cc.byCode[c.Code], cc.byID[c.ID] = ch, ch
+	}
+	if !ch.Active {
+		return store.Channel{}, errChannelUnknown
+	}
+	return *ch, nil
+}
+
+// lineChange is one fulfilment move made by a transfer, for the effects that follow.
+type lineChange struct {
+	ext, ref string
+	old, new string
+}
+
+// paymentChange is one payment_state move of a stored order.
+type paymentChange struct {
+	ext      string
+	old, new string
+}
+
+type lineRef struct{ ext, ref string }
+
+// orderBook is the working set of one transfer: the stored orders and lines it
+// touches, what changes, and the writes to make at the end (one multi-row statement
+// per table instead of one per record).
+type orderBook struct {
+	now       time.Time
+	orders    map[string]store.Order
+	lines     map[string]map[string]store.OrderLine
+	dirtyO    []string // external ids to write, first-touched order
+	dirtyOSet map[string]bool
+	dirtyL    []lineRef
+	dirtyLSet map[lineRef]bool
+	newDel    []pendingDelivery
+	payments  []paymentChange
+	moves     []lineChange
+}
+
+type pendingDelivery struct {
+	at   lineRef
+	rec  store.Delivery
+	done bool
+}
+
+func (b *orderBook) markOrder(ext string) {
+	if !b.dirtyOSet[ext] {
+		b.dirtyOSet[ext] = true
+		b.dirtyO = append(b.dirtyO, ext)
+	}
+}
+
+func (b *orderBook) markLine(k lineRef) {
+	if !b.dirtyLSet[k] {
+		b.dirtyLSet[k] = true
+		b.dirtyL = append(b.dirtyL, k)
+	}
+}
+
+// loadBook reads the stored orders with the given numbers and all their lines
+// (two queries for the whole request).
+func loadBook(ctx context.Context, q *store.Q, now time.Time, exts []string) (*orderBook, error) {
+	b := &orderBook{now: now, orders: map[string]store.Order{}, lines: map[string]map[string]store.OrderLine{},
+		dirtyOSet: map[string]bool{}, dirtyLSet: map[lineRef]bool{}}
+	stored, err := q.OrdersByExternalIDs(ctx, exts)
+	if err != nil {
+		return nil, err
+	}
+	if len(stored) == 0 {
+		return b, nil
+	}
+	ids := make([]int64, len(stored))
+	extOf := make(map[int64]string, len(stored))
+	for i, o := range stored {
+		b.orders[o.ExternalID] = o
+		ids[i] = o.ID
+		extOf[o.ID] = o.ExternalID
+	}
+	lines, err := q.LinesOfOrders(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range lines {
+		ext := extOf[l.OrderID]
+		if b.lines[ext] == nil {
+			b.lines[ext] = map[string]store.OrderLine{}
+		}
+		b.lines[ext][l.LineReference] = l
+	}
+	return b, nil
+}
+
+// flush writes what changed: orders, then lines (which need the order ids), then
+// new delivery records (which need the line ids). It returns the deliveries really
+// inserted.
+func (b *orderBook) flush(ctx context.Context, tx *store.Tx) ([]store.Delivery, error) {
+	if len(b.dirtyO) > 0 {
+		rows := make([]store.Order, len(b.dirtyO))
+		for i, ext := range b.dirtyO {
+			rows[i] = b.orders[ext]
+		}
+		saved, err := tx.UpsertOrders(ctx, rows)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range saved {
+			b.orders[o.ExternalID] = o
+		}
+	}
+	if len(b.dirtyL) > 0 {
+		rows := make([]store.OrderLine, len(b.dirtyL))
+		for i, k := range b.dirtyL {
+			l := b.lines[k.ext][k.ref]
+			l.OrderID = b.orders[k.ext].ID
+			rows[i] = l
+		}
+		saved, err := tx.UpsertLines(ctx, rows)
+		if err != nil {
+			return nil, err
+		}
+		for i, l := range saved {
+			k := b.dirtyL[i]
+			b.lines[k.ext][k.ref] = l
+		}
+	}
+	if len(b.newDel) == 0 {
+		return nil, nil
+	}
+	recs := make([]store.Delivery, len(b.newDel))
+	for i, d := range b.newDel {
+		d.rec.LineID = b.lines[d.at.ext][d.at.ref].ID
+		recs[i] = d.rec
+	}
+	return tx.AddDeliveries(ctx, recs)
+}
+
+// effects runs the state-change hooks once every row has its id.
+func (c *Core) effects(ctx context.Context, tx *store.Tx, a *Actor, b *orderBook) error {
+	for _, p := range b.payments {
+		if err := c.afterPaymentChange(ctx, tx, a, b.orders[p.ext], p.old, p.new); err != nil {
+			return err
+		}
+	}
+	for _, m := range b.moves {
+		if err := c.afterLineStateChange(ctx, tx, a, b.orders[m.ext], b.lines[m.ext][m.ref], m.old, m.new); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SaveOrders validates and saves the orders of one transfer inside tx. It is the
+// building block of the order ingest endpoint, its dry run and the platform
+// connections ("orders read are stored exactly like ingested orders"). Any refused
+// order refuses the whole request (the caller's transaction then rolls back); the
+// error names the problem (spec 1, "Errors (transfer)").
+//
+// A re-sent order (same external_id) updates the same record: omitted or empty
+// optional fields keep their stored values, lines missing from the send are kept,
+// and the customer fields of an erased order are never written back. Lines that
+// arrive delivered, returned or cancelled get a delivery record (source platform,
+// confidence verified) unless the same record exists. Payment and line moves run
+// the effects in order_effects.go.
+func (c *Core) SaveOrders(ctx context.Context, tx *store.Tx, a *Actor, req OrderRequest) (OrderResult, error) {
+	if len(req.Orders) == 0 {
+		if req.Batch {
+			return OrderResult{}, Invalidf("field_missing", "orders")
+		}
+		return OrderResult{}, Invalidf("field_missing", "external_id")
+	}
+	if len(req.Orders) > MaxOrdersPerRequest {
+		return OrderResult{}, Invalidf("batch_too_large", MaxOrdersPerRequest)
+	}
+	top, err := text("channel", req.Channel, maxChannelLen, false)
+	if err != nil {
+		return OrderResult{}, err
+	}
+	ins := make([]orderIn, len(req.Orders))
+	exts := make([]string, 0, len(req.Orders))
+	for i, in := range req.Orders {
+		path := ""
+		if req.Batch {
+			path = "orders[" + strconv.Itoa(i) + "]."
+		}
+		if ins[i], err = validateOrder(in, path); err != nil {
+			return OrderResult{}, err
+		}
+		exts = append(exts, ins[i].externalID)
+	}
+	b, err := loadBook(ctx, tx.Q, tx.Now, exts)
+	if err != nil {
+		return OrderResult{}, err
+	}
+	channels := newChannelCache(tx.Q)
+	for _, in := range ins {
+		if err := c.placeOrder(ctx, b, channels, top, in); err != nil {
+			return OrderResult{}, err
+		}
+	}
+	if _, err := b.flush(ctx, tx); err != nil {
+		return OrderResult{}, err
+	}
+	if err := c.effects(ctx, tx, a, b); err != nil {
+		return OrderResult{}, err
+	}
+	res := OrderResult{Accepted: len(ins), Orders: make([]SavedOrder, len(ins))}
+	for i, in := range ins {
+		res.Orders[i] = SavedOrder{ExternalID: in.sentID, ID: OrderPublicID(b.orders[in.externalID].ID)}
+	}
+	return res, nil
+}
+
+// placeOrder merges one validated order into the book.
+func (c *Core) placeOrder(ctx context.Context, b *orderBook, channels *channelCache, top string, in orderIn) error {
+	old, had := b.orders[in.externalID]
+	code := in.channel
+	if code == "" {
+		code = top
+	}
+	var ch store.Channel
+	var err error
+	switch {
+	case code != "":
+		ch, err = channels.get(ctx, code, 0)
+	case had:
+		ch, err = channels.get(ctx, "", old.ChannelID)
+	case in.market == "":
+		err = errMarketRequired
+	default:
+		err = Invalidf("field_missing", "channel")
+	}
+	if err != nil {
+		return err
+	}
+	if in.market != "" && in.market != ch.Market {
+		return Invalidf("market_channel_mismatch", in.market)
+	}
+	if _, ok := BuiltinRule(ch.Market); !ok {
+		return Invalidf("market_without_policy", ch.Market)
+	}
+	o := store.Order{ChannelID: ch.ID, ExternalID: in.externalID, Market: ch.Market, Language: in.language,
+		PaymentState: in.paymentState, PlacedAt: in.placedAt, CustomerEmail: in.email, CustomerKey: in.customerKey,
+		PaymentChangedAt: b.now}
+	if had {
+		o.ID, o.CreatedAt, o.UpdatedAt, o.ErasedAt = old.ID, old.CreatedAt, old.UpdatedAt, old.ErasedAt
+		if o.Language == "" && old.ChannelID == ch.ID {
+			o.Language = old.Language
+		}
+		if old.Erased() || o.CustomerEmail == "" {
+			o.CustomerEmail = old.CustomerEmail
+		}
+		if old.Erased() || o.CustomerKey == "" {
+			o.CustomerKey = old.CustomerKey
+		}
+		if old.PaymentState == o.PaymentState {
+			o.PaymentChangedAt = old.PaymentChangedAt
+		} else {
+			b.payments = append(b.payments, paymentChange{ext: o.ExternalID, old: old.PaymentState, new: o.PaymentState})
+		}
+	}
+	if o.Language == "" {
+		o.Language = ch.Language
+	}
+	if !had || orderDiffers(old, o) {
+		b.orders[o.ExternalID] = o
+		b.markOrder(o.ExternalID)
+	}
+	stored := b.lines[o.ExternalID]
+	if stored == nil {
+		stored = map[string]store.OrderLine{}
+		b.lines[o.ExternalID] = stored
+	}
+	for _, li := range in.lines {
+		prev, hadLine := stored[li.ref]
+		l, delivery := mergeLine(prev, hadLine, li, b.now)
+		if hadLine && !lineDiffers(prev, l) {
+			continue
+		}
+		k := lineRef{o.ExternalID, li.ref}
+		stored[li.ref] = l
+		b.markLine(k)
+		if !hadLine || prev.FulfilmentState != l.FulfilmentState {
+			old := ""
+			if hadLine {
+				old = prev.FulfilmentState
+			}
+			b.moves = append(b.moves, lineChange{ext: k.ext, ref: k.ref, old: old, new: l.FulfilmentState})
+		}
+		if delivery != nil {
+			b.newDel = append(b.newDel, pendingDelivery{at: k, rec: *delivery})
+		}
+	}
+	return nil
+}
+
+func orderDiffers(a, b store.Order) bool {
+	return a.ChannelID != b.ChannelID || a.Market != b.Market || a.Language != b.Language ||
+		a.PaymentState != b.PaymentState || !a.PlacedAt.Equal(b.PlacedAt) || a.CustomerEmail != b.CustomerEmail ||
+		a.CustomerKey != b.CustomerKey
+}
+
+func lineDiffers(a, b store.OrderLine) bool {
+	return a.VariantKey != b.VariantKey || a.GroupKey != b.GroupKey || a.CatalogID != b.CatalogID || a.Title != b.Title ||
+		a.Quantity != b.Quantity || a.FulfilmentState != b.FulfilmentState || !a.DeliveredAt.Equal(b.DeliveredAt) ||
+		!a.StateChangedAt.Equal(b.StateChangedAt)
+}
+
+// mergeLine applies order data to a line (stored or new) and returns the line and
+// the delivery record the data implies, if any. Delivered lines take delivered_at
+// (else the time of the transfer) as their delivery time; returned and cancelled
+// records are observed at the time of the transfer.
+func mergeLine(prev store.OrderLine, had bool, in lineIn, now time.Time) (store.OrderLine, *store.Delivery) {
+	l := prev
+	l.LineReference, l.VariantKey = in.ref, in.variantKey
+	if in.groupKey != "" {
+		l.GroupKey = in.groupKey
+	}
+	if in.catalogID != "" {
+		l.CatalogID = in.catalogID
+	}
+	if in.title != "" {
+		l.Title = in.title
+	}
+	switch {
+	case in.hasQuantity:
+		l.Quantity = in.quantity
+	case !had:
+		l.Quantity = 1
+	}
+	var rec *store.Delivery
+	record := func(state string, at time.Time) {
+		rec = &store.Delivery{State: state, ObservedAt: at, Source: SourcePlatform, Confidence: ConfidenceVerified}
+	}
+	if !had || LineMoves(prev.FulfilmentState, prev.StateChangedAt, in.state, in.deliveredAt) {
+		l.FulfilmentState, l.StateChangedAt = in.state, now
+		switch in.state {
+		case LineDelivered:
+			if !in.deliveredAt.IsZero() {
+				l.StateChangedAt = in.deliveredAt
+			}
+			l.DeliveredAt = l.StateChangedAt
+			record(LineDelivered, l.DeliveredAt)
+		case LineReturned, LineCancelled:
+			record(in.state, now)
+		}
+		if l.DeliveredAt.IsZero() && !in.deliveredAt.IsZero() {
+			l.DeliveredAt = in.deliveredAt
+		}
+		return l, rec
+	}
+	// The store corrects the delivery time of a line it reports delivered again.
+	if prev.FulfilmentState == LineDelivered && in.state == LineDelivered && !in.deliveredAt.IsZero() &&
+		!in.deliveredAt.Equal(prev.DeliveredAt) {
+		l.DeliveredAt, l.StateChangedAt = in.deliveredAt, in.deliveredAt
+		record(LineDelivered, in.deliveredAt)
+	}
+	return l, rec
+}
+
+// IngestOrders serves one order transfer: SaveOrders in its own transaction, plus
+// the activity entry and the transfer-figures row of the request.
+func (c *Core) IngestOrders(ctx context.Context, a *Actor, req OrderRequest) (OrderResult, error) {
+	var res OrderResult
+	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		var err error
+		if res, err = c.SaveOrders(ctx, tx, a, req); err != nil {
+			return err
+		}
+		if err := c.Record(ctx, tx, a, "orders.received", "channel", req.ChannelLabel(), map[string]any{"orders": res.Accepted}); err != nil {
+			return err
+		}
+		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: req.ChannelLabel(), Kind: KindOrder, Status: http.StatusOK,
+			Records: res.Accepted, ActorID: actorID(a)})
+	})
+	return res, err
+}
+
+// errDryRun rolls back a dry run's transaction.
+var errDryRun = errors.New("core: dry run")
+
+// dryRun runs fn in a write transaction that is always rolled back, so a check
+// answers exactly what a real transfer would without keeping anything.
+func (c *Core) dryRun(ctx context.Context, fn func(tx *store.Tx) error) error {
+	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return errDryRun
+	})
+	if errors.Is(err, errDryRun) {
+		return nil
+	}
+	return err
+}
+
+// CheckOrders is the dry run of an order transfer: the same validation and the
+// same writes in a transaction that is rolled back.
+func (c *Core) CheckOrders(ctx context.Context, a *Actor, req OrderRequest) (OrderResult, error) {
+	var res OrderResult
+	err := c.dryRun(ctx, func(tx *store.Tx) error {
+		var err error
+		res, err = c.SaveOrders(ctx, tx, a, req)
+		return err
+	})
+	return res, err
+}
+
+func actorID(a *Actor) string {
+	if a == nil {
+		return ""
+	}
+	return a.ID
+}
