@@ -100,7 +100,15 @@ func (c *Core) CreateUser(ctx context.Context, a *Actor, in NewUser) (store.User
 		return store.User{}, Invalid("role")
 	}
 	local, _, _ := strings.Cut(in.Email, "@")
-	if err := CheckPasswordStrength(in.Password, in.Username, local); err != nil {
+	names := []string{in.Username, local}
+	chans, err := c.DB.Read().ListChannels(ctx)
+	if err != nil {
+		return store.User{}, err
+	}
+	for _, ch := range chans {
+		names = append(names, ch.BrandName, ch.Label)
+	}
+	if err := CheckPasswordStrength(in.Password, names...); err != nil {
 		return store.User{}, err
 	}
 	hash, err := HashPassword(in.Password)

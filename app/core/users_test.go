@@ -1,0 +1,56 @@
+package core_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+
+	"reviewd/app/core"
+	"reviewd/store/storetest"
+)
+
+func TestPasswordPolicy(t *testing.T) {
+	db := storetest.Open(t, nil)
+	keys, _ := core.NewKeyring(make([]byte, 32))
+	c := core.New(db, keys, "http://x.test", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ctx := context.Background()
+	if _, err := c.CreateChannel(ctx, core.Console(), core.NewChannel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Lavanta", Domains: []string{"shop.example"}}); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ password, want string }{
+		{"short", "invalid / password_guessable"},
+		{"password123", "invalid / password_guessable"},
+		{"aaaaaaaaaaaa", "invalid / password_guessable"},
+		{"my-ana-secret-99", "invalid / password_names_account"},
+		{"Lavanta-rocks-2026", "invalid / password_names_account"},
+		{"reviewd is great 1", "invalid / password_names_account"},
+		{"correct horse battery", ""},
+	}
+	for _, tc := range cases {
+		_, err := c.CreateUser(ctx, core.Console(), core.NewUser{Username: "ana", Email: "ana@shop.example", Role: "owner", Password: tc.password})
+		got := ""
+		var ce *core.Error
+		if errors.As(err, &ce) {
+			got = ce.Code + " / " + ce.Detail
+		} else if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("password %q: got %q, want %q", tc.password, got, tc.want)
+		}
+	}
+	if _, err := c.CreateUser(ctx, core.Console(), core.NewUser{Username: "ana", Email: "ana2@shop.example", Role: "owner", Password: "another good phrase"}); err == nil || err.(*core.Error).Detail != "username_taken" {
+		t.Fatalf("duplicate username: %v", err)
+	}
+	for _, bad := range []core.NewUser{
+		{Username: "bo", Email: "", Role: "owner", Password: "correct horse battery"},
+		{Username: "bo", Email: "not-an-address", Role: "owner", Password: "correct horse battery"},
+		{Username: "bo", Email: "bo@shop.example", Role: "king", Password: "correct horse battery"},
+	} {
+		if _, err := c.CreateUser(ctx, core.Console(), bad); err == nil {
+			t.Errorf("accepted %+v", bad)
+		}
+	}
+}
