@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"reviewd/app/core"
+	"reviewd/app/mail"
+	"reviewd/app/media"
 	"reviewd/app/outbound"
 	"reviewd/store"
 )
@@ -51,6 +53,10 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	c := core.New(db, keys, cfg.PublicURL, log)
 	c.MediaDir = filepath.Join(cfg.DataDir, MediaDir)
 	c.Outbound = out
+	c.Mailer = mail.New(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
+		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From})
+	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
+	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
 	return &App{Config: cfg, DB: db, Core: c, Log: log}, nil
 }
 

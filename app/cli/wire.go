@@ -10,6 +10,8 @@ import (
 	"reviewd/app"
 	"reviewd/app/admin"
 	"reviewd/app/ingest"
+	"reviewd/app/mailhook"
+	"reviewd/app/storefront"
 	"reviewd/jobs"
 )
 
@@ -18,6 +20,8 @@ func Surfaces(a *app.App, s *app.Server, runner *jobs.Runner) []app.Surface {
 	return []app.Surface{
 		&admin.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
 		&ingest.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
+		&mailhook.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
+		&storefront.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
 	}
 }
 
@@ -32,11 +36,11 @@ func buildServer(a *app.App, runner *jobs.Runner) *app.Server {
 // buildRunner lists every job of the CONTRACT with its schedule.
 func buildRunner(a *app.App) *jobs.Runner {
 	return jobs.NewRunner(a.DB, a.Log,
-		jobs.Entry{Job: jobs.Idle{JobName: "invitations"}, Schedule: "@every 1m"},
+		jobs.Entry{Job: jobs.Invitations{Core: a.Core}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.Idle{JobName: "order-sources"}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.Idle{JobName: "marketplace"}, Schedule: "@every 15m"},
-		jobs.Entry{Job: jobs.Idle{JobName: "media"}, Schedule: "@every 10s"},
-		jobs.Entry{Job: jobs.Idle{JobName: "erasure"}, Schedule: "@every 1h"},
+		jobs.Entry{Job: jobs.Media{Core: a.Core}, Schedule: "@every 10s"},
+		jobs.Entry{Job: jobs.Erasure{Core: a.Core}, Schedule: "@every 1h"},
 		jobs.Entry{Job: jobs.Cleanup{DB: a.DB}, Schedule: "30 3 * * *"},
 	)
 }

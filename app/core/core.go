@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"time"
 
+	"reviewd/app/mail"
+	"reviewd/app/media"
 	"reviewd/app/outbound"
 	"reviewd/store"
 )
@@ -20,6 +22,13 @@ type Core struct {
 	MediaDir string
 	// Outbound is the SSRF-safe client for notices, platform reads and feeds.
 	Outbound *outbound.Client
+	// Mailer sends e-mails over the configured SMTP server (sending is off when it
+	// has no host; e-mails then wait).
+	Mailer *mail.Mailer
+	// Scanner scans uploads with clamd (scanning is off without an address).
+	Scanner *media.Scanner
+	// Probe runs ffprobe and ffmpeg for videos.
+	Probe media.Probe
 }
 
 // New builds the domain service.

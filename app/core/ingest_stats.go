@@ -28,7 +28,8 @@ func (c *Core) RecordRefusedIngest(ctx context.Context, a *Actor, kind, channel 
 	if status == http.StatusTooManyRequests {
 		return
 	}
-	err := c.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
+	ctx = context.WithoutCancel(ctx)
+	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: truncateRunes(channel, maxChannelLen), Kind: kind,
 			Status: status, Error: truncateRunes(code, 200), Records: records, ActorID: actorID(a)})
 	})

@@ -25,8 +25,8 @@ func (c *Core) afterPaymentChange(ctx context.Context, tx *store.Tx, a *Actor, o
 		return c.Record(ctx, tx, a, "order."+new, "order", OrderPublicID(o.ID),
 			map[string]any{"external_id": o.ExternalID, "from": old})
 	case PaymentPaid, PaymentPartiallyRefunded:
-		// TODO(issue "Orders, deliveries, invitations", invitations): invitations of
-		// delivered lines become due after the waiting time.
+		// Invitations of delivered lines become due after the waiting time: the
+		// invitations job finds them (RunInvitations).
 	}
 	return nil
 }
@@ -36,14 +36,16 @@ func (c *Core) afterPaymentChange(ctx context.Context, tx *store.Tx, a *Actor, o
 func (c *Core) afterLineStateChange(ctx context.Context, tx *store.Tx, a *Actor, o store.Order, l store.OrderLine, old, new string) error {
 	switch new {
 	case LineDelivered:
-		// TODO(issue "Orders, deliveries, invitations", invitations): the invitation
-		// becomes due after the waiting time when PaymentAllowsReviews(o.PaymentState)
-		// (LineReviewable decides).
+		// The invitation becomes due after the waiting time when the line is
+		// reviewable: the invitations job finds it (RunInvitations).
 	case LineReturned, LineCancelled:
 		// TODO(issue "Reviews"): for returned lines, give the line's product review the
 		// Returned mark and rerun its automatic checks.
-		// TODO(issue "Orders, deliveries, invitations", invitations): a line not yet
-		// reviewed gets a shopping-experience invitation.
+		// A line not yet reviewed gets a shopping-experience invitation
+		// (invitations.go).
+		if err := c.queueExperienceInvitation(ctx, tx, o, l); err != nil {
+			return err
+		}
 		if old == "" {
 			return nil
 		}

@@ -79,6 +79,8 @@ type SavedOrder struct {
 type OrderResult struct {
 	Accepted int          `json:"accepted"`
 	Orders   []SavedOrder `json:"orders"`
+
+	channelID int64 // channel of the first order, for the transfer figures
 }
 
 // OrderPublicID is the stable id of an order shown in answers ("ord_<n>").
@@ -576,6 +578,7 @@ func (c *Core) SaveOrders(ctx context.Context, tx *store.Tx, a *Actor, req Order
 	for i, in := range ins {
 		res.Orders[i] = SavedOrder{ExternalID: in.sentID, ID: OrderPublicID(b.orders[in.externalID].ID)}
 	}
+	res.channelID = b.orders[ins[0].externalID].ChannelID
 	return res, nil
 }
 
@@ -735,10 +738,14 @@ func (c *Core) IngestOrders(ctx context.Context, a *Actor, req OrderRequest) (Or
 		if res, err = c.SaveOrders(ctx, tx, a, req); err != nil {
 			return err
 		}
-		if err := c.Record(ctx, tx, a, "orders.received", "channel", req.ChannelLabel(), map[string]any{"orders": res.Accepted}); err != nil {
+		ch, err := tx.ChannelByID(ctx, res.channelID)
+		if err != nil {
 			return err
 		}
-		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: req.ChannelLabel(), Kind: KindOrder, Status: http.StatusOK,
+		if err := c.Record(ctx, tx, a, "orders.received", "channel", ch.Code, map[string]any{"orders": res.Accepted}); err != nil {
+			return err
+		}
+		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: ch.Code, Kind: KindOrder, Status: http.StatusOK,
 			Records: res.Accepted, ActorID: actorID(a)})
 	})
 	return res, err

@@ -174,7 +174,7 @@ func TestBodyAndFieldErrors(t *testing.T) {
 	// Exactly at the limits is fine.
 	ok := order(long(128), map[string]any{"channel": "web", "customer_key": long(128), "customer_phone": strings.Repeat("5", 32),
 		"customer_email": long(64) + "@" + long(60) + "." + long(60) + "." + long(60) + ".com",
-		"items": []any{line(long(128), map[string]any{"variant_key": long(128), "group_key": long(128), "catalog_id": long(128), "title": long(300)})}})
+		"items":          []any{line(long(128), map[string]any{"variant_key": long(128), "group_key": long(128), "catalog_id": long(128), "title": long(300)})}})
 	expect(t, f.orders(ok), 200, "")
 	if n := f.count(`SELECT count(*) FROM orders`); n != 1 {
 		t.Fatalf("%d orders stored, want only the valid one", n)

@@ -54,7 +54,7 @@ func order(ext string, mods ...map[string]any) map[string]any {
 	o := map[string]any{
 		"channel": "web", "external_id": ext, "payment_state": "paid", "placed_at": "2026-05-20T09:00:00+03:00",
 		"customer_email": "ayse@example.com",
-		"items": []any{map[string]any{"line_reference": "1", "variant_key": "SKU-1", "title": "Mug", "quantity": 1}},
+		"items":          []any{map[string]any{"line_reference": "1", "variant_key": "SKU-1", "title": "Mug", "quantity": 1}},
 	}
 	for _, m := range mods {
 		for k, v := range m {

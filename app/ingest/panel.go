@@ -41,6 +41,10 @@ func (h *Handler) handleIngestCheck(w http.ResponseWriter, r *http.Request, a *c
 	if !h.Limits.PerIP.Allow("ingest-check:" + web.ClientIP(r.Context())) {
 		return core.ErrRateLimited
 	}
+	if a == nil {
+		// The dry run needs no key; it acts as an anonymous caller and saves nothing.
+		a = &core.Actor{Via: core.ViaSystem, Name: "dry-run", RequestID: web.RequestID(r.Context()), IP: web.ClientIP(r.Context()), UserAgent: r.UserAgent()}
+	}
 	var in checkRequest
 	if err := web.DecodeJSON(r, 2*MaxBody, web.ModeAPI, &in); err != nil {
 		return err

@@ -58,8 +58,15 @@ func TestDryRun(t *testing.T) {
 	// Wrong input of the check itself.
 	expect(t, f.Do("POST", "/admin/v1/ingest/check", map[string]any{"kind": "invoice", "body": order("Y")}, h), 400, "invalid / kind")
 	expect(t, f.Do("POST", "/admin/v1/ingest/check", `{"kind": "order",`, h), 400, "invalid_json / invalid_json")
-	expect(t, f.Do("POST", "/admin/v1/ingest/check", map[string]any{"kind": "order", "body": order("Y")}, nil), 401, "refused / credentials_missing")
-	expect(t, f.Do("POST", "/admin/v1/ingest/check", map[string]any{"kind": "order", "body": order("Y")}, bearer(f.key)), 401, "")
+	// No key is needed (spec 1, rule 5): an anonymous dry run answers and saves nothing.
+	anon := f.Do("POST", "/admin/v1/ingest/check", map[string]any{"kind": "order", "body": order("Y")}, nil)
+	expect(t, anon, 200, "")
+	if anon.JSON["accepted"] != true || anon.JSON["records"] != float64(1) {
+		t.Fatalf("anonymous dry run: %v", anon.JSON)
+	}
+	if n := f.count(`SELECT count(*) FROM orders WHERE external_id = 'Y'`); n != 0 {
+		t.Fatalf("the anonymous dry run saved the order")
+	}
 }
 
 func TestDryRunRateLimit(t *testing.T) {

@@ -1,0 +1,82 @@
+// Package storefront is the public API of spec 2 called by the store page (a site
+// key from a verified domain) and the store's server (a server key): reading and
+// writing reviews, media uploads and the public media files. Handlers authenticate,
+// decode the input, call one core method and encode its answer; every rule lives in
+// app/core. It imports app/web and app/core only.
+//
+// Files: routes.go is the route table; write_*.go are the writing flow
+// (eligibility, token check, reviews, media upload); media_public.go serves review
+// media while their review is published.
+package storefront
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"reviewd/app/core"
+	"reviewd/app/web"
+)
+
+// Handler holds what the storefront surface uses.
+type Handler struct {
+	Core   *core.Core
+	Auth   *web.Auth
+	Limits *web.Limits
+	// EligibilityEmail and EligibilityOrder count failed order checks per
+	// lower-cased address and per order number: 10 per hour each, then 429
+	// rate_limited (spec 2, "Errors"). Mount creates them on the core clock.
+	EligibilityEmail *web.Limiter
+	EligibilityOrder *web.Limiter
+}
+
+// EligibilityFailures is how many failed order checks an address or an order
+// number may have per hour.
+const EligibilityFailures = 10
+
+// route is one line of the route table.
+type route struct {
+	method, path string
+	h            web.H
+}
+
+// Mount adds every storefront route to the router, each with its CORS preflight.
+func (h *Handler) Mount(r *mux.Router) {
+	if h.EligibilityEmail == nil {
+		h.EligibilityEmail = web.NewLimiter(EligibilityFailures, time.Hour, h.Core.Now)
+	}
+	if h.EligibilityOrder == nil {
+		h.EligibilityOrder = web.NewLimiter(EligibilityFailures, time.Hour, h.Core.Now)
+	}
+	preflight := http.HandlerFunc(handlePreflight)
+	seen := map[string]bool{}
+	for _, rt := range h.routes() {
+		r.Handle(rt.path, cors(rt.h)).Methods(rt.method)
+		if !seen[rt.path] {
+			seen[rt.path] = true
+			r.Handle(rt.path, preflight).Methods(http.MethodOptions)
+		}
+	}
+}
+
+// cors lets store pages on any origin call the API: requests carry no cookies and
+// are authorised by the site key and the verified domain, never by the origin
+// header alone.
+func cors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Set("Access-Control-Expose-Headers", "X-Request-Id, ETag")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// handlePreflight answers CORS preflight requests of every storefront path.
+func handlePreflight(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Access-Control-Allow-Origin", "*")
+	hd.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS")
+	hd.Set("Access-Control-Allow-Headers", "Content-Type, X-Service-Site-Key, X-Service-Token")
+	hd.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,26 @@
+package storefront
+
+import (
+	"net/http"
+
+	"reviewd/app/web"
+)
+
+// handleMediaFile serves GET /media/{id}/{file}: a processed review photo, video or
+// poster, only while its review is published (404 otherwise), with Range support.
+func (h *Handler) handleMediaFile(w http.ResponseWriter, r *http.Request) error {
+	v := web.Vars(r)
+	f, err := h.Core.OpenPublicMedia(r.Context(), v["id"], v["file"])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	hd := w.Header()
+	hd.Set("Content-Type", f.ContentType)
+	// Short: the file must stop being reachable soon after its review leaves the
+	// published state.
+	hd.Set("Cache-Control", "public, max-age=60")
+	hd.Set("Cross-Origin-Resource-Policy", "cross-origin")
+	http.ServeContent(w, r, f.Name, f.ModTime, f)
+	return nil
+}

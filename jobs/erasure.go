@@ -1,0 +1,21 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"reviewd/app/core"
+)
+
+// Erasure is the erasure job: it pseudonymises the customer data of orders whose
+// review window has ended, or that will never get an invitation.
+type Erasure struct{ Core *core.Core }
+
+// Name is the job name.
+func (Erasure) Name() string { return "erasure" }
+
+// Run does the work due at now.
+func (j Erasure) Run(ctx context.Context, now time.Time) (string, error) {
+	r, err := j.Core.RunErasure(ctx, now)
+	return r.String(), err
+}
