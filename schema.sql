@@ -361,6 +361,10 @@ CREATE TABLE mail_events (
 );
 CREATE INDEX mail_events_send_log ON mail_events(send_log_id);
 
+-- Delivered lines by delivery time, for the invitations job (only delivered lines
+-- are indexed, so ingest pays for it only when a line is delivered).
+CREATE INDEX order_lines_delivered ON order_lines(delivered_at) WHERE fulfilment_state = 'delivered';
+
 -- Reviews. public_id (r_<20 base32>) is the id clients see. Own reviews are written
 -- with a token for one order line (one review per line: line_id is unique); imported
 -- reviews (origin imported) have no order and carry their source fields. state:
@@ -513,3 +517,286 @@ CREATE TABLE aspect_template_products (
 	PRIMARY KEY (scope, product_key)
 );
 CREATE INDEX aspect_template_products_template ON aspect_template_products(template_key);
+
+-- Platform order connections (spec 1, "Platform order connection"): one per platform
+-- and channel. credentials_enc is the JSON object of the platform's credential fields
+-- sealed with the master key (AES-GCM); it is never returned. cursor_at is the read
+-- position, the change time up to which orders were read (NULL until the first
+-- successful read); the next read starts 10 minutes before it. next_run_at is when
+-- the order-sources job reads next. last_report is the JSON report of the last read;
+-- failures counts failed reads in a row.
+CREATE TABLE order_sources (
+	id               INTEGER PRIMARY KEY,
+	platform         TEXT NOT NULL CHECK (platform IN ('shopify', 'woocommerce', 'magento')),
+	channel_id       INTEGER NOT NULL REFERENCES channels(id),
+	base_url         TEXT NOT NULL,
+	remote_channel   TEXT NOT NULL DEFAULT '',
+	credentials_enc  BLOB,
+	has_credentials  INTEGER NOT NULL DEFAULT 0,
+	backfill_days    INTEGER NOT NULL DEFAULT 30 CHECK (backfill_days BETWEEN 1 AND 365),
+	interval_minutes INTEGER NOT NULL DEFAULT 15 CHECK (interval_minutes BETWEEN 5 AND 1440),
+	enabled          INTEGER NOT NULL DEFAULT 1,
+	cursor_at        INTEGER,
+	next_run_at      INTEGER NOT NULL,
+	last_run_at      INTEGER,
+	last_error       TEXT NOT NULL DEFAULT '',
+	last_report      TEXT NOT NULL DEFAULT '',
+	failures         INTEGER NOT NULL DEFAULT 0,
+	created_at       INTEGER NOT NULL,
+	updated_at       INTEGER NOT NULL,
+	UNIQUE (channel_id, platform)
+);
+CREATE INDEX order_sources_due ON order_sources(next_run_at) WHERE enabled = 1;
+
+-- Connection log: one row per read of an order connection (scheduled or manual),
+-- shown by GET /admin/v1/diagnostics. platform and channel are copied so the log
+-- outlives a removed connection; rows older than 90 days are pruned.
+CREATE TABLE order_source_runs (
+	id          INTEGER PRIMARY KEY,
+	source_id   INTEGER NOT NULL,
+	platform    TEXT NOT NULL,
+	channel     TEXT NOT NULL,
+	trigger     TEXT NOT NULL CHECK (trigger IN ('schedule', 'manual')),
+	started_at  INTEGER NOT NULL,
+	finished_at INTEGER NOT NULL,
+	outcome     TEXT NOT NULL CHECK (outcome IN ('ok', 'partial', 'failed')),
+	error       TEXT NOT NULL DEFAULT '',
+	orders      INTEGER NOT NULL DEFAULT 0,
+	report      TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX order_source_runs_started ON order_source_runs(started_at);
+CREATE INDEX order_source_runs_source ON order_source_runs(source_id, started_at);
+
+-- Product questions, pooled per market. public_id (q_<20 base32>) is the id clients
+-- see. The product is variant_key (scope variant) or group_key (scope group).
+-- asker_name and asker_email are personal data (anonymized_at is set once erased);
+-- signed_in is set when the asker came with an asker token. state: pending (awaiting
+-- approval), published, rejected, hidden. findings is the JSON list of automatic
+-- check findings; flag_open is set while one awaits a decision.
+CREATE TABLE questions (
+	id            INTEGER PRIMARY KEY,
+	public_id     TEXT NOT NULL UNIQUE,
+	channel_id    INTEGER NOT NULL REFERENCES channels(id),
+	market        TEXT NOT NULL,
+	scope         TEXT NOT NULL CHECK (scope IN ('variant', 'group')),
+	variant_key   TEXT NOT NULL DEFAULT '',
+	group_key     TEXT NOT NULL DEFAULT '',
+	language      TEXT NOT NULL CHECK (language IN ('tr', 'en')),
+	asker_name    TEXT NOT NULL DEFAULT '',
+	asker_email   TEXT NOT NULL DEFAULT '',
+	signed_in     INTEGER NOT NULL DEFAULT 0,
+	hide_name     INTEGER NOT NULL DEFAULT 0,
+	body          TEXT NOT NULL,
+	state         TEXT NOT NULL CHECK (state IN ('pending', 'published', 'rejected', 'hidden')),
+	flag_open     INTEGER NOT NULL DEFAULT 0,
+	findings      TEXT NOT NULL DEFAULT '[]',
+	created_at    INTEGER NOT NULL,
+	published_at  INTEGER,
+	updated_at    INTEGER NOT NULL,
+	anonymized_at INTEGER
+);
+CREATE INDEX questions_variant ON questions(market, variant_key, state, published_at);
+CREATE INDEX questions_group ON questions(market, group_key, state, published_at);
+CREATE INDEX questions_state ON questions(state, created_at);
+
+-- Answers to questions: kind brand (written in the panel, author is the brand) or
+-- buyer (written with a review-invitation token whose order has the product; order_id
+-- and line_id are the proof). notice is the outcome of the e-mail to the asker sent
+-- when the answer first went live (sent, failed: <reason>, skipped: <reason>).
+CREATE TABLE answers (
+	id            INTEGER PRIMARY KEY,
+	public_id     TEXT NOT NULL UNIQUE,
+	question_id   INTEGER NOT NULL REFERENCES questions(id) ON DELETE CASCADE,
+	kind          TEXT NOT NULL CHECK (kind IN ('brand', 'buyer')),
+	channel_id    INTEGER NOT NULL REFERENCES channels(id),
+	token_id      INTEGER,
+	order_id      INTEGER REFERENCES orders(id),
+	line_id       INTEGER REFERENCES order_lines(id),
+	author_name   TEXT NOT NULL DEFAULT '',
+	hide_name     INTEGER NOT NULL DEFAULT 0,
+	body          TEXT NOT NULL,
+	language      TEXT NOT NULL CHECK (language IN ('tr', 'en')),
+	state         TEXT NOT NULL CHECK (state IN ('pending', 'published', 'rejected', 'hidden')),
+	flag_open     INTEGER NOT NULL DEFAULT 0,
+	findings      TEXT NOT NULL DEFAULT '[]',
+	actor_id      TEXT NOT NULL DEFAULT '',
+	notice        TEXT NOT NULL DEFAULT '',
+	notice_at     INTEGER,
+	created_at    INTEGER NOT NULL,
+	published_at  INTEGER,
+	updated_at    INTEGER NOT NULL,
+	anonymized_at INTEGER
+);
+CREATE INDEX answers_question ON answers(question_id, state);
+CREATE INDEX answers_state ON answers(state, created_at);
+
+-- Answer e-mails sent to askers, by a keyed hash of the lower-cased address: at most
+-- 5 per address in 24 hours.
+CREATE TABLE answer_emails (
+	id           INTEGER PRIMARY KEY,
+	address_hash TEXT NOT NULL,
+	answer_id    INTEGER NOT NULL REFERENCES answers(id) ON DELETE CASCADE,
+	at           INTEGER NOT NULL
+);
+CREATE INDEX answer_emails_address ON answer_emails(address_hash, at);
+
+-- What happened to a question and its answers (answer_id set for an answer's
+-- events): created, approve, reject, rereview, hide, unhide, answered.
+CREATE TABLE qa_history (
+	id          INTEGER PRIMARY KEY,
+	question_id INTEGER NOT NULL REFERENCES questions(id) ON DELETE CASCADE,
+	answer_id   INTEGER REFERENCES answers(id) ON DELETE CASCADE,
+	event       TEXT NOT NULL,
+	from_state  TEXT NOT NULL DEFAULT '',
+	to_state    TEXT NOT NULL DEFAULT '',
+	reason      TEXT NOT NULL DEFAULT '',
+	actor_type  TEXT NOT NULL DEFAULT '',
+	actor_id    TEXT NOT NULL DEFAULT '',
+	actor_name  TEXT NOT NULL DEFAULT '',
+	at          INTEGER NOT NULL
+);
+CREATE INDEX qa_history_question ON qa_history(question_id, at);
+
+-- Method statements per channel and language: an own page address (external_url,
+-- empty for the hosted page) and the fingerprint of the statement text the brand
+-- last confirmed.
+CREATE TABLE method_statements (
+	channel_id            INTEGER NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+	language              TEXT NOT NULL CHECK (language IN ('tr', 'en')),
+	external_url          TEXT NOT NULL DEFAULT '',
+	confirmed_fingerprint TEXT NOT NULL DEFAULT '',
+	confirmed_at          INTEGER,
+	confirmed_by          TEXT NOT NULL DEFAULT '',
+	updated_at            INTEGER NOT NULL,
+	PRIMARY KEY (channel_id, language)
+);
+
+-- One row per published review (removed when it leaves the published state): the
+-- columns the list filters and sorts on, and contribution, the JSON of what the
+-- review adds to its product's figures (rating, flags, rating topics, words), so a
+-- later change takes exactly that back out. verified: proof of purchase; syndicable:
+-- an own verified product review that other markets may show; has_media: at least
+-- one ready photo or video.
+CREATE TABLE review_listing (
+	review_id    INTEGER PRIMARY KEY REFERENCES reviews(id) ON DELETE CASCADE,
+	variant_key  TEXT NOT NULL,
+	group_key    TEXT NOT NULL,
+	market       TEXT NOT NULL,
+	rating       INTEGER NOT NULL,
+	verified     INTEGER NOT NULL,
+	syndicable   INTEGER NOT NULL,
+	has_media    INTEGER NOT NULL,
+	helpful      INTEGER NOT NULL,
+	published_at INTEGER NOT NULL,
+	contribution TEXT NOT NULL
+);
+CREATE INDEX review_listing_variant ON review_listing(variant_key, market, published_at);
+CREATE INDEX review_listing_variant_rating ON review_listing(variant_key, market, rating, published_at);
+CREATE INDEX review_listing_variant_helpful ON review_listing(variant_key, market, helpful, published_at);
+CREATE INDEX review_listing_group ON review_listing(group_key, market, published_at) WHERE group_key != '';
+CREATE INDEX review_listing_group_rating ON review_listing(group_key, market, rating, published_at) WHERE group_key != '';
+CREATE INDEX review_listing_group_helpful ON review_listing(group_key, market, helpful, published_at) WHERE group_key != '';
+
+-- Figures of one product (scope variant or group, product_key) in one market over
+-- its published reviews, kept up to date in the transaction that changes a review.
+-- reviews, rating_sum and rating_1..5 count own and imported reviews (syndicated
+-- ones belong to their own market); structured counts own product-experience
+-- reviews (structured data); syndicable, syndicable_media what other markets show.
+-- aspects: JSON "template/key" -> sum, count and the topic's labels; topics and
+-- gallery: the ready JSON lists of the list answer. revision changes with every
+-- update (a review's state, media or helpful votes) and keys the answer caches.
+CREATE TABLE product_stats (
+	scope            TEXT NOT NULL CHECK (scope IN ('variant', 'group')),
+	product_key      TEXT NOT NULL,
+	market           TEXT NOT NULL,
+	revision         INTEGER NOT NULL DEFAULT 0,
+	reviews          INTEGER NOT NULL DEFAULT 0,
+	rating_sum       INTEGER NOT NULL DEFAULT 0,
+	rating_1         INTEGER NOT NULL DEFAULT 0,
+	rating_2         INTEGER NOT NULL DEFAULT 0,
+	rating_3         INTEGER NOT NULL DEFAULT 0,
+	rating_4         INTEGER NOT NULL DEFAULT 0,
+	rating_5         INTEGER NOT NULL DEFAULT 0,
+	verified         INTEGER NOT NULL DEFAULT 0,
+	imported         INTEGER NOT NULL DEFAULT 0,
+	structured       INTEGER NOT NULL DEFAULT 0,
+	structured_sum   INTEGER NOT NULL DEFAULT 0,
+	media_reviews    INTEGER NOT NULL DEFAULT 0,
+	syndicable       INTEGER NOT NULL DEFAULT 0,
+	syndicable_media INTEGER NOT NULL DEFAULT 0,
+	product_name     TEXT NOT NULL DEFAULT '',
+	aspects          TEXT NOT NULL DEFAULT '{}',
+	imported_sources TEXT NOT NULL DEFAULT '{}',
+	topics           TEXT NOT NULL DEFAULT '[]',
+	gallery          TEXT NOT NULL DEFAULT '[]',
+	updated_at       INTEGER NOT NULL,
+	PRIMARY KEY (scope, product_key, market)
+) WITHOUT ROWID;
+
+-- Words (at least 4 letters, normalised: lower case, dotted and dotless i alike,
+-- no diacritics) of a product's published reviews in one market with the number of
+-- reviews containing each; form is the word as first written (lower case). The
+-- most frequent ones are the list's topics.
+CREATE TABLE product_words (
+	scope       TEXT NOT NULL,
+	product_key TEXT NOT NULL,
+	market      TEXT NOT NULL,
+	word        TEXT NOT NULL,
+	form        TEXT NOT NULL,
+	reviews     INTEGER NOT NULL,
+	PRIMARY KEY (scope, product_key, market, word)
+) WITHOUT ROWID;
+CREATE INDEX product_words_top ON product_words(scope, product_key, market, reviews);
+
+-- Search over published reviews (rowid = reviews.id). text is the normalised title
+-- and body; product holds tokens naming the review's variant and group, with and
+-- without its market, so a search reads only one product's entries.
+CREATE VIRTUAL TABLE review_search USING fts5(product, text, tokenize = 'unicode61', content = '', contentless_delete = 1);
+
+-- Helpful votes: one per visitor (keyed hash of visitor_key, else of the IP
+-- address) and review; vote up or down. Withdrawn votes are deleted.
+CREATE TABLE review_votes (
+	id         INTEGER PRIMARY KEY,
+	review_id  INTEGER NOT NULL REFERENCES reviews(id) ON DELETE CASCADE,
+	visitor    TEXT NOT NULL,
+	vote       TEXT NOT NULL CHECK (vote IN ('up', 'down')),
+	created_at INTEGER NOT NULL,
+	updated_at INTEGER NOT NULL,
+	UNIQUE (review_id, visitor)
+);
+
+-- Reports of published reviews by visitors. public_id (rp_<20 base32>) is the id
+-- clients see; visitor is the keyed hash of visitor_key, else of the IP address. A
+-- visitor has at most one open report per review. state open, or closed by a
+-- moderator (resolved_at, resolved_by).
+CREATE TABLE review_reports (
+	id          INTEGER PRIMARY KEY,
+	public_id   TEXT NOT NULL UNIQUE,
+	review_id   INTEGER NOT NULL REFERENCES reviews(id) ON DELETE CASCADE,
+	channel_id  INTEGER NOT NULL,
+	reason      TEXT NOT NULL,
+	note        TEXT NOT NULL DEFAULT '',
+	visitor     TEXT NOT NULL,
+	state       TEXT NOT NULL CHECK (state IN ('open', 'closed')),
+	created_at  INTEGER NOT NULL,
+	resolved_at INTEGER,
+	resolved_by TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX review_reports_review ON review_reports(review_id, state);
+CREATE UNIQUE INDEX review_reports_open ON review_reports(review_id, visitor) WHERE state = 'open';
+
+-- Views of the review component per UTC day, channel, product and how it was shown
+-- (shown default, coded or headless; style; theme; width as one of four ranges
+-- 0-479, 480-767, 768-1199, 1200+). Missing or invalid optional values are ''.
+CREATE TABLE component_views (
+	day         TEXT NOT NULL,
+	channel_id  INTEGER NOT NULL,
+	scope       TEXT NOT NULL,
+	product_key TEXT NOT NULL,
+	shown       TEXT NOT NULL,
+	style       TEXT NOT NULL,
+	theme       TEXT NOT NULL,
+	width       TEXT NOT NULL,
+	views       INTEGER NOT NULL,
+	PRIMARY KEY (day, channel_id, scope, product_key, shown, style, theme, width)
+) WITHOUT ROWID;

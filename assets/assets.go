@@ -22,3 +22,9 @@ func Templates() fs.FS {
 	}
 	return sub
 }
+
+// Static holds the files served as they are (the review component's style sheet);
+// paths start with "static/".
+//
+//go:embed static
+var Static embed.FS

@@ -102,7 +102,7 @@ func (db *DB) Close() error {
 func (db *DB) Path() string { return db.path }
 
 // Read returns the queries over the read pool.
-func (db *DB) Read() *Q { return &Q{c: db.read, Now: db.Now()} }
+func (db *DB) Read() *Q { return &Q{c: readConn(db.read), Now: db.Now()} }
 
 // WithTx runs fn in a write transaction; it commits when fn returns nil and rolls back
 // otherwise (also when fn panics, after which the panic continues).

@@ -99,17 +99,18 @@ func (q *Q) InvitationsOfOrder(ctx context.Context, orderID int64) ([]Invitation
 }
 
 // OrdersAwaitingInvitation lists ids of orders that may be due a product
-// invitation: a customer address, not erased, paid or partially refunded, a line
-// delivered at or before deliveredBefore, and no invitation yet. The caller decides
-// with the reviewable rule. Ids above afterID, ascending, at most limit.
-func (q *Q) OrdersAwaitingInvitation(ctx context.Context, deliveredBefore time.Time, afterID int64, limit int) ([]int64, error) {
-	rows, err := q.c.QueryContext(ctx, `SELECT o.id FROM orders o
-		WHERE o.id > ? AND o.customer_email != '' AND o.erased_at IS NULL
-		  AND o.payment_state IN ('paid', 'partially_refunded')
-		  AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.fulfilment_state = 'delivered'
-		              AND l.delivered_at IS NOT NULL AND l.delivered_at <= ?)
-		  AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.order_id = o.id AND i.kind = 'invitation')
-		ORDER BY o.id LIMIT ?`, afterID, Ms(deliveredBefore), limit)
+// invitation: a line delivered in (deliveredAfter, deliveredBefore], a customer
+// address, not erased, paid or partially refunded, and no invitation yet. The
+// caller decides with the reviewable rule. Ids above afterID, ascending, at most
+// limit. The delivery range keeps the scan to recent deliveries (partial index
+// order_lines_delivered).
+func (q *Q) OrdersAwaitingInvitation(ctx context.Context, deliveredAfter, deliveredBefore time.Time, afterID int64, limit int) ([]int64, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT DISTINCT l.order_id FROM order_lines l
+		WHERE l.fulfilment_state = 'delivered' AND l.delivered_at > ? AND l.delivered_at <= ? AND l.order_id > ?
+		  AND EXISTS (SELECT 1 FROM orders o WHERE o.id = l.order_id AND o.customer_email != '' AND o.erased_at IS NULL
+		              AND o.payment_state IN ('paid', 'partially_refunded'))
+		  AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.order_id = l.order_id AND i.kind = 'invitation')
+		ORDER BY l.order_id LIMIT ?`, Ms(deliveredAfter), Ms(deliveredBefore), afterID, limit)
 	return collectIDs(rows, err)
 }
 
@@ -313,13 +314,14 @@ func (q *Q) InvitationCounts(ctx context.Context, channelID int64, kinds []strin
 	return out, translate(rows.Err())
 }
 
-// CountReviewedInvitations counts sent product and experience invitations of a
-// channel (0 = all) with a review for at least one line their token covers.
+// CountReviewedInvitations counts sent product invitations of a channel (0 = all)
+// with a product review for at least one line their token covers.
 func (q *Q) CountReviewedInvitations(ctx context.Context, channelID int64) (int, error) {
 	var n int
 	err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM invitations i
-		WHERE i.state = 'sent' AND i.kind IN ('invitation', 'experience') AND (? = 0 OR i.channel_id = ?)
-		  AND EXISTS (SELECT 1 FROM token_lines tl JOIN reviews r ON r.line_id = tl.line_id WHERE tl.token_id = i.token_id)`,
+		WHERE i.state = 'sent' AND i.kind = 'invitation' AND (? = 0 OR i.channel_id = ?)
+		  AND EXISTS (SELECT 1 FROM token_lines tl JOIN reviews r ON r.line_id = tl.line_id
+		              WHERE tl.token_id = i.token_id AND r.experience = 'product')`,
 		channelID, channelID).Scan(&n)
 	return n, translate(err)
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // SchemaVersion is the version a fresh database gets from schema.sql.
-const SchemaVersion = 4
+const SchemaVersion = 7
 
 // steps upgrade a database from version i+1 to i+2: steps[0] takes version 1 to 2.
 // Every change to schema.sql adds one step here with the same effect, and a test
@@ -18,6 +18,12 @@ var steps = []string{
 	stepInvitations,
 	// 3 -> 4: reviews, review history, checks and media, check terms, rating-topic lists.
 	stepReviews,
+	// 4 -> 5: platform order connections and their connection log.
+	stepSources,
+	// 5 -> 6: questions and answers, answer e-mails, method statements.
+	stepQA,
+	// 6 -> 7: storefront read side: review listing, product figures, search, votes, reports, views.
+	stepStorefront,
 }
 
 func init() {

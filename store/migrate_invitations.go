@@ -119,4 +119,8 @@ CREATE TABLE mail_events (
 	UNIQUE (source, event_id)
 );
 CREATE INDEX mail_events_send_log ON mail_events(send_log_id);
+
+-- Delivered lines by delivery time, for the invitations job (only delivered lines
+-- are indexed, so ingest pays for it only when a line is delivered).
+CREATE INDEX order_lines_delivered ON order_lines(delivered_at) WHERE fulfilment_state = 'delivered';
 `

@@ -208,3 +208,20 @@ func (q *Q) ReviewsWithBodyHash(ctx context.Context, hash string, exceptID int64
 	}
 	return out, translate(rows.Err())
 }
+
+// OrderForCheck reads the order with number externalID for the order check with
+// the same work whether it exists or not: one index probe and one table row read
+// and scanned either way. When the number is unknown the row read is a decoy (the
+// oldest order) and found is false; ErrNotFound only when there are no orders.
+func (q *Q) OrderForCheck(ctx context.Context, externalID string) (o Order, found bool, err error) {
+	row := q.c.QueryRowContext(ctx, `SELECT `+qOrderCols+`, external_id = ? FROM orders
+		WHERE id = coalesce((SELECT id FROM orders WHERE external_id = ?), (SELECT min(id) FROM orders))`,
+		externalID, externalID)
+	var placed, payChanged, created, updated int64
+	var erased sql.NullInt64
+	err = row.Scan(&o.ID, &o.ChannelID, &o.ExternalID, &o.Market, &o.Language, &o.PaymentState, &placed,
+		&o.CustomerEmail, &o.CustomerKey, &erased, &payChanged, &created, &updated, &found)
+	o.PlacedAt, o.PaymentChangedAt, o.CreatedAt, o.UpdatedAt = Time(placed), Time(payChanged), Time(created), Time(updated)
+	o.ErasedAt = NullTime(erased)
+	return o, found, translate(err)
+}

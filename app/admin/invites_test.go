@@ -231,7 +231,7 @@ func TestOptOutCheckAndExport(t *testing.T) {
 	if err != nil || len(xrows) != 3 || xrows[2][1] != hash("second@mail.example") {
 		t.Fatalf("xlsx rows = %v, %v", xrows, err)
 	}
-	if n := len(activities(t, o.env, "opt_outs.downloaded")); n != 3 {
+	if n := len(activityEntries(t, o.env, "opt_outs.downloaded")); n != 3 {
 		t.Fatalf("opt_outs.downloaded entries = %d, want 3", n)
 	}
 }

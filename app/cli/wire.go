@@ -37,7 +37,7 @@ func buildServer(a *app.App, runner *jobs.Runner) *app.Server {
 func buildRunner(a *app.App) *jobs.Runner {
 	return jobs.NewRunner(a.DB, a.Log,
 		jobs.Entry{Job: jobs.Invitations{Core: a.Core}, Schedule: "@every 1m"},
-		jobs.Entry{Job: jobs.Idle{JobName: "order-sources"}, Schedule: "@every 1m"},
+		jobs.Entry{Job: jobs.OrderSources{Core: a.Core}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.Idle{JobName: "marketplace"}, Schedule: "@every 15m"},
 		jobs.Entry{Job: jobs.Media{Core: a.Core}, Schedule: "@every 10s"},
 		jobs.Entry{Job: jobs.Erasure{Core: a.Core}, Schedule: "@every 1h"},

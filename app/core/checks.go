@@ -58,9 +58,9 @@ type CheckText struct {
 var (
 	reEmail = regexp.MustCompile(`(?i)[a-z0-9._%+\-]+\s*(?:@|\(at\)|\[at\])\s*[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z]{2,}`)
 	// A phone number: 10 to 15 digits with the usual separators, optionally +.
-	rePhoneRun = regexp.MustCompile(`\+?\(?\d[\d\s().\-/]{7,}\d`)
-	reURL      = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+`)
-	reBareDomain   = regexp.MustCompile(`(?i)\b[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.(?:com|net|org|info|biz|io|co|me|app|shop|store|online|site|xyz|ly|gl|link|tr|uk|de|us|eu|ru|fr|it|nl|es)(?:\.[a-z]{2})?\b`)
+	rePhoneRun   = regexp.MustCompile(`\+?\(?\d[\d\s().\-/]{7,}\d`)
+	reURL        = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+`)
+	reBareDomain = regexp.MustCompile(`(?i)\b[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.(?:com|net|org|info|biz|io|co|me|app|shop|store|online|site|xyz|ly|gl|link|tr|uk|de|us|eu|ru|fr|it|nl|es)(?:\.[a-z]{2})?\b`)
 )
 
 // personalData finds e-mail addresses and phone numbers.

@@ -60,8 +60,7 @@ type Eligibility struct {
 	ExpiresAt time.Time `json:"expires_at"`
 }
 
-// dummyAddressMAC is compared when the order is unknown, so that path does the same
-// work as a wrong address.
+// dummyAddress is compared when there are no orders at all.
 const dummyAddress = "unknown-order@invalid.invalid"
 
 // CheckEligibility is the order check (POST /v1/eligibility) on channel site: the
@@ -71,7 +70,8 @@ const dummyAddress = "unknown-order@invalid.invalid"
 // order_check token for those lines, valid until their review window ends but at
 // most OrderCheckLifetime. Every other outcome is ErrNotEligible. An unknown order
 // and a wrong address do the same work: one order look-up by number and one
-// keyed-hash comparison (hmac.Equal) against the stored address or a dummy one. The
+// keyed-hash comparison (hmac.Equal) against the stored address, the unknown number
+// reading a decoy order instead (store.OrderForCheck). The
 // failure limit (10 per hour per address and per order number) is the caller's.
 func (c *Core) CheckEligibility(ctx context.Context, a *Actor, site store.Channel, in EligibilityInput) (Eligibility, error) {
 	if err := in.Normalize(); err != nil {
@@ -79,13 +79,14 @@ func (c *Core) CheckEligibility(ctx context.Context, a *Actor, site store.Channe
 	}
 	var out Eligibility
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		o, err := tx.OrderByExternalID(ctx, in.Order)
-		found := err == nil
+		o, found, err := tx.OrderForCheck(ctx, in.Order)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 		stored := dummyAddress
-		if found {
+		if err == nil {
+			// The real order's address, or the decoy's when the number is unknown:
+			// the same work either way.
 			stored = strings.ToLower(o.CustomerEmail)
 		}
 		want := c.Keys.Pseudonym("eligibility", stored)

@@ -79,39 +79,59 @@ func (r ErasureRun) String() string {
 }
 
 // RunErasure is the erasure job at now: it pseudonymises the customer data of every
-// order that is due (see erasureDue).
+// order that is due (see erasureDue), channel by channel (the review window is the
+// market rule in force for the channel).
 func (c *Core) RunErasure(ctx context.Context, now time.Time) (ErasureRun, error) {
 	run := ErasureRun{Erased: map[string]int{}}
-	var after int64
-	for {
-		// The shortest review window (7 days) bounds how young a due order can be.
-		orders, err := c.DB.Read().ErasureCandidates(ctx, now.AddDate(0, 0, -7), after, jobBatch)
+	chans, err := c.DB.Read().ListChannels(ctx)
+	if err != nil {
+		return run, err
+	}
+	for _, ch := range chans {
+		rule, _, err := c.RuleFor(ctx, c.DB.Read(), ch.Market, ch.ID, now)
 		if err != nil {
 			return run, err
 		}
-		for _, o := range orders {
-			after = o.ID
-			run.Checked++
-			err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-				tx.Now = now
-				reason, err := c.erasureDue(ctx, tx.Q, o, now)
-				if err != nil || reason == "" {
-					return err
-				}
-				done, err := c.EraseOrderCustomer(ctx, tx, o.ID, reason)
-				if done {
-					run.Erased[reason]++
-				}
-				return err
-			})
+		scan := store.ErasureScan{ChannelID: ch.ID, Now: now, WindowStart: now.AddDate(0, 0, -rule.ReviewWindowDays),
+			UninvitedBefore: now.AddDate(0, 0, -eraseUninvitedAfter), GiveUpBefore: now.AddDate(0, 0, -eraseUndeliveredAfter),
+			Limit: jobBatch}
+		for {
+			orders, err := c.DB.Read().ErasureCandidates(ctx, scan)
 			if err != nil {
 				return run, err
 			}
+			for _, o := range orders {
+				scan.AfterID = o.ID
+				run.Checked++
+				err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+					tx.Now = now
+					o, err := tx.OrderByID(ctx, o.ID)
+					if err != nil || o.Erased() {
+						return err
+					}
+					reason, err := c.erasureDue(ctx, tx.Q, o, now)
+					if err != nil || reason == "" {
+						return err
+					}
+					done, err := c.EraseOrderCustomer(ctx, tx, o.ID, reason)
+					if done {
+						run.Erased[reason]++
+					}
+					return err
+				})
+				if err != nil {
+					return run, err
+				}
+			}
+			if len(orders) < jobBatch {
+				break
+			}
 		}
-		if len(orders) < jobBatch {
-			return run, ctx.Err()
+		if err := ctx.Err(); err != nil {
+			return run, err
 		}
 	}
+	return run, nil
 }
 
 // erasureDue decides whether an order's customer data is due for erasure at now and

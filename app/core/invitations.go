@@ -130,8 +130,8 @@ func (c *Core) orderHasReview(ctx context.Context, q *store.Q, orderID int64, li
 	return false, nil
 }
 
-// reviewedInvitations counts the sent invitations (product and experience) of a
-// channel (0 = all) with at least one of their lines reviewed (counters.conversion).
+// reviewedInvitations counts the sent product invitations of a channel (0 = all)
+// with at least one of their products reviewed (counters.conversion).
 func (c *Core) reviewedInvitations(ctx context.Context, q *store.Q, channelID int64) (int, error) {
 	return q.CountReviewedInvitations(ctx, channelID)
 }
@@ -139,9 +139,12 @@ func (c *Core) reviewedInvitations(ctx context.Context, q *store.Q, channelID in
 // createDueInvitations creates one invitation for every order that became due.
 func (c *Core) createDueInvitations(ctx context.Context, now time.Time, st Settings, run *InvitationRun) error {
 	deliveredBefore := now.AddDate(0, 0, -st.InviteDelayDays)
+	// Deliveries whose invitation was due longer ago than MaxInvitationLag are not
+	// looked at: they are never invited (orders read back from a platform).
+	deliveredAfter := deliveredBefore.Add(-MaxInvitationLag)
 	var after int64
 	for {
-		ids, err := c.DB.Read().OrdersAwaitingInvitation(ctx, deliveredBefore, after, jobBatch)
+		ids, err := c.DB.Read().OrdersAwaitingInvitation(ctx, deliveredAfter, deliveredBefore, after, jobBatch)
 		if err != nil {
 			return err
 		}

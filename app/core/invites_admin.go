@@ -24,7 +24,7 @@ const MaxPageSize = 200
 
 func (l ListQuery) offset() int { return (l.Page - 1) * l.PageSize }
 
-func pages(total, size int) int {
+func pageCount(total, size int) int {
 	if total == 0 || size <= 0 {
 		return 0
 	}
@@ -66,8 +66,8 @@ type InviteCounters struct {
 	Sent    int `json:"sent"`
 	Failed  int `json:"failed"`
 	Skipped int `json:"skipped"`
-	// Conversion is the share of sent invitations with at least one product
-	// reviewed (0 to 1, four decimals).
+	// Conversion is the share of sent product invitations with at least one
+	// product reviewed (0 to 1, four decimals).
 	Conversion float64 `json:"conversion"`
 }
 
@@ -85,7 +85,7 @@ type InviteList struct {
 // only in the message log).
 var inviteKinds = []string{MsgInvitation, MsgReminder, MsgExperience}
 
-func optTime(t time.Time) *time.Time {
+func inviteTime(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
 	}
@@ -128,13 +128,13 @@ func (c *Core) ListInvites(ctx context.Context, a *Actor, f InviteFilter) (Invit
 		if err != nil {
 			return err
 		}
-		out.Total, out.Pages = total, pages(total, f.PageSize)
+		out.Total, out.Pages = total, pageCount(total, f.PageSize)
 		personal := 0
 		for _, r := range rows {
 			it := InviteItem{ID: InvitationPublicID(r.ID), Kind: r.Kind, Order: OrderPublicID(r.OrderID), OrderReference: r.OrderReference,
 				Channel: r.ChannelCode, LineReferences: r.LineReferences, Recipient: r.Address, RecipientErased: r.RecipientErased,
 				Language: r.Language, Route: r.Route, State: r.State, Attempts: r.Attempts, LastError: r.LastError,
-				NextAttemptAt: optTime(r.NextAttemptAt), SentAt: optTime(r.SentAt), ExpiresAt: optTime(r.ExpiresAt), CreatedAt: r.CreatedAt}
+				NextAttemptAt: inviteTime(r.NextAttemptAt), SentAt: inviteTime(r.SentAt), ExpiresAt: inviteTime(r.ExpiresAt), CreatedAt: r.CreatedAt}
 			if it.LineReferences == nil {
 				it.LineReferences = []string{}
 			}
@@ -155,7 +155,7 @@ func (c *Core) ListInvites(ctx context.Context, a *Actor, f InviteFilter) (Invit
 			return err
 		}
 		out.Counters = InviteCounters{Queued: counts[StateQueued], Sent: counts[StateSent], Failed: counts[StateFailed], Skipped: counts[StateSkipped]}
-		sentInv, err := tx.InvitationCounts(ctx, chID, []string{MsgInvitation, MsgExperience})
+		sentInv, err := tx.InvitationCounts(ctx, chID, []string{MsgInvitation})
 		if err != nil {
 			return err
 		}
@@ -242,7 +242,7 @@ func (c *Core) ListSendLogs(ctx context.Context, a *Actor, f SendLogFilter) (Sen
 		if err != nil {
 			return err
 		}
-		out.Total, out.Pages = total, pages(total, f.PageSize)
+		out.Total, out.Pages = total, pageCount(total, f.PageSize)
 		personal := 0
 		for _, r := range rows {
 			it := SendLogItem{ID: strconv.FormatInt(r.ID, 10), Invitation: InvitationPublicID(r.InvitationID), Kind: r.Kind,

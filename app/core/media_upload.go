@@ -349,7 +349,9 @@ func (c *Core) PublicMediaBase(m store.Media) string {
 }
 
 // PublicMediaItem is MediaItem at the public address.
-func (c *Core) PublicMediaItem(m store.Media) (MediaItemView, bool) { return MediaItem(m, c.PublicMediaBase(m)) }
+func (c *Core) PublicMediaItem(m store.Media) (MediaItemView, bool) {
+	return MediaItem(m, c.PublicMediaBase(m))
+}
 
 // MediaFile is an opened media file ready to be served (with http.ServeContent).
 type MediaFile struct {

@@ -163,15 +163,15 @@ func (c *Core) attempt(ctx context.Context, id int64, now time.Time, st Settings
 	return outcome, err
 }
 
-// stop ends a message without sending it (skipped with a reason).
-func stop(ctx context.Context, tx *store.Tx, inv store.Invitation, reason string) (*sendJob, string, error) {
+// skipMessage ends a message without sending it (skipped with a reason).
+func skipMessage(ctx context.Context, tx *store.Tx, inv store.Invitation, reason string) (*sendJob, string, error) {
 	inv.State, inv.LastError, inv.NextAttemptAt = StateSkipped, reason, time.Time{}
 	return nil, StateSkipped, tx.SaveInvitationState(ctx, inv)
 }
 
-// wait puts a message back in the queue until at (a minute at least), without an
+// deferMessage puts a message back in the queue until at (a minute at least), without an
 // attempt.
-func wait(ctx context.Context, tx *store.Tx, inv store.Invitation, at time.Time, reason string) (*sendJob, string, error) {
+func deferMessage(ctx context.Context, tx *store.Tx, inv store.Invitation, at time.Time, reason string) (*sendJob, string, error) {
 	if at.Before(tx.Now.Add(time.Minute)) {
 		at = tx.Now.Add(time.Minute)
 	}
@@ -179,8 +179,8 @@ func wait(ctx context.Context, tx *store.Tx, inv store.Invitation, at time.Time,
 	return nil, StateQueued, tx.SaveInvitationState(ctx, inv)
 }
 
-// fail ends a message as failed without an attempt (the route is unusable).
-func fail(ctx context.Context, tx *store.Tx, inv store.Invitation, route, reason string) (*sendJob, string, error) {
+// failMessage ends a message as failed without an attempt (the route is unusable).
+func failMessage(ctx context.Context, tx *store.Tx, inv store.Invitation, route, reason string) (*sendJob, string, error) {
 	inv.State, inv.LastError, inv.NextAttemptAt, inv.Route = StateFailed, reason, time.Time{}, route
 	return nil, LogFailed, tx.SaveInvitationState(ctx, inv)
 }
@@ -208,13 +208,13 @@ func (c *Core) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitati
 	}
 	switch {
 	case o.Erased() || inv.RecipientErased:
-		return stop(ctx, tx, inv, SkipErased)
+		return skipMessage(ctx, tx, inv, SkipErased)
 	case o.CustomerEmail == "":
-		return stop(ctx, tx, inv, SkipNoAddress)
+		return skipMessage(ctx, tx, inv, SkipNoAddress)
 	case !inv.ExpiresAt.IsZero() && !now.Before(inv.ExpiresAt):
-		return stop(ctx, tx, inv, SkipExpired)
+		return skipMessage(ctx, tx, inv, SkipExpired)
 	case inv.Kind == MsgReminder && st.ReminderConsent == "required":
-		return stop(ctx, tx, inv, SkipNoConsent)
+		return skipMessage(ctx, tx, inv, SkipNoConsent)
 	}
 	tok, err := tx.TokenByID(ctx, inv.TokenID)
 	if err != nil {
@@ -234,7 +234,7 @@ func (c *Core) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitati
 			return nil, "", err
 		}
 		if reviewed || !tok.SpentAt.IsZero() {
-			return stop(ctx, tx, inv, SkipReviewed)
+			return skipMessage(ctx, tx, inv, SkipReviewed)
 		}
 		revs, err := c.OrderReviewability(ctx, tx.Q, o, lines, now)
 		if err != nil {
@@ -247,16 +247,16 @@ func (c *Core) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitati
 			}
 		}
 		if len(keep) == 0 {
-			return stop(ctx, tx, inv, SkipNotReviewable)
+			return skipMessage(ctx, tx, inv, SkipNotReviewable)
 		}
 		lines = keep
 	} else if !tok.SpentAt.IsZero() {
-		return stop(ctx, tx, inv, SkipReviewed)
+		return skipMessage(ctx, tx, inv, SkipReviewed)
 	}
 	if out, err := tx.OptedOut(ctx, o.CustomerEmail); err != nil {
 		return nil, "", err
 	} else if out {
-		return stop(ctx, tx, inv, SkipOptedOut)
+		return skipMessage(ctx, tx, inv, SkipOptedOut)
 	}
 
 	// Timing: sending hours, then (for a first attempt) the daily limit and the
@@ -264,7 +264,7 @@ func (c *Core) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitati
 	loc, win := st.Location(), st.Window()
 	local := now.In(loc)
 	if !win.Contains(local) {
-		return wait(ctx, tx, inv, win.Next(local).UTC(), WaitWindow)
+		return deferMessage(ctx, tx, inv, win.Next(local).UTC(), WaitWindow)
 	}
 	if inv.ReleasedAt.IsZero() {
 		y, m, d := local.Date()
@@ -275,7 +275,7 @@ func (c *Core) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitati
 			return nil, "", err
 		}
 		if n >= st.DailyLimit {
-			return wait(ctx, tx, inv, win.Next(dayEnd).UTC(), WaitDailyLimit)
+			return deferMessage(ctx, tx, inv, win.Next(dayEnd).UTC(), WaitDailyLimit)
 		}
 		recent, err := tx.ReleasedSince(ctx, inv.CustomerRef, now.Add(-BurstWindow), inv.ID)
 		if err != nil {
@@ -283,16 +283,16 @@ func (c *Core) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitati
 		}
 		if len(recent) >= BurstLimit {
 			free := recent[len(recent)-BurstLimit].Add(BurstWindow)
-			return wait(ctx, tx, inv, win.Next(free.In(loc)).UTC(), WaitBurst)
+			return deferMessage(ctx, tx, inv, win.Next(free.In(loc)).UTC(), WaitBurst)
 		}
 	}
 	if route == RouteEmail && !c.Mailer.Enabled() {
-		return wait(ctx, tx, inv, now.Add(mailOffWait), WaitMailOff)
+		return deferMessage(ctx, tx, inv, now.Add(mailOffWait), WaitMailOff)
 	}
 
 	plain, err := c.Keys.Decrypt(inv.TokenEnc)
 	if err != nil {
-		return fail(ctx, tx, inv, route, errUndecryptable)
+		return failMessage(ctx, tx, inv, route, errUndecryptable)
 	}
 	job.token = c.TagToken(string(plain))
 	job.address = o.CustomerEmail
@@ -319,10 +319,10 @@ func (c *Core) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitati
 	job.subject, job.text, job.html, err = mail.Render(kind, o.Language, mail.TemplateData{Brand: job.fromName,
 		Products: products, ReviewURL: reviewURL, UnsubscribeURL: job.unsub})
 	if err != nil {
-		return fail(ctx, tx, inv, route, ErrRenderFailed)
+		return failMessage(ctx, tx, inv, route, ErrRenderFailed)
 	}
 	if err := c.routeReady(ctx, tx, job, st, ch); err != nil {
-		return fail(ctx, tx, inv, route, err.Error())
+		return failMessage(ctx, tx, inv, route, err.Error())
 	}
 	if inv.ReleasedAt.IsZero() {
 		inv.ReleasedAt = now
@@ -582,23 +582,23 @@ func (c *Core) DeliverNow(ctx context.Context, id int64) error {
 func (c *Core) prepareRejection(ctx context.Context, tx *store.Tx, job *sendJob, ch store.Channel, st Settings) (*sendJob, string, error) {
 	inv := job.inv
 	if inv.RecipientErased || inv.Address == "" {
-		return stop(ctx, tx, inv, SkipErased)
+		return skipMessage(ctx, tx, inv, SkipErased)
 	}
 	if out, err := tx.OptedOut(ctx, inv.Address); err != nil {
 		return nil, "", err
 	} else if out {
-		return stop(ctx, tx, inv, SkipOptedOut)
+		return skipMessage(ctx, tx, inv, SkipOptedOut)
 	}
 	if job.route == RouteEmail && !c.Mailer.Enabled() {
-		return wait(ctx, tx, inv, tx.Now.Add(mailOffWait), WaitMailOff)
+		return deferMessage(ctx, tx, inv, tx.Now.Add(mailOffWait), WaitMailOff)
 	}
 	raw, err := c.Keys.Decrypt(inv.PayloadEnc)
 	if err != nil {
-		return fail(ctx, tx, inv, job.route, errUndecryptable)
+		return failMessage(ctx, tx, inv, job.route, errUndecryptable)
 	}
 	var p rejectionPayload
 	if err := json.Unmarshal(raw, &p); err != nil {
-		return fail(ctx, tx, inv, job.route, ErrRenderFailed)
+		return failMessage(ctx, tx, inv, job.route, ErrRenderFailed)
 	}
 	job.address, job.token = inv.Address, p.Token
 	job.unsub = c.UnsubscribeURL(job.route, inv.Language, inv.Address)
@@ -609,10 +609,10 @@ func (c *Core) prepareRejection(ctx context.Context, tx *store.Tx, job *sendJob,
 	job.subject, job.text, job.html, err = mail.Render(mail.KindRejection, inv.Language, mail.TemplateData{Brand: job.fromName,
 		Reason: reason, CorrectionURL: p.CorrectionURL, ProductName: p.ProductName, UnsubscribeURL: job.unsub})
 	if err != nil {
-		return fail(ctx, tx, inv, job.route, ErrRenderFailed)
+		return failMessage(ctx, tx, inv, job.route, ErrRenderFailed)
 	}
 	if err := c.routeReady(ctx, tx, job, st, ch); err != nil {
-		return fail(ctx, tx, inv, job.route, err.Error())
+		return failMessage(ctx, tx, inv, job.route, err.Error())
 	}
 	if inv.ReleasedAt.IsZero() {
 		inv.ReleasedAt = tx.Now

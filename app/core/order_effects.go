@@ -19,9 +19,11 @@ import (
 func (c *Core) afterPaymentChange(ctx context.Context, tx *store.Tx, a *Actor, o store.Order, old, new string) error {
 	switch new {
 	case PaymentRefunded, PaymentVoided:
-		// TODO(issue "Reviews"): give the order's earlier product reviews the Returned
-		// mark on their proof and rerun their automatic checks; reviews written
-		// through a shopping-experience invitation get no mark.
+		// The order's earlier product reviews get the Returned mark on their proof
+		// and their automatic checks rerun; shopping-experience reviews get no mark.
+		if err := c.MarkReturned(ctx, tx, a, o.ID, 0); err != nil {
+			return err
+		}
 		return c.Record(ctx, tx, a, "order."+new, "order", OrderPublicID(o.ID),
 			map[string]any{"external_id": o.ExternalID, "from": old})
 	case PaymentPaid, PaymentPartiallyRefunded:
@@ -39,8 +41,13 @@ func (c *Core) afterLineStateChange(ctx context.Context, tx *store.Tx, a *Actor,
 		// The invitation becomes due after the waiting time when the line is
 		// reviewable: the invitations job finds it (RunInvitations).
 	case LineReturned, LineCancelled:
-		// TODO(issue "Reviews"): for returned lines, give the line's product review the
-		// Returned mark and rerun its automatic checks.
+		// A returned line's product review gets the Returned mark and its checks
+		// rerun.
+		if new == LineReturned {
+			if err := c.MarkReturned(ctx, tx, a, o.ID, l.ID); err != nil {
+				return err
+			}
+		}
 		// A line not yet reviewed gets a shopping-experience invitation
 		// (invitations.go).
 		if err := c.queueExperienceInvitation(ctx, tx, o, l); err != nil {

@@ -60,9 +60,7 @@ func Verified(r store.Review) bool {
 // media ready or removed, the Returned mark). Product-level figures that are kept
 // precomputed are refreshed here and nowhere else.
 func (c *Core) afterReviewStateChange(ctx context.Context, tx *store.Tx, reviewID int64) error {
-	// TODO(issue "Storefront read side"): refresh the product aggregates of the
-	// review's variant and group.
-	return nil
+	return c.refreshReviewStats(ctx, tx, reviewID)
 }
 
 // AfterReviewStateChange is afterReviewStateChange for callers outside this file's

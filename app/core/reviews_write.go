@@ -524,13 +524,14 @@ func (c *Core) ReviseReview(ctx context.Context, a *Actor, site store.Channel, i
 		return RevisedReview{}, err
 	}
 	for _, id := range dropped {
-		c.deleteMediaFiles(id)
+		c.DeleteMediaFiles(id)
 	}
 	return out, nil
 }
 
-// deleteMediaFiles removes a media item's processed files and any waiting upload.
-func (c *Core) deleteMediaFiles(publicID string) {
+// DeleteMediaFiles removes a media item's processed files and any waiting upload
+// from disk. Call it after the transaction that marked the item removed commits.
+func (c *Core) DeleteMediaFiles(publicID string) {
 	if c.MediaDir == "" || !validMediaID(publicID) {
 		return
 	}
@@ -541,4 +542,20 @@ func (c *Core) deleteMediaFiles(publicID string) {
 	for _, m := range matches {
 		_ = os.Remove(m)
 	}
+}
+
+// DisplayAuthor is the author name shown on the site, in structured data and in the
+// product-review file: the name as written, or with hideName the first letter of
+// each word followed by three asterisks ("Ayşe Yılmaz" -> "A*** Y***"). "" means no
+// name (an anonymous review). The full name appears only in the panel.
+func DisplayAuthor(name string, hideName bool) string {
+	if !hideName {
+		return name
+	}
+	var parts []string
+	for _, w := range strings.Fields(name) {
+		r, _ := utf8.DecodeRuneInString(w)
+		parts = append(parts, string(unicode.ToUpper(r))+"***")
+	}
+	return strings.Join(parts, " ")
 }

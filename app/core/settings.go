@@ -230,7 +230,7 @@ var settingsFieldOrder = []string{"time_zone", "questions_enabled", "reply_tone"
 	"syndication_enabled", "reminder_consent", "invite_delivery", "reminder_delivery", "webhook_url", "support_url",
 	"sender_address", "invite_delay_days", "send_window", "daily_limit", "reminder_after_days", "publishing_method"}
 
-func oneOf(v string, allowed ...string) bool {
+func settingIn(v string, allowed ...string) bool {
 	for _, a := range allowed {
 		if v == a {
 			return true
@@ -245,13 +245,13 @@ func (c *Core) validateSettings(ctx context.Context, q *store.Q, s Settings) err
 		return Invalid("time_zone")
 	}
 	switch {
-	case !oneOf(s.ReplyTone, "formal", "warm"):
+	case !settingIn(s.ReplyTone, "formal", "warm"):
 		return Invalid("reply_tone")
-	case !oneOf(s.ReminderConsent, "not_required", "required"):
+	case !settingIn(s.ReminderConsent, "not_required", "required"):
 		return Invalid("reminder_consent")
-	case !oneOf(s.InviteDelivery, Routes...):
+	case !settingIn(s.InviteDelivery, Routes...):
 		return Invalid("invite_delivery_unavailable")
-	case !oneOf(s.ReminderDelivery, Routes...):
+	case !settingIn(s.ReminderDelivery, Routes...):
 		return Invalid("reminder_delivery_unavailable")
 	case s.WebhookURL != "" && !httpsURL(s.WebhookURL):
 		return Invalid("url_invalid")
@@ -267,7 +267,7 @@ func (c *Core) validateSettings(ctx context.Context, q *store.Q, s Settings) err
 		return Invalid("daily_limit")
 	case s.ReminderAfterDays < 0 || s.ReminderAfterDays > MaxReminderAfterDays:
 		return Invalid("reminder_after_days")
-	case !oneOf(s.PublishingMethod, "automatic", "hybrid", "manual"):
+	case !settingIn(s.PublishingMethod, "automatic", "hybrid", "manual"):
 		return Invalid("publishing_method")
 	}
 	if s.InviteDelivery == RouteWebhook || s.ReminderDelivery == RouteWebhook {

@@ -155,22 +155,33 @@ func TestEligibilityEqualWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	measure := func(order, email string) time.Duration {
-		var ds []time.Duration
-		for i := 0; i < 300; i++ {
-			start := time.Now()
-			_, err := f.App.Core.CheckEligibility(ctx, core.Console(), ch, core.EligibilityInput{Order: order, Email: email})
-			ds = append(ds, time.Since(start))
-			if err != core.ErrNotEligible {
-				t.Fatalf("got %v", err)
-			}
+	once := func(order, email string) time.Duration {
+		start := time.Now()
+		_, err := f.App.Core.CheckEligibility(ctx, core.Console(), ch, core.EligibilityInput{Order: order, Email: email})
+		d := time.Since(start)
+		if err != core.ErrNotEligible {
+			t.Fatalf("got %v", err)
 		}
+		return d
+	}
+	// Interleaved, so a change of machine load hits both alike; medians.
+	var unknown, wrong []time.Duration
+	for i := 0; i < 400; i++ {
+		if i%2 == 0 {
+			unknown = append(unknown, once("T-404", "ayse@example.com"))
+			wrong = append(wrong, once("T-1", "other@example.com"))
+		} else {
+			wrong = append(wrong, once("T-1", "other@example.com"))
+			unknown = append(unknown, once("T-404", "ayse@example.com"))
+		}
+	}
+	median := func(ds []time.Duration) time.Duration {
 		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 		return ds[len(ds)/2]
 	}
-	measure("T-1", "warm@example.com")
-	unknown, wrong := measure("T-404", "ayse@example.com"), measure("T-1", "other@example.com")
-	if float64(unknown) < 0.5*float64(wrong) {
-		t.Fatalf("unknown order %v vs wrong address %v", unknown, wrong)
+	u, w := median(unknown), median(wrong)
+	t.Logf("median: unknown order %v, wrong address %v", u, w)
+	if float64(u) < 0.8*float64(w) {
+		t.Fatalf("unknown order answers faster: %v vs %v", u, w)
 	}
 }

@@ -398,3 +398,9 @@ func wantCode(t *testing.T, res apptest.Response, status int, code string) {
 		t.Fatalf("got %d %q (%s), want %d %q", res.Status, res.Code(), res.Body, status, code)
 	}
 }
+
+// readJPEGSize decodes a JPEG header.
+func readJPEGSize(b []byte) (int, int, error) {
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(b))
+	return cfg.Width, cfg.Height, err
+}

@@ -40,9 +40,9 @@ func TestTokenRefusals(t *testing.T) {
 
 	cases := []struct {
 		name, path, token string
-		body               map[string]any
-		site               string
-		want               string
+		body              map[string]any
+		site              string
+		want              string
 	}{
 		{"unknown", "/v1/eligibility/token", core.RandomToken(32), nil, "", "token_refused / token_unknown"},
 		{"unknown tagged", "/v1/eligibility/token", f.App.Core.TagToken("nope"), nil, "", "token_refused / token_unknown"},

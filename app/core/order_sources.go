@@ -1,0 +1,609 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"reviewd/store"
+)
+
+// Order connection settings (spec 1, "Platform order connection").
+const (
+	DefaultBackfillDays    = 30
+	MaxBackfillDays        = 365
+	DefaultIntervalMinutes = 15
+	MinIntervalMinutes     = 5
+	MaxIntervalMinutes     = 1440
+	maxBaseURLLen          = 500
+	maxCredentialLen       = 1024
+	maxRemoteChannelLen    = 10
+)
+
+// Activity actions of order connections.
+const (
+	ActOrderSourceCreated   = "order_source.created"
+	ActOrderSourceUpdated   = "order_source.updated"
+	ActOrderSourceRemoved   = "order_source.removed"
+	ActOrderSourceTried     = "order_source.tried"
+	ActOrderSourceRunNeeded = "order_source.run_requested"
+)
+
+// Errors of the order connection endpoints (spec 3).
+var (
+	ErrSourceExists          = Conflict("source_exists", "")
+	ErrSourceInactive        = Conflict("source_inactive", "")
+	ErrChannelInactive       = Conflict("channel_inactive", "")
+	ErrAddressNeedsCreds     = Invalid("address_needs_credentials")
+	errOrderSourceNotFound   = ErrNotFound
+	errOrderSourceBadChannel = Invalid("channel")
+)
+
+// PlatformRefused is the answer of a failed connection try: 400 platform_refused /
+// <failure code>.
+func PlatformRefused(code string) *Error { return E(http.StatusBadRequest, "platform_refused", code) }
+
+// OrderSourcePublicID is the id of a connection in answers ("conn_<n>").
+func OrderSourcePublicID(id int64) string { return "conn_" + strconv.FormatInt(id, 10) }
+
+// ParseOrderSourceID reads an id made by OrderSourcePublicID.
+func ParseOrderSourceID(s string) (int64, bool) {
+	n, err := strconv.ParseInt(strings.TrimPrefix(s, "conn_"), 10, 64)
+	return n, err == nil && strings.HasPrefix(s, "conn_") && n > 0
+}
+
+// OrderSourceView is a connection as the admin API shows it. Credential values are
+// never part of it.
+type OrderSourceView struct {
+	ID              string          `json:"id"`
+	Platform        string          `json:"platform"`
+	Channel         string          `json:"channel"`
+	BaseURL         string          `json:"base_url"`
+	RemoteChannel   *string         `json:"remote_channel,omitempty"`
+	BackfillDays    int             `json:"backfill_days"`
+	IntervalMinutes int             `json:"interval_minutes"`
+	Enabled         bool            `json:"enabled"`
+	HasCredentials  bool            `json:"has_credentials"`
+	ChannelActive   bool            `json:"channel_active"`
+	LastRunAt       *string         `json:"last_run_at"`
+	LastError       *string         `json:"last_error"`
+	LastReport      json.RawMessage `json:"last_report"`
+	NextRunAt       *string         `json:"next_run_at"`
+	Failures        int             `json:"failures"`
+	CreatedAt       string          `json:"created_at"`
+	UpdatedAt       string          `json:"updated_at"`
+}
+
+// OrderSourceList is the answer of GET /admin/v1/order-sources.
+type OrderSourceList struct {
+	Items     []OrderSourceView `json:"items"`
+	Platforms []PlatformDef     `json:"platforms"`
+}
+
+func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func optTime(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := rfc3339(t)
+	return &s
+}
+
+func viewOrderSource(s store.OrderSource) OrderSourceView {
+	v := OrderSourceView{ID: OrderSourcePublicID(s.ID), Platform: s.Platform, Channel: s.ChannelCode, BaseURL: s.BaseURL,
+		BackfillDays: s.BackfillDays, IntervalMinutes: s.IntervalMinutes, Enabled: s.Enabled, HasCredentials: s.HasCredentials,
+		ChannelActive: s.ChannelActive, LastRunAt: optTime(s.LastRunAt), NextRunAt: optTime(s.NextRunAt),
+		Failures: s.Failures, CreatedAt: rfc3339(s.CreatedAt), UpdatedAt: rfc3339(s.UpdatedAt), LastReport: json.RawMessage("null")}
+	if s.Platform == PlatformMagento {
+		rc := s.RemoteChannel
+		v.RemoteChannel = &rc
+	}
+	if s.LastError != "" {
+		e := s.LastError
+		v.LastError = &e
+	}
+	if s.LastReport != "" {
+		v.LastReport = json.RawMessage(s.LastReport)
+	}
+	if !s.Enabled {
+		v.NextRunAt = nil
+	}
+	return v
+}
+
+// ListOrderSources lists the connections and the platform kinds with their fields.
+func (c *Core) ListOrderSources(ctx context.Context) (OrderSourceList, error) {
+	rows, err := c.DB.Read().ListOrderSources(ctx)
+	if err != nil {
+		return OrderSourceList{}, err
+	}
+	out := OrderSourceList{Items: make([]OrderSourceView, 0, len(rows)), Platforms: PlatformDefs()}
+	for _, s := range rows {
+		out.Items = append(out.Items, viewOrderSource(s))
+	}
+	return out, nil
+}
+
+// OrderSource returns one connection by its public id (404 when unknown).
+func (c *Core) OrderSource(ctx context.Context, id string) (OrderSourceView, error) {
+	s, err := c.orderSourceByPublicID(ctx, c.DB.Read(), id)
+	if err != nil {
+		return OrderSourceView{}, err
+	}
+	return viewOrderSource(s), nil
+}
+
+func (c *Core) orderSourceByPublicID(ctx context.Context, q *store.Q, id string) (store.OrderSource, error) {
+	n, ok := ParseOrderSourceID(id)
+	if !ok {
+		return store.OrderSource{}, errOrderSourceNotFound
+	}
+	s, err := q.OrderSourceByID(ctx, n)
+	if errors.Is(err, store.ErrNotFound) {
+		return s, errOrderSourceNotFound
+	}
+	return s, err
+}
+
+// body fields ------------------------------------------------------------------
+
+// sourceBody is a connection body as sent: JSON members by name (null counts as
+// not sent).
+type sourceBody map[string]json.RawMessage
+
+func (b sourceBody) has(name string) bool {
+	raw, ok := b[name]
+	return ok && strings.TrimSpace(string(raw)) != "null"
+}
+
+// str reads a string member: invalid / <name> when it is not a string or holds
+// characters that cannot be stored.
+func (b sourceBody) str(name string, max int) (string, bool, error) {
+	if !b.has(name) {
+		return "", false, nil
+	}
+	var s string
+	if err := json.Unmarshal(b[name], &s); err != nil {
+		return "", true, Invalid(name)
+	}
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) > max || !storableText(s) {
+		return "", true, Invalid(name)
+	}
+	return s, true, nil
+}
+
+// integer reads a whole number in [min, max]: invalid / <name> otherwise.
+func (b sourceBody) integer(name string, min, max int) (int, bool, error) {
+	if !b.has(name) {
+		return 0, false, nil
+	}
+	var f float64
+	if err := json.Unmarshal(b[name], &f); err != nil || f != float64(int(f)) || int(f) < min || int(f) > max {
+		return 0, true, Invalid(name)
+	}
+	return int(f), true, nil
+}
+
+func (b sourceBody) boolean(name string) (bool, bool, error) {
+	if !b.has(name) {
+		return false, false, nil
+	}
+	var v bool
+	if err := json.Unmarshal(b[name], &v); err != nil {
+		return false, true, Invalid(name)
+	}
+	return v, true, nil
+}
+
+// NormalizeBaseURL applies the address rules of a connection: https only (added
+// when the scheme is omitted), no user details, query string or fragment, port 443
+// only. It returns https://host[/path] without a trailing slash.
+func NormalizeBaseURL(raw string) (string, error) {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return "", Invalid("base_url_required")
+	}
+	if utf8.RuneCountInString(s) > maxBaseURLLen || strings.ContainsAny(s, " \t\r\n\\") || !storableText(s) {
+		return "", Invalid("base_url")
+	}
+	if !strings.Contains(s, "://") {
+		s = "https://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil || !strings.EqualFold(u.Scheme, "https") || u.Opaque != "" || u.User != nil || u.RawQuery != "" ||
+		u.ForceQuery || u.Fragment != "" || strings.Contains(s, "#") || strings.Contains(s, "@") {
+		return "", Invalid("base_url")
+	}
+	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if host == "" || (u.Port() != "" && u.Port() != "443") || strings.HasSuffix(u.Host, ":") {
+		return "", Invalid("base_url")
+	}
+	if ip := net.ParseIP(host); ip == nil {
+		for _, label := range strings.Split(host, ".") {
+			if label == "" || len(label) > 63 || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") {
+				return "", Invalid("base_url")
+			}
+			for _, r := range label {
+				if !(r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0x80) {
+					return "", Invalid("base_url")
+				}
+			}
+		}
+		if !strings.Contains(host, ".") {
+			return "", Invalid("base_url")
+		}
+	} else if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	p := u.EscapedPath()
+	if p != "" {
+		p = path.Clean("/" + p)
+		if p == "/" {
+			p = ""
+		}
+	}
+	return "https://" + host + p, nil
+}
+
+func hostOf(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	return u.Host
+}
+
+// sourceFields is a validated connection body.
+type sourceFields struct {
+	def           PlatformDef
+	channel       store.Channel
+	hasChannel    bool
+	baseURL       string
+	hasBaseURL    bool
+	remoteChannel string
+	hasRemote     bool
+	creds         map[string]string // credential fields sent (non-empty, or client_id "")
+	backfill      int
+	hasBackfill   bool
+	interval      int
+	hasInterval   bool
+	enabled       bool
+	hasEnabled    bool
+}
+
+// parseSourceBody validates every field sent. platform is required unless known
+// (PATCH); the channel is looked up when sent.
+func (c *Core) parseSourceBody(ctx context.Context, q *store.Q, b sourceBody, known string) (sourceFields, error) {
+	var f sourceFields
+	code, sent, err := b.str("platform", 32)
+	if err != nil {
+		return f, err
+	}
+	switch {
+	case known != "" && sent && code != known:
+		return f, Invalid("platform")
+	case known != "":
+		code = known
+	case code == "":
+		return f, Invalid("platform_required")
+	}
+	def, ok := platformDef(code)
+	if !ok {
+		return f, Invalid("platform")
+	}
+	f.def = def
+	chCode, sent, err := b.str("channel", maxChannelLen)
+	if err != nil {
+		return f, err
+	}
+	if sent && chCode != "" {
+		ch, err := q.ChannelByCode(ctx, chCode)
+		if errors.Is(err, store.ErrNotFound) {
+			return f, errOrderSourceBadChannel
+		} else if err != nil {
+			return f, err
+		}
+		f.channel, f.hasChannel = ch, true
+	}
+	raw, sent, err := b.str("base_url", maxBaseURLLen+16)
+	if err != nil {
+		return f, Invalid("base_url")
+	}
+	if sent {
+		if f.baseURL, err = NormalizeBaseURL(raw); err != nil {
+			return f, err
+		}
+		f.hasBaseURL = true
+	}
+	if def.Code == PlatformMagento {
+		rc, sent, err := b.remoteChannel()
+		if err != nil {
+			return f, err
+		}
+		f.remoteChannel, f.hasRemote = rc, sent
+	}
+	f.creds = map[string]string{}
+	for _, cf := range def.credentialFields() {
+		v, sent, err := b.str(cf.Name, maxCredentialLen)
+		if err != nil {
+			return f, err
+		}
+		// An empty value is "not sent", except for an optional field, which it clears.
+		if sent && (v != "" || !cf.Required) {
+			f.creds[cf.Name] = v
+		}
+	}
+	if f.backfill, f.hasBackfill, err = b.integer("backfill_days", 1, MaxBackfillDays); err != nil {
+		return f, err
+	}
+	if f.interval, f.hasInterval, err = b.integer("interval_minutes", MinIntervalMinutes, MaxIntervalMinutes); err != nil {
+		return f, err
+	}
+	if f.enabled, f.hasEnabled, err = b.boolean("enabled"); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// remoteChannel reads the enterprise platform's store id: digits, given as a string
+// or a number.
+func (b sourceBody) remoteChannel() (string, bool, error) {
+	if !b.has("remote_channel") {
+		return "", false, nil
+	}
+	raw := strings.TrimSpace(string(b["remote_channel"]))
+	var s string
+	if err := json.Unmarshal(b["remote_channel"], &s); err != nil {
+		s = raw // a JSON number
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", true, Invalid("remote_channel_required")
+	}
+	if len(s) > maxRemoteChannelLen {
+		return "", true, Invalid("remote_channel")
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return "", true, Invalid("remote_channel")
+		}
+	}
+	n, _ := strconv.Atoi(s)
+	return strconv.Itoa(n), true, nil
+}
+
+// complete reports whether creds hold every required credential of def.
+func (d PlatformDef) complete(creds map[string]string) bool {
+	for _, f := range d.credentialFields() {
+		if f.Required && creds[f.Name] == "" {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Core) sealCredentials(creds map[string]string) ([]byte, error) {
+	if len(creds) == 0 {
+		return nil, nil
+	}
+	raw, err := json.Marshal(creds)
+	if err != nil {
+		return nil, err
+	}
+	return c.Keys.Encrypt(raw), nil
+}
+
+// openCredentials decrypts stored credentials; a value the master key cannot open
+// is the failure credentials_undecryptable (they must be entered again).
+func (c *Core) openCredentials(sealed []byte) (map[string]string, error) {
+	creds := map[string]string{}
+	if len(sealed) == 0 {
+		return creds, nil
+	}
+	raw, err := c.Keys.Decrypt(sealed)
+	if err != nil {
+		return nil, Failure(FailUndecryptable, err)
+	}
+	if err := json.Unmarshal(raw, &creds); err != nil {
+		return nil, Failure(FailUndecryptable, err)
+	}
+	return creds, nil
+}
+
+func credentialNames(creds map[string]string) []string {
+	var out []string
+	for _, d := range platformDefs {
+		for _, f := range d.Fields {
+			if _, ok := creds[f.Name]; ok && f.Secret {
+				out = append(out, f.Name)
+			}
+		}
+	}
+	return out
+}
+
+// CreateOrderSource sets up a connection (POST /admin/v1/order-sources): platform,
+// channel, base_url and, for magento, remote_channel are required; credentials may
+// follow later (has_credentials false until then; reads fail with
+// api_credentials_missing or credentials_missing). A second connection of the same
+// platform for the channel is 409 source_exists.
+func (c *Core) CreateOrderSource(ctx context.Context, a *Actor, raw map[string]json.RawMessage) (OrderSourceView, error) {
+	var out store.OrderSource
+	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		f, err := c.parseSourceBody(ctx, tx.Q, sourceBody(raw), "")
+		if err != nil {
+			return err
+		}
+		if !f.hasChannel {
+			return Invalid("channel_required")
+		}
+		if !f.hasBaseURL {
+			return Invalid("base_url_required")
+		}
+		if f.def.Code == PlatformMagento && !f.hasRemote {
+			return Invalid("remote_channel_required")
+		}
+		s := store.OrderSource{Platform: f.def.Code, ChannelID: f.channel.ID, BaseURL: f.baseURL, RemoteChannel: f.remoteChannel,
+			HasCredentials: f.def.complete(f.creds), BackfillDays: DefaultBackfillDays, IntervalMinutes: DefaultIntervalMinutes,
+			Enabled: true, NextRunAt: tx.Now}
+		if f.hasBackfill {
+			s.BackfillDays = f.backfill
+		}
+		if f.hasInterval {
+			s.IntervalMinutes = f.interval
+		}
+		if f.hasEnabled {
+			s.Enabled = f.enabled
+		}
+		if s.CredentialsEnc, err = c.sealCredentials(f.creds); err != nil {
+			return err
+		}
+		out, err = tx.CreateOrderSource(ctx, s)
+		if errors.Is(err, store.ErrConflict) {
+			return ErrSourceExists
+		} else if err != nil {
+			return err
+		}
+		return c.Record(ctx, tx, a, ActOrderSourceCreated, "order_source", OrderSourcePublicID(out.ID), map[string]any{
+			"platform": out.Platform, "channel": out.ChannelCode, "base_url": out.BaseURL, "credentials": credentialNames(f.creds),
+			"enabled": out.Enabled, "interval_minutes": out.IntervalMinutes, "backfill_days": out.BackfillDays})
+	})
+	if err != nil {
+		return OrderSourceView{}, err
+	}
+	return viewOrderSource(out), nil
+}
+
+// UpdateOrderSource changes a connection (PATCH /admin/v1/order-sources/<id>):
+// enabled, interval_minutes, backfill_days, base_url, remote_channel and credential
+// fields. Credentials change only when sent (an empty client_id clears it). A
+// base_url naming another address needs the platform's credentials in the same
+// body (400 invalid / address_needs_credentials) and starts reading afresh, as does
+// another remote_channel. platform and channel cannot change.
+func (c *Core) UpdateOrderSource(ctx context.Context, a *Actor, id string, raw map[string]json.RawMessage) (OrderSourceView, error) {
+	var out store.OrderSource
+	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		s, err := c.orderSourceByPublicID(ctx, tx.Q, id)
+		if err != nil {
+			return err
+		}
+		f, err := c.parseSourceBody(ctx, tx.Q, sourceBody(raw), s.Platform)
+		if err != nil {
+			return err
+		}
+		if f.hasChannel && f.channel.ID != s.ChannelID {
+			return Invalid("channel")
+		}
+		changed := []string{}
+		if f.hasBaseURL && f.baseURL != s.BaseURL {
+			if !f.def.complete(f.creds) {
+				return ErrAddressNeedsCreds
+			}
+			s.BaseURL, s.CursorAt = f.baseURL, time.Time{}
+			changed = append(changed, "base_url")
+		}
+		if f.hasRemote && f.remoteChannel != s.RemoteChannel {
+			s.RemoteChannel, s.CursorAt = f.remoteChannel, time.Time{}
+			changed = append(changed, "remote_channel")
+		}
+		if len(f.creds) > 0 {
+			creds, err := c.openCredentials(s.CredentialsEnc)
+			if err != nil {
+				creds = map[string]string{} // unreadable: the new values replace them all
+			}
+			for k, v := range f.creds {
+				if v == "" {
+					delete(creds, k)
+				} else {
+					creds[k] = v
+				}
+			}
+			if s.CredentialsEnc, err = c.sealCredentials(creds); err != nil {
+				return err
+			}
+			s.HasCredentials = f.def.complete(creds)
+			changed = append(changed, credentialNames(f.creds)...)
+		}
+		if f.hasBackfill && f.backfill != s.BackfillDays {
+			s.BackfillDays = f.backfill
+			changed = append(changed, "backfill_days")
+		}
+		if f.hasInterval && f.interval != s.IntervalMinutes {
+			s.IntervalMinutes = f.interval
+			if !s.LastRunAt.IsZero() {
+				s.NextRunAt = s.LastRunAt.Add(time.Duration(s.IntervalMinutes) * time.Minute)
+			}
+			changed = append(changed, "interval_minutes")
+		}
+		if f.hasEnabled && f.enabled != s.Enabled {
+			s.Enabled = f.enabled
+			changed = append(changed, "enabled")
+		}
+		if err := tx.UpdateOrderSource(ctx, s); err != nil {
+			return err
+		}
+		if out, err = tx.OrderSourceByID(ctx, s.ID); err != nil {
+			return err
+		}
+		return c.Record(ctx, tx, a, ActOrderSourceUpdated, "order_source", OrderSourcePublicID(s.ID), map[string]any{
+			"platform": s.Platform, "channel": out.ChannelCode, "changed": changed, "enabled": out.Enabled})
+	})
+	if err != nil {
+		return OrderSourceView{}, err
+	}
+	return viewOrderSource(out), nil
+}
+
+// RemoveOrderSource deletes a connection; the orders it read stay, as does its
+// connection log.
+func (c *Core) RemoveOrderSource(ctx context.Context, a *Actor, id string) error {
+	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		s, err := c.orderSourceByPublicID(ctx, tx.Q, id)
+		if err != nil {
+			return err
+		}
+		if err := tx.DeleteOrderSource(ctx, s.ID); err != nil {
+			return err
+		}
+		return c.Record(ctx, tx, a, ActOrderSourceRemoved, "order_source", OrderSourcePublicID(s.ID), map[string]any{
+			"platform": s.Platform, "channel": s.ChannelCode, "base_url": s.BaseURL})
+	})
+}
+
+// RequestOrderSourceRun asks for a read now (POST /admin/v1/order-sources/<id>/run):
+// the connection becomes due at once, so the order-sources job reads it on its next
+// tick even if the caller's own read (see ReadOrderSource) never happens. A paused
+// connection is 409 source_inactive; one of a channel that is off is 409
+// channel_inactive. It returns the connection's internal id.
+func (c *Core) RequestOrderSourceRun(ctx context.Context, a *Actor, id string) (int64, error) {
+	var n int64
+	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		s, err := c.orderSourceByPublicID(ctx, tx.Q, id)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !s.Enabled:
+			return ErrSourceInactive
+		case !s.ChannelActive:
+			return ErrChannelInactive
+		}
+		n = s.ID
+		if err := tx.SetOrderSourceDue(ctx, s.ID, tx.Now); err != nil {
+			return err
+		}
+		return c.Record(ctx, tx, a, ActOrderSourceRunNeeded, "order_source", OrderSourcePublicID(s.ID), map[string]any{
+			"platform": s.Platform, "channel": s.ChannelCode})
+	})
+	return n, err
+}

@@ -1,0 +1,684 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"reviewd/store"
+)
+
+// GET /v1/reviews/list (spec 2): published reviews of a product with the summary
+// figures, filters, required elements, labels and form limits. Everything
+// product-wide comes precomputed from product_stats (product_stats.go); a request
+// reads that row, one page of reviews through the listing indexes, and their media.
+
+// List limits (spec 2, "GET /v1/reviews/list" and "Limits").
+const (
+	MaxPage         = 1000
+	DefaultPageSize = 10
+	MaxListPageSize = 50
+	MaxQuery        = 100
+	MaxTopic        = 40
+	MaxReportNote   = 1000
+)
+
+// ErrSortNotAllowed is 400 sort_not_allowed.
+var ErrSortNotAllowed = E(http.StatusBadRequest, "sort_not_allowed", "")
+
+// ListInput is the query of GET /v1/reviews/list as received (strings, unparsed).
+type ListInput struct {
+	Product  string
+	Scope    string
+	Sort     string
+	Page     string
+	PageSize string
+	Rating   string
+	Verified string
+	Media    string
+	Q        string
+	Topic    string
+	Lang     string
+	Via      string
+	// SiteKey is the site key the browser presented ("" for a server key); the
+	// hosted method-statement address carries it.
+	SiteKey string
+}
+
+// listQuery is a validated ListInput.
+type listQuery struct {
+	product, scope, sort string
+	page, pageSize       int
+	rating               int
+	verified, media      bool
+	q, topic             string
+	qWords               []string
+	topicWord            string
+	lang                 string
+}
+
+// parseList validates what needs no database: errors invalid / product, scope,
+// rating, q_too_long, topic_too_long, topic.
+func parseList(in ListInput, ch store.Channel) (listQuery, error) {
+	lq := listQuery{product: in.Product, scope: in.Scope, sort: in.Sort, lang: Language(in.Lang, ch)}
+	if lq.lang != "tr" && lq.lang != "en" {
+		lq.lang = "en"
+	}
+	if strings.TrimSpace(lq.product) == "" || utf8.RuneCountInString(lq.product) > MaxProductKey {
+		return lq, Invalid("product")
+	}
+	switch lq.scope {
+	case "":
+		lq.scope = store.ScopeVariant
+	case store.ScopeVariant, store.ScopeGroup:
+	default:
+		return lq, Invalid("scope")
+	}
+	lq.page = clampInt(in.Page, 1, 1, MaxPage)
+	lq.pageSize = clampInt(in.PageSize, DefaultPageSize, 1, MaxListPageSize)
+	if in.Rating != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(in.Rating))
+		if err != nil || n < 1 || n > 5 {
+			return lq, Invalid("rating")
+		}
+		lq.rating = n
+	}
+	lq.verified, lq.media = flagOn(in.Verified), flagOn(in.Media)
+	if utf8.RuneCountInString(in.Q) > MaxQuery {
+		return lq, Invalid("q_too_long")
+	}
+	lq.q = strings.TrimSpace(in.Q)
+	lq.qWords = searchTokens(SearchFold(lq.q))
+	if len(lq.qWords) == 0 {
+		lq.q = ""
+	}
+	topic := strings.TrimSpace(in.Topic)
+	if utf8.RuneCountInString(topic) > MaxTopic {
+		return lq, Invalid("topic_too_long")
+	}
+	if topic != "" {
+		for _, r := range topic {
+			if !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) {
+				return lq, Invalid("topic")
+			}
+		}
+		lq.topic, lq.topicWord = topic, SearchFold(topic)
+	}
+	return lq, nil
+}
+
+func clampInt(s string, def, lo, hi int) int {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return def
+	}
+	return max(lo, min(hi, n))
+}
+
+func flagOn(s string) bool { return s == "1" || s == "true" }
+
+// matchExpr is the FTS5 expression of the search and topic filters, limited to the
+// product's index entries; "" when neither filter is set. Tokens are letters and
+// digits only, so quoting them is enough to keep FTS syntax out.
+func (lq listQuery) matchExpr(market string) string {
+	if len(lq.qWords) == 0 && lq.topicWord == "" {
+		return ""
+	}
+	parts := []string{`product : "` + productToken(lq.scope, lq.product, market) + `"`}
+	for _, w := range lq.qWords {
+		parts = append(parts, `text : "`+w+`"`)
+	}
+	if lq.topicWord != "" {
+		parts = append(parts, `text : "`+lq.topicWord+`" *`)
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// ReviewRow is one review of the list (spec 2, "Review row").
+type ReviewRow struct {
+	ID                 string          `json:"id"`
+	Rating             int             `json:"rating"`
+	Title              string          `json:"title"`
+	Body               string          `json:"body"`
+	Author             string          `json:"author"`
+	Anonymous          bool            `json:"anonymous"`
+	Language           string          `json:"language"`
+	PublishedAt        time.Time       `json:"published_at"`
+	Verified           bool            `json:"verified"`
+	VerificationMethod string          `json:"verification_method"`
+	HelpfulCount       int             `json:"helpful_count"`
+	UnhelpfulCount     int             `json:"unhelpful_count"`
+	Aspects            []AspectValue   `json:"aspects"`
+	AspectScores       map[string]int  `json:"aspect_scores"`
+	AspectTemplate     string          `json:"aspect_template"`
+	Media              []MediaItemView `json:"media"`
+	SellerResponse     *ReviewNote     `json:"seller_response,omitempty"`
+	Resolution         *ReviewNote     `json:"resolution,omitempty"`
+	Origin             string          `json:"origin"`
+	OriginMarket       string          `json:"origin_market"`
+	OriginLabel        string          `json:"origin_label"`
+	OriginURL          string          `json:"origin_url"`
+	Experience         string          `json:"experience"`
+	Translations       map[string]any  `json:"translations"`
+}
+
+// ReviewNote is a seller response (body, published_at) or a resolution note (body,
+// created_at).
+type ReviewNote struct {
+	Body        string     `json:"body"`
+	PublishedAt *time.Time `json:"published_at,omitempty"`
+	CreatedAt   *time.Time `json:"created_at,omitempty"`
+}
+
+// Origins of a review row.
+const OriginSyndicated = "syndicated"
+
+// Aggregate is the summary of a product's published reviews in the market.
+type Aggregate struct {
+	Count             int            `json:"count"`
+	Average           float64        `json:"average"`
+	StarsFilled       float64        `json:"stars_filled"`
+	Distribution      map[string]int `json:"distribution"`
+	VerifiedCount     int            `json:"verified_count"`
+	ImportedCount     int            `json:"imported_count"`
+	ImportedLabel     string         `json:"imported_label"`
+	StructuredCount   int            `json:"structured_count"`
+	StructuredAverage float64        `json:"structured_average"`
+}
+
+// AspectSummary is one stepped-scale topic average of a product.
+type AspectSummary struct {
+	Key       string   `json:"key"`
+	Label     string   `json:"label"`
+	Scale     int      `json:"scale"`
+	Steps     []string `json:"steps"`
+	Average   float64  `json:"average"`
+	Position  float64  `json:"position"`
+	StepLabel string   `json:"step_label"`
+	Count     int      `json:"count"`
+}
+
+// Applied lists the filters in effect.
+type Applied struct {
+	Q        string `json:"q"`
+	Topic    string `json:"topic"`
+	Rating   *int   `json:"rating"`
+	Media    bool   `json:"media"`
+	Verified bool   `json:"verified"`
+}
+
+// CoreElements are the elements the market rule requires on the page.
+type CoreElements struct {
+	MethodStatement     MethodStatementLink `json:"method_statement"`
+	Sort                SortRule            `json:"sort"`
+	VerificationBadge   Badge               `json:"verification_badge"`
+	SourceLabelRequired bool                `json:"source_label_required"`
+	StreamsTogether     bool                `json:"streams_together"`
+	ResolutionInline    bool                `json:"resolution_inline"`
+	Aggregate           AggregateRule       `json:"aggregate"`
+	PolicyVersion       string              `json:"policy_version"`
+	Market              string              `json:"market"`
+}
+
+// MethodStatementLink is the link to the method statement.
+type MethodStatementLink struct {
+	URL      string `json:"url"`
+	Label    string `json:"label"`
+	Required bool   `json:"required"`
+}
+
+// SortRule is the sort part of the market rule.
+type SortRule struct {
+	Allowed []string `json:"allowed"`
+	Default string   `json:"default"`
+	Locked  bool     `json:"locked"`
+}
+
+// Badge is the proof-of-purchase badge.
+type Badge struct {
+	Label    string `json:"label"`
+	Required bool   `json:"required"`
+}
+
+// AggregateRule says what the aggregate counts: it must be shown, imported reviews
+// are in it, syndicated ones are not.
+type AggregateRule struct {
+	Required           bool `json:"required"`
+	ImportedIncluded   bool `json:"imported_included"`
+	SyndicatedIncluded bool `json:"syndicated_included"`
+}
+
+// ReviewList is the answer of GET /v1/reviews/list (and the state of /v1/ssr).
+type ReviewList struct {
+	Reviews          []ReviewRow       `json:"reviews"`
+	Total            int               `json:"total"`
+	Page             int               `json:"page"`
+	Pages            int               `json:"pages"`
+	PageSize         int               `json:"page_size"`
+	Sort             string            `json:"sort"`
+	Shared           int               `json:"shared"`
+	AISummary        any               `json:"ai_summary"`
+	Sorts            []CodeLabel       `json:"sorts"`
+	Aggregate        Aggregate         `json:"aggregate"`
+	Aspects          []AspectSummary   `json:"aspects"`
+	Topics           []TopicView       `json:"topics"`
+	Gallery          []GalleryItem     `json:"gallery"`
+	MediaReviews     int               `json:"media_reviews"`
+	Style            string            `json:"style"`
+	Theme            string            `json:"theme"`
+	Applied          Applied           `json:"applied"`
+	Core             CoreElements      `json:"core"`
+	Language         string            `json:"language"`
+	Words            map[string]string `json:"words"`
+	ReportReasons    []CodeLabel       `json:"report_reasons"`
+	QuestionsEnabled bool              `json:"questions_enabled"`
+	PrivacyURL       string            `json:"privacy_url"`
+	Limits           FormLimits        `json:"limits"`
+
+	// What the answer was built from (not sent): the product, the figures'
+	// revisions and the rows, for structured data and the answer caches.
+	product   string
+	scope     string
+	market    string
+	name      string
+	revision  string
+	rows      []store.Review
+	structAvg float64
+}
+
+// fallbackRule is used for a channel whose market has no rule: every sort, newest
+// first, nothing else required.
+func fallbackRule(market string) MarketRule {
+	return MarketRule{Market: market, AllowedSorts: append([]string(nil), AllSorts...), DefaultSort: SortNewest,
+		Version: market + "-none"}
+}
+
+// ReviewList builds the list answer for channel ch. Errors: 400 invalid / product,
+// scope, rating, q_too_long, topic_too_long, topic; 400 sort_not_allowed.
+func (c *Core) ReviewList(ctx context.Context, ch store.Channel, in ListInput) (*ReviewList, error) {
+	lq, err := parseList(in, ch)
+	if err != nil {
+		return nil, err
+	}
+	q := c.DB.Read()
+	now := c.Now()
+	rule, ok, err := c.RuleFor(ctx, q, ch.Market, ch.ID, now)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		rule = fallbackRule(ch.Market)
+	}
+	if lq.sort == "" {
+		lq.sort = rule.DefaultSort
+	} else if !contains(rule.AllowedSorts, lq.sort) {
+		return nil, ErrSortNotAllowed
+	}
+	st, err := c.LoadSettings(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return c.buildList(ctx, q, ch, lq, rule, st, in.SiteKey)
+}
+
+func contains(list []string, v string) bool {
+	for _, s := range list {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Core) buildList(ctx context.Context, q *store.Q, ch store.Channel, lq listQuery, rule MarketRule, st Settings, siteKey string) (*ReviewList, error) {
+	lang := lq.lang
+	out := &ReviewList{Page: lq.page, PageSize: lq.pageSize, Sort: lq.sort, Language: lang, Words: Words(lang),
+		ReportReasons: ReportReasons(lang), QuestionsEnabled: st.QuestionsEnabled, PrivacyURL: ch.PrivacyURL,
+		Limits: ReviewFormLimits(), Style: orDefault(ch.Style, Styles[0]), Theme: orDefault(ch.Theme, Themes[0]),
+		Reviews: []ReviewRow{}, product: lq.product, scope: lq.scope, market: ch.Market}
+	for _, s := range AllSorts {
+		if contains(rule.AllowedSorts, s) {
+			out.Sorts = append(out.Sorts, CodeLabel{Code: s, Label: SortLabel(lang, s)})
+		}
+	}
+	out.Applied = Applied{Q: lq.q, Topic: lq.topic, Media: lq.media, Verified: lq.verified}
+	if lq.rating > 0 {
+		r := lq.rating
+		out.Applied.Rating = &r
+	}
+	link, err := c.methodStatementLink(ctx, q, ch, lang, siteKey)
+	if err != nil {
+		return nil, err
+	}
+	out.Core = CoreElements{
+		MethodStatement:     MethodStatementLink{URL: link, Label: Word(lang, "method_statement"), Required: rule.MethodStatementRequired},
+		Sort:                SortRule{Allowed: append([]string{}, rule.AllowedSorts...), Default: rule.DefaultSort, Locked: rule.SortLocked},
+		VerificationBadge:   Badge{Label: Word(lang, "verified_purchase"), Required: rule.VerificationRequired},
+		SourceLabelRequired: rule.SourceLabelRequired, StreamsTogether: rule.StreamsTogether,
+		ResolutionInline: rule.ResolutionInline, Aggregate: AggregateRule{Required: true, ImportedIncluded: true},
+		PolicyVersion: rule.Version, Market: rule.Market,
+	}
+
+	// Figures: the market's own row, plus the other markets' rows when syndication
+	// is on (they give the number of syndicated reviews without counting).
+	syndicated := st.SyndicationEnabled
+	var own store.ProductStats
+	var others []store.ProductStats
+	if syndicated {
+		all, err := q.ProductStatsAllMarkets(ctx, lq.scope, lq.product)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range all {
+			if s.Market == ch.Market {
+				own = s
+			} else {
+				others = append(others, s)
+			}
+		}
+	} else {
+		own, err = q.ProductStatsOf(ctx, lq.scope, lq.product, ch.Market)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+	}
+	out.revision = statsRevision(own, others)
+	out.name = own.ProductName
+	out.Aggregate, out.structAvg = aggregateOf(own, lang)
+	out.Aspects = aspectSummaries(own.Aspects, lang)
+	out.Topics = []TopicView{}
+	_ = jsonUnmarshal(own.Topics, &out.Topics)
+	out.Gallery = []GalleryItem{}
+	_ = jsonUnmarshal(own.Gallery, &out.Gallery)
+	out.MediaReviews = own.MediaReviews
+	shared, sharedMedia := 0, 0
+	for _, s := range others {
+		shared += s.Syndicable
+		sharedMedia += s.SyndicableMedia
+	}
+	if syndicated {
+		out.MediaReviews += sharedMedia
+	}
+
+	f := store.ReviewFilter{Scope: lq.scope, Key: lq.product, Market: ch.Market, Syndicated: syndicated && shared > 0,
+		OwnFirst: !rule.StreamsTogether, Rating: lq.rating, Verified: lq.verified, Media: lq.media, Sort: lq.sort,
+		Limit: lq.pageSize, Offset: (lq.page - 1) * lq.pageSize}
+	marketTok := ch.Market
+	if f.Syndicated {
+		marketTok = ""
+	}
+	f.Match = lq.matchExpr(marketTok)
+	total, err := c.countList(ctx, q, f, own, shared)
+	if err != nil {
+		return nil, err
+	}
+	out.Total, out.Shared = total.total, total.shared
+	out.Pages = max(1, (out.Total+lq.pageSize-1)/lq.pageSize)
+	if out.Total > f.Offset {
+		rows, err := q.ListPublished(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		out.rows = rows
+		if out.Reviews, err = c.reviewRows(ctx, q, rows, ch.Market, lang); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+type listTotal struct{ total, shared int }
+
+// countList finds the total and shared counts, from the figures when one simple
+// filter (or none) is set, else by counting the listing.
+func (c *Core) countList(ctx context.Context, q *store.Q, f store.ReviewFilter, own store.ProductStats, shared int) (listTotal, error) {
+	if f.Match == "" {
+		n := 0
+		for _, on := range []bool{f.Rating > 0, f.Verified, f.Media} {
+			if on {
+				n++
+			}
+		}
+		if !f.Syndicated && n <= 1 {
+			switch {
+			case f.Rating > 0:
+				return listTotal{total: own.Ratings[f.Rating-1]}, nil
+			case f.Verified:
+				return listTotal{total: own.Verified}, nil
+			case f.Media:
+				return listTotal{total: own.MediaReviews}, nil
+			}
+			return listTotal{total: own.Reviews}, nil
+		}
+		if f.Syndicated && n == 0 {
+			return listTotal{total: own.Reviews + shared, shared: shared}, nil
+		}
+	}
+	total, sh, err := q.CountPublished(ctx, f)
+	return listTotal{total, sh}, err
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func jsonUnmarshal(s string, v any) error {
+	if s == "" {
+		return nil
+	}
+	return json.Unmarshal([]byte(s), v)
+}
+
+// statsRevision names the figures an answer was built from.
+func statsRevision(own store.ProductStats, others []store.ProductStats) string {
+	var b strings.Builder
+	b.WriteString(strconv.FormatInt(own.Revision, 36))
+	for _, s := range others {
+		b.WriteString("." + s.Market + strconv.FormatInt(s.Revision, 36))
+	}
+	return b.String()
+}
+
+// round1 rounds to one decimal, halves up.
+func round1(f float64) float64 { return math.Floor(f*10+0.5) / 10 }
+
+// StarsFilled is the number of filled stars of an average, in halves, halves
+// rounded up (4.24 -> 4, 4.25 -> 4.5, 4.75 -> 5).
+func StarsFilled(avg float64) float64 { return math.Floor(avg*2+0.5) / 2 }
+
+// aggregateOf builds the aggregate of a product's figures in a market; it also
+// returns the unrounded structured average (for structured data).
+func aggregateOf(s store.ProductStats, lang string) (Aggregate, float64) {
+	a := Aggregate{Count: s.Reviews, Distribution: map[string]int{}, VerifiedCount: s.Verified,
+		ImportedCount: s.Imported, StructuredCount: s.Structured}
+	for i := 0; i < 5; i++ {
+		a.Distribution[strconv.Itoa(i+1)] = s.Ratings[i]
+	}
+	if s.Reviews > 0 {
+		avg := float64(s.RatingSum) / float64(s.Reviews)
+		a.Average, a.StarsFilled = round1(avg), StarsFilled(avg)
+	}
+	var structAvg float64
+	if s.Structured > 0 {
+		structAvg = float64(s.StructuredSum) / float64(s.Structured)
+		a.StructuredAverage = round1(structAvg)
+	}
+	if s.Imported > 0 {
+		var sources map[string]int
+		_ = jsonUnmarshal(s.ImportedSources, &sources)
+		if len(sources) == 1 {
+			for name := range sources {
+				if name != "" {
+					a.ImportedLabel = Word(lang, "imported_label_source", "n", strconv.Itoa(s.Imported), "source", name)
+				}
+			}
+		}
+		if a.ImportedLabel == "" {
+			a.ImportedLabel = wordN(lang, "imported_label", s.Imported)
+		}
+	}
+	return a, structAvg
+}
+
+// aspectSummaries turns the stored aspect figures into the list's aspects: topics
+// of the same key and scale from different lists are merged; the list with the
+// most ratings comes first, each list's topics in its order.
+func aspectSummaries(stored, lang string) []AspectSummary {
+	out := []AspectSummary{}
+	var m map[string]aspectStat
+	if err := jsonUnmarshal(stored, &m); err != nil || len(m) == 0 {
+		return out
+	}
+	perTemplate := map[string]int{}
+	for _, a := range m {
+		perTemplate[a.Template] += a.Count
+	}
+	list := make([]aspectStat, 0, len(m))
+	for _, a := range m {
+		list = append(list, a)
+	}
+	sort.Slice(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		if perTemplate[a.Template] != perTemplate[b.Template] {
+			return perTemplate[a.Template] > perTemplate[b.Template]
+		}
+		if a.Template != b.Template {
+			return a.Template < b.Template
+		}
+		return a.Order < b.Order
+	})
+	merged := []aspectStat{}
+	for _, a := range list {
+		found := false
+		for i := range merged {
+			if merged[i].Key == a.Key && merged[i].Scale == a.Scale {
+				merged[i].Sum += a.Sum
+				merged[i].Count += a.Count
+				found = true
+			}
+		}
+		if !found {
+			merged = append(merged, a)
+		}
+	}
+	for _, a := range merged {
+		if a.Count == 0 || a.Scale < 1 {
+			continue
+		}
+		avg := float64(a.Sum) / float64(a.Count)
+		s := AspectSummary{Key: a.Key, Label: pickLang(a.Label, lang), Scale: a.Scale, Steps: pickSteps(a.Steps, lang),
+			Average: round1(avg), Count: a.Count}
+		if s.Label == "" {
+			s.Label = a.Key
+		}
+		if a.Scale > 1 {
+			s.Position = math.Round((avg-1)/float64(a.Scale-1)*1000) / 1000
+		}
+		if i := int(math.Floor(avg+0.5)) - 1; i >= 0 && i < len(s.Steps) {
+			s.StepLabel = s.Steps[i]
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// reviewRows builds the rows of a page (media and rating topics included).
+func (c *Core) reviewRows(ctx context.Context, q *store.Q, rows []store.Review, market, lang string) ([]ReviewRow, error) {
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	media, err := q.MediaOfReviews(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	byReview := map[int64][]MediaItemView{}
+	for _, m := range media {
+		if item, ok := c.PublicMediaItem(m); ok {
+			byReview[m.ReviewID] = append(byReview[m.ReviewID], item)
+		}
+	}
+	templates := map[string]*AspectTemplate{}
+	out := make([]ReviewRow, 0, len(rows))
+	for _, r := range rows {
+		author, anon := reviewAuthor(r)
+		row := ReviewRow{ID: r.PublicID, Rating: r.Rating, Title: r.Title, Body: r.Body, Author: author, Anonymous: anon,
+			Language: r.Language, PublishedAt: publishedAt(r), Verified: Verified(r), HelpfulCount: r.HelpfulCount,
+			UnhelpfulCount: r.UnhelpfulCount, AspectScores: storedAspects(r.Aspects), AspectTemplate: r.AspectTemplate,
+			Media: byReview[r.ID], Origin: r.Origin, Experience: r.Experience, Translations: map[string]any{},
+			Aspects: []AspectValue{}}
+		if row.Media == nil {
+			row.Media = []MediaItemView{}
+		}
+		if r.Origin == OriginOwn {
+			row.VerificationMethod = r.VerificationMethod
+		}
+		switch {
+		case r.Market != market:
+			row.Origin, row.OriginMarket = OriginSyndicated, r.Market
+			row.OriginLabel = Word(lang, "origin_syndicated", "market", r.Market)
+		case r.Origin == OriginImported:
+			src := r.SourceName
+			if src == "" {
+				src = r.SourcePlatform
+			}
+			if src != "" {
+				row.OriginLabel = Word(lang, "origin_imported", "source", src)
+			} else {
+				row.OriginLabel = Word(lang, "origin_imported_other")
+			}
+			if u, err := url.Parse(r.SourceURL); err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
+				row.OriginURL = r.SourceURL
+			}
+		}
+		if r.AspectTemplate != "" && len(row.AspectScores) > 0 {
+			tpl, seen := templates[r.AspectTemplate]
+			if !seen {
+				t, ok, err := c.AspectTemplateByKey(ctx, q, r.AspectTemplate)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					tpl = &t
+				}
+				templates[r.AspectTemplate] = tpl
+			}
+			if tpl != nil {
+				row.Aspects = tpl.Values(r.Aspects, lang)
+			}
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// methodStatementLink is the address of the channel's method statement in lang:
+// the brand's own page when one is linked, else the hosted page (with the site key
+// the browser presented; a server-key caller's page script adds its own key).
+func (c *Core) methodStatementLink(ctx context.Context, q *store.Q, ch store.Channel, lang, siteKey string) (string, error) {
+	ms, err := q.MethodStatementOf(ctx, ch.ID, lang)
+	if err == nil && ms.ExternalURL != "" {
+		return ms.ExternalURL, nil
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	v := url.Values{}
+	if siteKey != "" {
+		v.Set("key", siteKey)
+	}
+	v.Set("lang", lang)
+	return strings.TrimRight(c.PublicURL, "/") + "/v1/method-statement?" + v.Encode(), nil
+}

@@ -1,0 +1,319 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"reviewd/assets"
+	"reviewd/store"
+)
+
+// GET /v1/ssr (spec 2): the review component as ready HTML (both layouts, the
+// eight themes), its state (the list answer of the same product, page 1) and the
+// product's structured data. The answer body is built once per content and kept
+// with its ETag, so a repeated request with If-None-Match costs the reads that
+// prove nothing changed.
+
+// SSR limits.
+const (
+	MaxStyleParam = 40
+	MaxThemeParam = 40
+	MaxSSRName    = 300
+)
+
+// ErrNoSiteKey is 409 refused / no_site_key.
+var ErrNoSiteKey = E(http.StatusConflict, "refused", "no_site_key")
+
+// ssrTemplates are parsed once, at start; a broken template stops the binary.
+var ssrTemplates = template.Must(template.New("ssr").ParseFS(assets.Templates(), "ssr/*.html"))
+
+// StaticCSS is the component's style sheet (served at /static/reviews.css).
+var StaticCSS = func() []byte {
+	b, err := assets.Static.ReadFile("static/reviews.css")
+	if err != nil {
+		panic(err)
+	}
+	return b
+}()
+
+// SSRInput is the query of GET /v1/ssr.
+type SSRInput struct {
+	ListInput
+	Name  string
+	Style string
+	Theme string
+}
+
+// SSRAnswer is the body of GET /v1/ssr. StructuredData is the JSON-LD object (put
+// it in a <script type="application/ld+json"> element) or null when the product has
+// nothing to mark up.
+type SSRAnswer struct {
+	HTML           string         `json:"html"`
+	State          *ReviewList    `json:"state"`
+	StructuredData map[string]any `json:"structured_data"`
+}
+
+// SSRBody is a rendered answer: the exact JSON body and its ETag.
+type SSRBody struct {
+	Body []byte
+	ETag string
+}
+
+// parseSSR checks the layout and theme parameters: invalid / style, style_too_long,
+// theme, theme_too_long, name_too_long. Empty values take the channel's.
+func parseSSR(in SSRInput, ch store.Channel) (style, theme string, err error) {
+	style, theme = in.Style, in.Theme
+	switch {
+	case utf8.RuneCountInString(style) > MaxStyleParam:
+		return "", "", Invalid("style_too_long")
+	case style == "":
+		style = orDefault(ch.Style, Styles[0])
+	case !contains(Styles, style):
+		return "", "", Invalid("style")
+	}
+	switch {
+	case utf8.RuneCountInString(theme) > MaxThemeParam:
+		return "", "", Invalid("theme_too_long")
+	case theme == "":
+		theme = orDefault(ch.Theme, Themes[0])
+	case !contains(Themes, theme):
+		return "", "", Invalid("theme")
+	}
+	if utf8.RuneCountInString(in.Name) > MaxSSRName {
+		return "", "", Invalid("name_too_long")
+	}
+	return style, theme, nil
+}
+
+// RenderSSR builds the answer of GET /v1/ssr for channel ch. Errors: those of
+// ReviewList, invalid / style, style_too_long, theme, theme_too_long,
+// name_too_long, and 409 refused / no_site_key when the channel has no site key in
+// use and no own method-statement page.
+func (c *Core) RenderSSR(ctx context.Context, ch store.Channel, in SSRInput) (SSRBody, error) {
+	lq, err := parseList(in.ListInput, ch)
+	if err != nil {
+		return SSRBody{}, err
+	}
+	lq.page, lq.pageSize = 1, DefaultPageSize
+	style, theme, err := parseSSR(in, ch)
+	if err != nil {
+		return SSRBody{}, err
+	}
+	q := c.DB.Read()
+	ok, err := q.ChannelHasSiteKey(ctx, ch.ID)
+	if err != nil {
+		return SSRBody{}, err
+	}
+	if !ok {
+		ms, err := q.MethodStatementOf(ctx, ch.ID, lq.lang)
+		if err != nil || ms.ExternalURL == "" {
+			return SSRBody{}, ErrNoSiteKey
+		}
+	}
+	rule, ok, err := c.RuleFor(ctx, q, ch.Market, ch.ID, c.Now())
+	if err != nil {
+		return SSRBody{}, err
+	}
+	if !ok {
+		rule = fallbackRule(ch.Market)
+	}
+	if lq.sort == "" {
+		lq.sort = rule.DefaultSort
+	} else if !contains(rule.AllowedSorts, lq.sort) {
+		return SSRBody{}, ErrSortNotAllowed
+	}
+	st, err := c.LoadSettings(ctx, q)
+	if err != nil {
+		return SSRBody{}, err
+	}
+	list, err := c.buildList(ctx, q, ch, lq, rule, st, in.SiteKey)
+	if err != nil {
+		return SSRBody{}, err
+	}
+	name := strings.TrimSpace(in.Name)
+	if name == "" {
+		name = list.name
+	}
+	html, err := c.renderComponent(list, style, theme, st.Location())
+	if err != nil {
+		return SSRBody{}, err
+	}
+	body, err := json.Marshal(SSRAnswer{HTML: html, State: list, StructuredData: productJSONLD(name, list)})
+	if err != nil {
+		return SSRBody{}, err
+	}
+	body = append(body, '\n')
+	sum := sha256.Sum256(body)
+	return SSRBody{Body: body, ETag: `"` + hex.EncodeToString(sum[:16]) + `"`}, nil
+}
+
+// Template view of the component.
+type ssrView struct {
+	ID, Lang, Style, Theme string
+	Product, Scope, Sort   string
+	Page, Pages            int
+	CSS                    string
+	W                      map[string]string
+	Count                  int
+	Average, CountLabel    string
+	Stars                  starsView
+	Distribution           []distRow
+	ImportedLabel          string
+	Aspects                []AspectSummary
+	Topics                 []TopicView
+	Gallery                []galleryRow
+	Sorts                  []sortOption
+	SortLocked             bool
+	MethodURL, MethodLabel string
+	PrivacyURL             string
+	SharedNote             string
+	Reviews                []reviewView
+	More                   bool
+	PageLabel              string
+}
+
+type starsView struct {
+	Value string // 0, 0.5, ... 5 (the style sheet's data-stars values)
+	Label string
+}
+
+type distRow struct {
+	Rating, Count, Max int
+	Label              string
+}
+
+type galleryRow struct {
+	ID, ReviewID, Thumb, Alt string
+	Width, Height            int
+}
+
+type sortOption struct {
+	Code, Label string
+	Selected    bool
+}
+
+type reviewView struct {
+	ID, Lang, Title, Author        string
+	Anonymous                      bool
+	Stars                          starsView
+	Date, DateISO                  string
+	Verified                       bool
+	Badge                          string
+	Origin, OriginLabel, OriginURL string
+	Process                        bool
+	ProcessLabel                   string
+	Paragraphs                     []string
+	Aspects                        []AspectValue
+	Media                          []MediaItemView
+	Helpful, Unhelpful             int
+	HelpfulQuestion, HelpfulLabel  string
+	UnhelpfulLabel, ReportLabel    string
+}
+
+// localNumber writes a one-decimal number as the language does (4,5 in Turkish).
+func localNumber(f float64, lang string) string {
+	s := strconv.FormatFloat(f, 'f', 1, 64)
+	if lang == "tr" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
+func starsOf(v float64, lang string) starsView {
+	s := strconv.FormatFloat(StarsFilled(v), 'f', -1, 64)
+	return starsView{Value: s, Label: Word(lang, "stars_label", "n", localNumber(v, lang))}
+}
+
+var monthsTR = []string{"Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim",
+	"Kasım", "Aralık"}
+
+// localDate writes a date as the language does (2 Ocak 2026, January 2, 2026).
+func localDate(t time.Time, lang string) string {
+	if lang == "tr" {
+		return fmt.Sprintf("%d %s %d", t.Day(), monthsTR[t.Month()-1], t.Year())
+	}
+	return t.Format("January 2, 2006")
+}
+
+// componentID is the prefix of the element ids of one component (unique per
+// product on a page).
+func componentID(scope, product string) string {
+	h := fnv.New32a()
+	h.Write([]byte(scope + "\x00" + product))
+	return "rvw-" + strconv.FormatUint(uint64(h.Sum32()), 36)
+}
+
+// renderComponent renders the component HTML of a list answer.
+func (c *Core) renderComponent(l *ReviewList, style, theme string, loc *time.Location) (string, error) {
+	lang := l.Language
+	v := ssrView{ID: componentID(l.scope, l.product), Lang: lang, Style: style, Theme: theme, Product: l.product,
+		Scope: l.scope, Sort: l.Sort, Page: l.Page, Pages: l.Pages, W: l.Words,
+		CSS: strings.TrimRight(c.PublicURL, "/") + "/static/reviews.css", Count: l.Aggregate.Count,
+		Average: localNumber(l.Aggregate.Average, lang), CountLabel: wordN(lang, "review_count", l.Aggregate.Count),
+		Stars: starsOf(l.Aggregate.Average, lang), ImportedLabel: l.Aggregate.ImportedLabel, Aspects: l.Aspects,
+		Topics: l.Topics, SortLocked: l.Core.Sort.Locked, MethodURL: l.Core.MethodStatement.URL,
+		MethodLabel: l.Core.MethodStatement.Label, PrivacyURL: l.PrivacyURL, More: l.Pages > l.Page,
+		PageLabel: Word(lang, "page_of", "page", strconv.Itoa(l.Page), "pages", strconv.Itoa(l.Pages))}
+	if l.Shared > 0 {
+		v.SharedNote = Word(lang, "shared_note")
+	}
+	for r := 5; r >= 1; r-- {
+		v.Distribution = append(v.Distribution, distRow{Rating: r, Count: l.Aggregate.Distribution[strconv.Itoa(r)],
+			Max: max(1, l.Aggregate.Count), Label: wordN(lang, "filter_rating", r)})
+	}
+	for _, g := range l.Gallery {
+		thumb := g.URL
+		if g.Kind == "video" && g.PosterURL != "" {
+			thumb = g.PosterURL
+		}
+		alt := g.AltText
+		if alt == "" && !g.Anonymous {
+			alt = g.Author
+		}
+		v.Gallery = append(v.Gallery, galleryRow{ID: g.ID, ReviewID: g.ReviewID, Thumb: thumb, Alt: alt, Width: g.Width,
+			Height: g.Height})
+	}
+	for _, s := range l.Sorts {
+		v.Sorts = append(v.Sorts, sortOption{Code: s.Code, Label: s.Label, Selected: s.Code == l.Sort})
+	}
+	for i, row := range l.Reviews {
+		author := row.Author
+		if row.Anonymous {
+			author = l.Words["anonymous"]
+		}
+		published := row.PublishedAt.In(loc)
+		rv := reviewView{ID: row.ID, Lang: row.Language, Title: row.Title, Author: author, Anonymous: row.Anonymous,
+			Stars: starsOf(float64(row.Rating), lang), Date: localDate(published, lang),
+			DateISO: published.Format("2006-01-02"), Verified: row.Verified, Badge: l.Words["verified_purchase"],
+			Origin: row.Origin, OriginLabel: row.OriginLabel, OriginURL: row.OriginURL,
+			Process: row.Experience == ExperienceProcess, ProcessLabel: l.Words["experience_process"],
+			Aspects: row.Aspects, Media: row.Media, Helpful: row.HelpfulCount, Unhelpful: row.UnhelpfulCount,
+			HelpfulQuestion: l.Words["helpful_question"], HelpfulLabel: l.Words["helpful"],
+			UnhelpfulLabel: l.Words["unhelpful"], ReportLabel: l.Words["report"]}
+		if i < len(l.rows) {
+			rv.Stars = starsOf(float64(l.rows[i].Rating), lang)
+		}
+		for _, p := range strings.Split(row.Body, "\n\n") {
+			if p = strings.TrimSpace(p); p != "" {
+				rv.Paragraphs = append(rv.Paragraphs, p)
+			}
+		}
+		v.Reviews = append(v.Reviews, rv)
+	}
+	var b bytes.Buffer
+	if err := ssrTemplates.ExecuteTemplate(&b, "component", v); err != nil {
+		return "", fmt.Errorf("core: render component: %w", err)
+	}
+	return b.String(), nil
+}

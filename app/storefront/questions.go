@@ -1,0 +1,93 @@
+package storefront
+
+import (
+	"net/http"
+	"strconv"
+
+	"reviewd/app/core"
+	"reviewd/app/web"
+)
+
+// maxQuestionBody is the largest body of the question and answer endpoints.
+const maxQuestionBody = 32 << 10
+
+// handleQuestionList serves GET /v1/questions: published questions of a product
+// with their published answers, pooled per market (site key, or server key plus
+// channel). Cache-Control private, max-age=30.
+func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request) error {
+	if err := web.CheckQuery(r); err != nil {
+		return err
+	}
+	_, ch, err := h.Auth.Storefront(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	page, _ := strconv.Atoi(q.Get("page"))
+	size, _ := strconv.Atoi(q.Get("page_size"))
+	out, err := h.Core.PublishedQuestions(r.Context(), ch, core.QuestionQuery{Product: q.Get("product"),
+		Scope: q.Get("scope"), Lang: q.Get("lang"), Page: page, PageSize: size})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "private, max-age=30")
+	return web.JSON(w, http.StatusOK, out)
+}
+
+// perIP takes one request from the storefront's per-IP limit.
+func (h *Handler) perIP(r *http.Request) error {
+	if !h.Limits.PerIP.Allow(web.ClientIP(r.Context())) {
+		return core.ErrRateLimited
+	}
+	return nil
+}
+
+// handleQuestionCreate serves POST /v1/questions: a question from the store page
+// (anonymous, or with the asker token of a signed-in customer); 201 with id and
+// state.
+func (h *Handler) handleQuestionCreate(w http.ResponseWriter, r *http.Request) error {
+	a, ch, err := h.Auth.Storefront(r)
+	if err != nil {
+		return err
+	}
+	if err := h.perIP(r); err != nil {
+		return err
+	}
+	var in core.QuestionInput
+	if err := web.DecodeJSON(r, maxQuestionBody, web.ModeAPI, &in); err != nil {
+		return err
+	}
+	if in.Language == "" {
+		in.Language = r.URL.Query().Get("lang")
+	}
+	out, err := h.Core.AskQuestion(r.Context(), a, ch, in)
+	if err != nil {
+		return err
+	}
+	return web.JSON(w, http.StatusCreated, out)
+}
+
+// handleAnswerCreate serves POST /v1/questions/<id>/answers: a customer's answer
+// with a review-invitation (or order-check) token in X-Service-Token; 201 with id
+// and state.
+func (h *Handler) handleAnswerCreate(w http.ResponseWriter, r *http.Request) error {
+	a, ch, err := h.Auth.Storefront(r)
+	if err != nil {
+		return err
+	}
+	if err := h.perIP(r); err != nil {
+		return err
+	}
+	var in core.AnswerInput
+	if err := web.DecodeJSON(r, maxQuestionBody, web.ModeAPI, &in); err != nil {
+		return err
+	}
+	if in.Language == "" {
+		in.Language = r.URL.Query().Get("lang")
+	}
+	out, err := h.Core.AnswerQuestion(r.Context(), a, ch, web.Vars(r)["id"], r.Header.Get("X-Service-Token"), in)
+	if err != nil {
+		return err
+	}
+	return web.JSON(w, http.StatusCreated, out)
+}

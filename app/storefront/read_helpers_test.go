@@ -1,0 +1,185 @@
+package storefront_test
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"reviewd/app/apptest"
+	"reviewd/app/core"
+	"reviewd/store"
+)
+
+// seedRev is a review stored directly (with its order for own reviews) and passed
+// through the review-state hook, as the writing flow and moderation do. Zero
+// values: market TR, variant SKU-1, rating 5, own product review, published an hour
+// before the clock.
+type seedRev struct {
+	market, variant, group    string
+	rating                    int
+	title, body, author, lang string
+	hide                      bool
+	imported                  bool
+	source, sourceURL         string
+	process                   bool
+	state                     string
+	ago                       time.Duration
+	aspects, template         string
+	noProof                   bool
+}
+
+var seedSerial atomic.Int64
+
+// seed stores reviews and returns their public ids.
+func (f *fx) seed(rs ...seedRev) []string {
+	f.T.Helper()
+	var ids []string
+	err := f.App.DB.WithTx(ctx, func(tx *store.Tx) error {
+		for _, s := range rs {
+			if s.market == "" {
+				s.market = "TR"
+			}
+			if s.variant == "" {
+				s.variant = "SKU-1"
+			}
+			if s.rating == 0 {
+				s.rating = 5
+			}
+			if s.state == "" {
+				s.state = core.ReviewPublished
+			}
+			if s.ago == 0 {
+				s.ago = time.Hour
+			}
+			if s.lang == "" {
+				s.lang = "tr"
+			}
+			chans, err := tx.ListChannels(ctx)
+			if err != nil {
+				return err
+			}
+			var ch store.Channel
+			for _, c := range chans {
+				if c.Market == s.market {
+					ch = c
+				}
+			}
+			if ch.ID == 0 {
+				return fmt.Errorf("no channel of market %s", s.market)
+			}
+			at := f.Clock.T.Add(-s.ago)
+			r := store.Review{PublicID: core.NewReviewID(), ChannelID: ch.ID, Market: s.market, Language: s.lang,
+				VariantKey: s.variant, GroupKey: s.group, ProductName: "Product " + s.variant,
+				Experience: core.ExperienceProduct, Origin: core.OriginOwn, State: s.state, Rating: s.rating,
+				Title: s.title, Body: s.body, AuthorName: s.author, HideName: s.hide, Aspects: s.aspects,
+				AspectTemplate: s.template, SubmittedAt: at}
+			if s.state == core.ReviewPublished {
+				r.PublishedAt = at
+			}
+			if s.process {
+				r.Experience = core.ExperienceProcess
+			}
+			if s.imported {
+				r.Origin, r.SourcePlatform, r.SourceName, r.SourceURL = core.OriginImported, "trendyol", s.source, s.sourceURL
+			} else {
+				n := seedSerial.Add(1)
+				os, err := tx.UpsertOrders(ctx, []store.Order{{ChannelID: ch.ID, ExternalID: fmt.Sprintf("SEED-%d", n),
+					Market: s.market, Language: s.lang, PaymentState: "paid", PlacedAt: at.Add(-72 * time.Hour),
+					CustomerEmail: fmt.Sprintf("c%d@example.com", n), PaymentChangedAt: at}})
+				if err != nil {
+					return err
+				}
+				ls, err := tx.UpsertLines(ctx, []store.OrderLine{{OrderID: os[0].ID, LineReference: "1",
+					VariantKey: s.variant, GroupKey: s.group, Title: r.ProductName, Quantity: 1,
+					FulfilmentState: "delivered", DeliveredAt: at.Add(-24 * time.Hour), StateChangedAt: at}})
+				if err != nil {
+					return err
+				}
+				r.OrderID, r.LineID = os[0].ID, ls[0].ID
+				if !s.noProof {
+					r.VerificationMethod = core.VerifiedByInvite
+				}
+			}
+			r, err = tx.CreateReview(ctx, r)
+			if err != nil {
+				return err
+			}
+			if err := f.App.Core.AfterReviewStateChange(ctx, tx, r.ID); err != nil {
+				return err
+			}
+			ids = append(ids, r.PublicID)
+		}
+		return nil
+	})
+	if err != nil {
+		f.T.Fatalf("seed: %v", err)
+	}
+	return ids
+}
+
+// moderate moves a review to state through the review-state hook, as moderation
+// does.
+func (f *fx) moderate(id, state string) {
+	f.T.Helper()
+	r := f.review(id)
+	err := f.App.DB.WithTx(ctx, func(tx *store.Tx) error {
+		at := time.Time{}
+		if state == core.ReviewPublished {
+			at = tx.Now
+		}
+		if err := tx.SetReviewState(ctx, r.ID, state, at); err != nil {
+			return err
+		}
+		return f.App.Core.AfterReviewStateChange(ctx, tx, r.ID)
+	})
+	if err != nil {
+		f.T.Fatal(err)
+	}
+}
+
+// list calls GET /v1/reviews/list from the store page with the site key and the
+// given parameters ("product=SKU-1&rating=5").
+func (f *fx) list(query string) apptest.Response {
+	f.T.Helper()
+	return f.Do("GET", "/v1/reviews/list?key="+url.QueryEscape(f.site)+"&"+query, nil,
+		map[string]string{"Origin": "https://shop.example"})
+}
+
+// mustList is list with a 200 answer.
+func (f *fx) mustList(query string) map[string]any {
+	f.T.Helper()
+	res := f.list(query)
+	if res.Status != 200 {
+		f.T.Fatalf("list %s: %d %s", query, res.Status, res.Body)
+	}
+	return res.JSON
+}
+
+// ids lists the review ids of a list answer in order.
+func ids(list map[string]any) []string {
+	var out []string
+	for _, r := range list["reviews"].([]any) {
+		out = append(out, r.(map[string]any)["id"].(string))
+	}
+	return out
+}
+
+func num(v any) int {
+	f, _ := v.(float64)
+	return int(f)
+}
+
+func obj(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func wantIDs(t *testing.T, got []string, want ...string) {
+	t.Helper()
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("ids %v, want %v", got, want)
+	}
+}

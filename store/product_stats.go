@@ -1,0 +1,276 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Product scopes (product_stats.scope, list parameter scope).
+const (
+	ScopeVariant = "variant"
+	ScopeGroup   = "group"
+)
+
+// ProductStats are the precomputed figures of one product in one market
+// (product_stats row). Aspects, ImportedSources, Topics and Gallery are JSON kept
+// by app/core.
+type ProductStats struct {
+	Scope           string
+	ProductKey      string
+	Market          string
+	Revision        int64
+	Reviews         int
+	RatingSum       int
+	Ratings         [5]int // count of ratings 1..5
+	Verified        int
+	Imported        int
+	Structured      int
+	StructuredSum   int
+	MediaReviews    int
+	Syndicable      int
+	SyndicableMedia int
+	ProductName     string
+	Aspects         string
+	ImportedSources string
+	Topics          string
+	Gallery         string
+	UpdatedAt       time.Time
+}
+
+const qStatsCols = `scope, product_key, market, revision, reviews, rating_sum, rating_1, rating_2, rating_3, rating_4,
+	rating_5, verified, imported, structured, structured_sum, media_reviews, syndicable, syndicable_media, product_name,
+	aspects, imported_sources, topics, gallery, updated_at`
+
+func scanStats(sc scanner) (ProductStats, error) {
+	var s ProductStats
+	var updated int64
+	err := sc.Scan(&s.Scope, &s.ProductKey, &s.Market, &s.Revision, &s.Reviews, &s.RatingSum, &s.Ratings[0], &s.Ratings[1],
+		&s.Ratings[2], &s.Ratings[3], &s.Ratings[4], &s.Verified, &s.Imported, &s.Structured, &s.StructuredSum,
+		&s.MediaReviews, &s.Syndicable, &s.SyndicableMedia, &s.ProductName, &s.Aspects, &s.ImportedSources, &s.Topics,
+		&s.Gallery, &updated)
+	s.UpdatedAt = Time(updated)
+	return s, translate(err)
+}
+
+// ProductStatsOf reads the figures of a product in a market; ErrNotFound when the
+// product never had a published review there.
+func (q *Q) ProductStatsOf(ctx context.Context, scope, key, market string) (ProductStats, error) {
+	return scanStats(q.c.QueryRowContext(ctx, `SELECT `+qStatsCols+` FROM product_stats
+		WHERE scope = ? AND product_key = ? AND market = ?`, scope, key, market))
+}
+
+// ProductStatsAllMarkets reads the figures of a product in every market, by market.
+func (q *Q) ProductStatsAllMarkets(ctx context.Context, scope, key string) ([]ProductStats, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qStatsCols+` FROM product_stats WHERE scope = ? AND product_key = ?
+		ORDER BY market`, scope, key)
+	return collect(rows, err, scanStats)
+}
+
+// SaveProductStats writes the figures of a product in a market (insert or
+// replace), stamping updated_at with q.Now. The caller sets Revision.
+func (q *Q) SaveProductStats(ctx context.Context, s ProductStats) error {
+	for _, js := range []*string{&s.Aspects, &s.ImportedSources} {
+		if *js == "" {
+			*js = "{}"
+		}
+	}
+	for _, js := range []*string{&s.Topics, &s.Gallery} {
+		if *js == "" {
+			*js = "[]"
+		}
+	}
+	_, err := q.c.ExecContext(ctx, `INSERT OR REPLACE INTO product_stats (`+qStatsCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.Scope, s.ProductKey, s.Market, s.Revision, s.Reviews, s.RatingSum, s.Ratings[0], s.Ratings[1], s.Ratings[2],
+		s.Ratings[3], s.Ratings[4], s.Verified, s.Imported, s.Structured, s.StructuredSum, s.MediaReviews, s.Syndicable,
+		s.SyndicableMedia, s.ProductName, s.Aspects, s.ImportedSources, s.Topics, s.Gallery, Ms(q.Now))
+	if err != nil {
+		return fmt.Errorf("store: save product stats: %w", translate(err))
+	}
+	return nil
+}
+
+// BumpProductRevision moves the revision of a product's figures on (a helpful vote
+// changed one of its reviews); a product without figures is left alone.
+func (q *Q) BumpProductRevision(ctx context.Context, scope, key, market string) error {
+	_, err := q.c.ExecContext(ctx, `UPDATE product_stats SET revision = revision + 1, updated_at = ?
+		WHERE scope = ? AND product_key = ? AND market = ?`, Ms(q.Now), scope, key, market)
+	return translate(err)
+}
+
+// Listing is one review_listing row: a published review as the list sees it.
+type Listing struct {
+	ReviewID     int64
+	VariantKey   string
+	GroupKey     string
+	Market       string
+	Rating       int
+	Verified     bool
+	Syndicable   bool
+	HasMedia     bool
+	Helpful      int
+	PublishedAt  time.Time
+	Contribution string // JSON kept by app/core
+}
+
+const qListingCols = `review_id, variant_key, group_key, market, rating, verified, syndicable, has_media, helpful,
+	published_at, contribution`
+
+func scanListing(sc scanner) (Listing, error) {
+	var l Listing
+	var verified, syndicable, media int
+	var published int64
+	err := sc.Scan(&l.ReviewID, &l.VariantKey, &l.GroupKey, &l.Market, &l.Rating, &verified, &syndicable, &media,
+		&l.Helpful, &published, &l.Contribution)
+	l.Verified, l.Syndicable, l.HasMedia = verified == 1, syndicable == 1, media == 1
+	l.PublishedAt = Time(published)
+	return l, translate(err)
+}
+
+// ListingOf reads the listing row of a review; ErrNotFound when it is not listed.
+func (q *Q) ListingOf(ctx context.Context, reviewID int64) (Listing, error) {
+	return scanListing(q.c.QueryRowContext(ctx, `SELECT `+qListingCols+` FROM review_listing WHERE review_id = ?`, reviewID))
+}
+
+// SaveListing writes (inserts or replaces) the listing row of a review.
+func (q *Q) SaveListing(ctx context.Context, l Listing) error {
+	_, err := q.c.ExecContext(ctx, `INSERT OR REPLACE INTO review_listing (`+qListingCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, l.ReviewID, l.VariantKey, l.GroupKey, l.Market, l.Rating,
+		boolInt(l.Verified), boolInt(l.Syndicable), boolInt(l.HasMedia), l.Helpful, Ms(l.PublishedAt), l.Contribution)
+	if err != nil {
+		return fmt.Errorf("store: save listing: %w", translate(err))
+	}
+	return nil
+}
+
+// DeleteListing removes the listing row of a review (no error when there is none).
+func (q *Q) DeleteListing(ctx context.Context, reviewID int64) error {
+	_, err := q.c.ExecContext(ctx, `DELETE FROM review_listing WHERE review_id = ?`, reviewID)
+	return translate(err)
+}
+
+// SetListingHelpful copies a review's helpful count into its listing row.
+func (q *Q) SetListingHelpful(ctx context.Context, reviewID int64, helpful int) error {
+	_, err := q.c.ExecContext(ctx, `UPDATE review_listing SET helpful = ? WHERE review_id = ?`, helpful, reviewID)
+	return translate(err)
+}
+
+// ProductWord is one counted word of a product's reviews.
+type ProductWord struct {
+	Word    string // normalised
+	Form    string // as first written, lower case
+	Reviews int
+}
+
+// AddProductWords adds delta (+1 or -1) to the review count of each word (folded
+// word -> written form) of a product in a market; words reaching 0 are deleted.
+func (q *Q) AddProductWords(ctx context.Context, scope, key, market string, words map[string]string, delta int) error {
+	for w, form := range words {
+		if delta > 0 {
+			_, err := q.c.ExecContext(ctx, `INSERT INTO product_words (scope, product_key, market, word, form, reviews)
+				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope, product_key, market, word)
+				DO UPDATE SET reviews = reviews + excluded.reviews`, scope, key, market, w, form, delta)
+			if err != nil {
+				return fmt.Errorf("store: add product words: %w", translate(err))
+			}
+			continue
+		}
+		_, err := q.c.ExecContext(ctx, `UPDATE product_words SET reviews = reviews + ?
+			WHERE scope = ? AND product_key = ? AND market = ? AND word = ?`, delta, scope, key, market, w)
+		if err != nil {
+			return fmt.Errorf("store: add product words: %w", translate(err))
+		}
+	}
+	if delta < 0 {
+		_, err := q.c.ExecContext(ctx, `DELETE FROM product_words WHERE scope = ? AND product_key = ? AND market = ?
+			AND reviews <= 0`, scope, key, market)
+		return translate(err)
+	}
+	return nil
+}
+
+// TopProductWords lists the words of a product in a market found in at least min
+// reviews, most frequent first (then alphabetical), at most limit.
+func (q *Q) TopProductWords(ctx context.Context, scope, key, market string, min, limit int) ([]ProductWord, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT word, form, reviews FROM product_words
+		WHERE scope = ? AND product_key = ? AND market = ? AND reviews >= ?
+		ORDER BY reviews DESC, word LIMIT ?`, scope, key, market, min, limit)
+	return collect(rows, err, func(sc scanner) (ProductWord, error) {
+		var w ProductWord
+		err := sc.Scan(&w.Word, &w.Form, &w.Reviews)
+		return w, err
+	})
+}
+
+// keyColumn is the listing column of a scope plus the term that lets SQLite use the
+// partial group indexes.
+func keyColumn(scope string) (col, extra string) {
+	if scope == ScopeGroup {
+		return "group_key", " AND group_key != ''"
+	}
+	return "variant_key", ""
+}
+
+// MediaReviewsNewest lists the ids of a product's published reviews in a market that
+// have ready media, newest first, at most limit.
+func (q *Q) MediaReviewsNewest(ctx context.Context, scope, key, market string, limit int) ([]int64, error) {
+	col, extra := keyColumn(scope)
+	rows, err := q.c.QueryContext(ctx, `SELECT review_id FROM review_listing WHERE `+col+` = ?`+extra+`
+		AND market = ? AND has_media = 1 ORDER BY published_at DESC, review_id DESC LIMIT ?`, key, market, limit)
+	return collectIDs(rows, err)
+}
+
+// ResetReadModel empties the listing, the search index and the product words and
+// sets every product's figures to zero (keeping their revisions), before a full
+// rebuild.
+func (q *Q) ResetReadModel(ctx context.Context) error {
+	for _, s := range []string{`DELETE FROM review_listing`, `DELETE FROM product_words`,
+		`INSERT INTO review_search (review_search) VALUES ('delete-all')`,
+		`UPDATE product_stats SET reviews = 0, rating_sum = 0, rating_1 = 0, rating_2 = 0, rating_3 = 0, rating_4 = 0,
+			rating_5 = 0, verified = 0, imported = 0, structured = 0, structured_sum = 0, media_reviews = 0, syndicable = 0,
+			syndicable_media = 0, aspects = '{}', imported_sources = '{}', topics = '[]', gallery = '[]'`} {
+		if _, err := q.c.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("store: reset read model: %w", translate(err))
+		}
+	}
+	return nil
+}
+
+// PublishedReviewsAfter lists up to limit published reviews with an id above
+// afterID, by id.
+func (q *Q) PublishedReviewsAfter(ctx context.Context, afterID int64, limit int) ([]Review, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qReviewCols+` FROM reviews WHERE id > ? AND state = 'published'
+		ORDER BY id LIMIT ?`, afterID, limit)
+	return collect(rows, err, scanReview)
+}
+
+// ProductRefs lists every product row of product_stats as scope, key, market.
+func (q *Q) ProductRefs(ctx context.Context) ([][3]string, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT scope, product_key, market FROM product_stats`)
+	return collect(rows, err, func(sc scanner) ([3]string, error) {
+		var r [3]string
+		err := sc.Scan(&r[0], &r[1], &r[2])
+		return r, err
+	})
+}
+
+// AddProductWordCounts writes the review counts of a product's words in a market
+// (added to any count already stored), with multi-row statements.
+func (q *Q) AddProductWordCounts(ctx context.Context, scope, key, market string, words []ProductWord) error {
+	const cols, per = 6, 500
+	for start := 0; start < len(words); start += per {
+		part := words[start:min(start+per, len(words))]
+		args := make([]any, 0, len(part)*cols)
+		for _, w := range part {
+			args = append(args, scope, key, market, w.Word, w.Form, w.Reviews)
+		}
+		_, err := q.c.ExecContext(ctx, `INSERT INTO product_words (scope, product_key, market, word, form, reviews) VALUES `+
+			valuesList(len(part), cols)+` ON CONFLICT (scope, product_key, market, word)
+			DO UPDATE SET reviews = reviews + excluded.reviews`, args...)
+		if err != nil {
+			return fmt.Errorf("store: add product word counts: %w", translate(err))
+		}
+	}
+	return nil
+}
