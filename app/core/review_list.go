@@ -290,7 +290,6 @@ type ReviewList struct {
 	scope     string
 	market    string
 	name      string
-	revision  string
 	rows      []store.Review
 	structAvg float64
 }
@@ -305,29 +304,11 @@ func fallbackRule(market string) MarketRule {
 // ReviewList builds the list answer for channel ch. Errors: 400 invalid / product,
 // scope, rating, q_too_long, topic_too_long, topic; 400 sort_not_allowed.
 func (c *Core) ReviewList(ctx context.Context, ch store.Channel, in ListInput) (*ReviewList, error) {
-	lq, err := parseList(in, ch)
+	b, err := c.listBasis(ctx, ch, in, false)
 	if err != nil {
 		return nil, err
 	}
-	q := c.DB.Read()
-	now := c.Now()
-	rule, ok, err := c.RuleFor(ctx, q, ch.Market, ch.ID, now)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		rule = fallbackRule(ch.Market)
-	}
-	if lq.sort == "" {
-		lq.sort = rule.DefaultSort
-	} else if !contains(rule.AllowedSorts, lq.sort) {
-		return nil, ErrSortNotAllowed
-	}
-	st, err := c.LoadSettings(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	return c.buildList(ctx, q, ch, lq, rule, st, in.SiteKey)
+	return c.buildList(ctx, b)
 }
 
 func contains(list []string, v string) bool {
@@ -339,7 +320,78 @@ func contains(list []string, v string) bool {
 	return false
 }
 
-func (c *Core) buildList(ctx context.Context, q *store.Q, ch store.Channel, lq listQuery, rule MarketRule, st Settings, siteKey string) (*ReviewList, error) {
+// listBasis is everything an answer is built from that is read before the page:
+// the validated query, the rule in force, the settings, the method-statement link
+// and the product's figures. Its key names the answer's content (see read_cache.go).
+type listBasis struct {
+	ch         store.Channel
+	lq         listQuery
+	rule       MarketRule
+	st         Settings
+	link       string
+	own        store.ProductStats
+	others     []store.ProductStats
+	syndicated bool
+}
+
+// listBasis validates the query and reads the basis of an answer. forSSR limits it
+// to page 1 of the default size.
+func (c *Core) listBasis(ctx context.Context, ch store.Channel, in ListInput, forSSR bool) (*listBasis, error) {
+	lq, err := parseList(in, ch)
+	if err != nil {
+		return nil, err
+	}
+	if forSSR {
+		lq.page, lq.pageSize = 1, DefaultPageSize
+	}
+	q := c.DB.Read()
+	rule, ok, err := c.RuleFor(ctx, q, ch.Market, ch.ID, c.Now())
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		rule = fallbackRule(ch.Market)
+	}
+	if lq.sort == "" {
+		lq.sort = rule.DefaultSort
+	} else if !contains(rule.AllowedSorts, lq.sort) {
+		return nil, ErrSortNotAllowed
+	}
+	b := &listBasis{ch: ch, lq: lq, rule: rule}
+	if b.st, err = c.LoadSettings(ctx, q); err != nil {
+		return nil, err
+	}
+	if b.link, err = c.methodStatementLink(ctx, q, ch, lq.lang, in.SiteKey); err != nil {
+		return nil, err
+	}
+	// The market's own figures, plus the other markets' when syndication is on
+	// (they give the number of syndicated reviews without counting).
+	b.syndicated = b.st.SyndicationEnabled
+	if b.syndicated {
+		all, err := q.ProductStatsAllMarkets(ctx, lq.scope, lq.product)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range all {
+			if s.Market == ch.Market {
+				b.own = s
+			} else {
+				b.others = append(b.others, s)
+			}
+		}
+	} else {
+		b.own, err = q.ProductStatsOf(ctx, lq.scope, lq.product, ch.Market)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// buildList reads the page and assembles the answer.
+func (c *Core) buildList(ctx context.Context, b *listBasis) (*ReviewList, error) {
+	q := c.DB.Read()
+	ch, lq, rule, st := b.ch, b.lq, b.rule, b.st
 	lang := lq.lang
 	out := &ReviewList{Page: lq.page, PageSize: lq.pageSize, Sort: lq.sort, Language: lang, Words: Words(lang),
 		ReportReasons: ReportReasons(lang), QuestionsEnabled: st.QuestionsEnabled, PrivacyURL: ch.PrivacyURL,
@@ -355,43 +407,15 @@ func (c *Core) buildList(ctx context.Context, q *store.Q, ch store.Channel, lq l
 		r := lq.rating
 		out.Applied.Rating = &r
 	}
-	link, err := c.methodStatementLink(ctx, q, ch, lang, siteKey)
-	if err != nil {
-		return nil, err
-	}
 	out.Core = CoreElements{
-		MethodStatement:     MethodStatementLink{URL: link, Label: Word(lang, "method_statement"), Required: rule.MethodStatementRequired},
+		MethodStatement:     MethodStatementLink{URL: b.link, Label: Word(lang, "method_statement"), Required: rule.MethodStatementRequired},
 		Sort:                SortRule{Allowed: append([]string{}, rule.AllowedSorts...), Default: rule.DefaultSort, Locked: rule.SortLocked},
 		VerificationBadge:   Badge{Label: Word(lang, "verified_purchase"), Required: rule.VerificationRequired},
 		SourceLabelRequired: rule.SourceLabelRequired, StreamsTogether: rule.StreamsTogether,
 		ResolutionInline: rule.ResolutionInline, Aggregate: AggregateRule{Required: true, ImportedIncluded: true},
 		PolicyVersion: rule.Version, Market: rule.Market,
 	}
-
-	// Figures: the market's own row, plus the other markets' rows when syndication
-	// is on (they give the number of syndicated reviews without counting).
-	syndicated := st.SyndicationEnabled
-	var own store.ProductStats
-	var others []store.ProductStats
-	if syndicated {
-		all, err := q.ProductStatsAllMarkets(ctx, lq.scope, lq.product)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range all {
-			if s.Market == ch.Market {
-				own = s
-			} else {
-				others = append(others, s)
-			}
-		}
-	} else {
-		own, err = q.ProductStatsOf(ctx, lq.scope, lq.product, ch.Market)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return nil, err
-		}
-	}
-	out.revision = statsRevision(own, others)
+	own, others := b.own, b.others
 	out.name = own.ProductName
 	out.Aggregate, out.structAvg = aggregateOf(own, lang)
 	out.Aspects = aspectSummaries(own.Aspects, lang)
@@ -405,11 +429,11 @@ func (c *Core) buildList(ctx context.Context, q *store.Q, ch store.Channel, lq l
 		shared += s.Syndicable
 		sharedMedia += s.SyndicableMedia
 	}
-	if syndicated {
+	if b.syndicated {
 		out.MediaReviews += sharedMedia
 	}
 
-	f := store.ReviewFilter{Scope: lq.scope, Key: lq.product, Market: ch.Market, Syndicated: syndicated && shared > 0,
+	f := store.ReviewFilter{Scope: lq.scope, Key: lq.product, Market: ch.Market, Syndicated: b.syndicated && shared > 0,
 		OwnFirst: !rule.StreamsTogether, Rating: lq.rating, Verified: lq.verified, Media: lq.media, Sort: lq.sort,
 		Limit: lq.pageSize, Offset: (lq.page - 1) * lq.pageSize}
 	marketTok := ch.Market

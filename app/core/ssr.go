@@ -101,51 +101,47 @@ func parseSSR(in SSRInput, ch store.Channel) (style, theme string, err error) {
 // name_too_long, and 409 refused / no_site_key when the channel has no site key in
 // use and no own method-statement page.
 func (c *Core) RenderSSR(ctx context.Context, ch store.Channel, in SSRInput) (SSRBody, error) {
-	lq, err := parseList(in.ListInput, ch)
+	b, style, theme, err := c.ssrBasis(ctx, ch, in)
 	if err != nil {
 		return SSRBody{}, err
 	}
-	lq.page, lq.pageSize = 1, DefaultPageSize
+	return c.renderSSR(ctx, b, in.Name, style, theme)
+}
+
+// ssrBasis validates an SSR request and reads the basis of its answer.
+func (c *Core) ssrBasis(ctx context.Context, ch store.Channel, in SSRInput) (*listBasis, string, string, error) {
+	if _, err := parseList(in.ListInput, ch); err != nil {
+		return nil, "", "", err
+	}
 	style, theme, err := parseSSR(in, ch)
 	if err != nil {
-		return SSRBody{}, err
+		return nil, "", "", err
 	}
 	q := c.DB.Read()
 	ok, err := q.ChannelHasSiteKey(ctx, ch.ID)
 	if err != nil {
-		return SSRBody{}, err
+		return nil, "", "", err
 	}
 	if !ok {
-		ms, err := q.MethodStatementOf(ctx, ch.ID, lq.lang)
+		ms, err := q.MethodStatementOf(ctx, ch.ID, Language(in.Lang, ch))
 		if err != nil || ms.ExternalURL == "" {
-			return SSRBody{}, ErrNoSiteKey
+			return nil, "", "", ErrNoSiteKey
 		}
 	}
-	rule, ok, err := c.RuleFor(ctx, q, ch.Market, ch.ID, c.Now())
+	b, err := c.listBasis(ctx, ch, in.ListInput, true)
+	return b, style, theme, err
+}
+
+// renderSSR builds the body of an SSR answer and its ETag.
+func (c *Core) renderSSR(ctx context.Context, b *listBasis, name, style, theme string) (SSRBody, error) {
+	list, err := c.buildList(ctx, b)
 	if err != nil {
 		return SSRBody{}, err
 	}
-	if !ok {
-		rule = fallbackRule(ch.Market)
-	}
-	if lq.sort == "" {
-		lq.sort = rule.DefaultSort
-	} else if !contains(rule.AllowedSorts, lq.sort) {
-		return SSRBody{}, ErrSortNotAllowed
-	}
-	st, err := c.LoadSettings(ctx, q)
-	if err != nil {
-		return SSRBody{}, err
-	}
-	list, err := c.buildList(ctx, q, ch, lq, rule, st, in.SiteKey)
-	if err != nil {
-		return SSRBody{}, err
-	}
-	name := strings.TrimSpace(in.Name)
-	if name == "" {
+	if name = strings.TrimSpace(name); name == "" {
 		name = list.name
 	}
-	html, err := c.renderComponent(list, style, theme, st.Location())
+	html, err := c.renderComponent(list, style, theme, b.st.Location())
 	if err != nil {
 		return SSRBody{}, err
 	}
