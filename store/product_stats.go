@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 )
@@ -273,4 +274,29 @@ func (q *Q) AddProductWordCounts(ctx context.Context, scope, key, market string,
 		}
 	}
 	return nil
+}
+
+// ProductRevision is the revision of one product's figures in a market.
+type ProductRevision struct {
+	Market   string
+	Revision int64
+}
+
+// ProductRevisions reads the revisions of a product's figures: in market, or in
+// every market when market is "" (by market). A product without figures has none.
+func (q *Q) ProductRevisions(ctx context.Context, scope, key, market string) ([]ProductRevision, error) {
+	var rows *sql.Rows
+	var err error
+	if market != "" {
+		rows, err = q.c.QueryContext(ctx, `SELECT market, revision FROM product_stats WHERE scope = ? AND product_key = ?
+			AND market = ?`, scope, key, market)
+	} else {
+		rows, err = q.c.QueryContext(ctx, `SELECT market, revision FROM product_stats WHERE scope = ? AND product_key = ?
+			ORDER BY market`, scope, key)
+	}
+	return collect(rows, err, func(sc scanner) (ProductRevision, error) {
+		var r ProductRevision
+		err := sc.Scan(&r.Market, &r.Revision)
+		return r, err
+	})
 }

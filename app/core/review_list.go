@@ -329,8 +329,7 @@ type listBasis struct {
 	rule       MarketRule
 	st         Settings
 	link       string
-	own        store.ProductStats
-	others     []store.ProductStats
+	revisions  []store.ProductRevision
 	syndicated bool
 }
 
@@ -364,28 +363,38 @@ func (c *Core) listBasis(ctx context.Context, ch store.Channel, in ListInput, fo
 	if b.link, err = c.methodStatementLink(ctx, q, ch, lq.lang, in.SiteKey); err != nil {
 		return nil, err
 	}
-	// The market's own figures, plus the other markets' when syndication is on
-	// (they give the number of syndicated reviews without counting).
+	// The revisions of the market's figures, plus the other markets' when
+	// syndication is on; the figures themselves are read only to build an answer.
 	b.syndicated = b.st.SyndicationEnabled
+	market := ch.Market
 	if b.syndicated {
-		all, err := q.ProductStatsAllMarkets(ctx, lq.scope, lq.product)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range all {
-			if s.Market == ch.Market {
-				b.own = s
-			} else {
-				b.others = append(b.others, s)
-			}
-		}
-	} else {
-		b.own, err = q.ProductStatsOf(ctx, lq.scope, lq.product, ch.Market)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return nil, err
-		}
+		market = ""
+	}
+	if b.revisions, err = q.ProductRevisions(ctx, lq.scope, lq.product, market); err != nil {
+		return nil, err
 	}
 	return b, nil
+}
+
+// productFigures reads the figures of the basis's product: the market's own row
+// and, with syndication, the other markets' rows.
+func (c *Core) productFigures(ctx context.Context, q *store.Q, b *listBasis) (own store.ProductStats, others []store.ProductStats, err error) {
+	if !b.syndicated {
+		own, err = q.ProductStatsOf(ctx, b.lq.scope, b.lq.product, b.ch.Market)
+		if errors.Is(err, store.ErrNotFound) {
+			err = nil
+		}
+		return own, nil, err
+	}
+	all, err := q.ProductStatsAllMarkets(ctx, b.lq.scope, b.lq.product)
+	for _, s := range all {
+		if s.Market == b.ch.Market {
+			own = s
+		} else {
+			others = append(others, s)
+		}
+	}
+	return own, others, err
 }
 
 // buildList reads the page and assembles the answer.
@@ -415,7 +424,10 @@ func (c *Core) buildList(ctx context.Context, b *listBasis) (*ReviewList, error)
 		ResolutionInline: rule.ResolutionInline, Aggregate: AggregateRule{Required: true, ImportedIncluded: true},
 		PolicyVersion: rule.Version, Market: rule.Market,
 	}
-	own, others := b.own, b.others
+	own, others, err := c.productFigures(ctx, q, b)
+	if err != nil {
+		return nil, err
+	}
 	out.name = own.ProductName
 	out.Aggregate, out.structAvg = aggregateOf(own, lang)
 	out.Aspects = aspectSummaries(own.Aspects, lang)
@@ -505,12 +517,11 @@ func jsonUnmarshal(s string, v any) error {
 	return json.Unmarshal([]byte(s), v)
 }
 
-// statsRevision names the figures an answer was built from.
-func statsRevision(own store.ProductStats, others []store.ProductStats) string {
+// revisionKey names the figures an answer is built from.
+func revisionKey(revs []store.ProductRevision) string {
 	var b strings.Builder
-	b.WriteString(strconv.FormatInt(own.Revision, 36))
-	for _, s := range others {
-		b.WriteString("." + s.Market + strconv.FormatInt(s.Revision, 36))
+	for _, r := range revs {
+		b.WriteString(r.Market + ":" + strconv.FormatInt(r.Revision, 36) + ";")
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package storefront
 
 import (
 	"net/http"
+	"strconv"
 
 	"reviewd/app/core"
 	"reviewd/app/web"
@@ -37,6 +38,7 @@ func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request) error
 	hd := w.Header()
 	hd.Set("Cache-Control", "private, max-age=30")
 	hd.Set("Content-Type", "application/json; charset=utf-8")
+	hd.Set("Content-Length", strconv.Itoa(len(out)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(out)
 	return nil

@@ -2,6 +2,7 @@ package storefront
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"reviewd/app/core"
@@ -37,6 +38,7 @@ func (h *Handler) handleSSR(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	hd.Set("Content-Type", "application/json; charset=utf-8")
+	hd.Set("Content-Length", strconv.Itoa(len(out.Body)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(out.Body)
 	return nil

@@ -34,6 +34,12 @@ const (
 	OrdersPath = "/rest/V1/orders"
 )
 
+// Fields limits the answer to what reviewd reads (the fields query parameter): no
+// names, addresses, prices or payment details are transferred.
+const Fields = "items[entity_id,increment_id,store_id,created_at,updated_at,state,status,customer_email,customer_id," +
+	"customer_is_guest,total_refunded,billing_address[telephone],items[item_id,parent_item_id,product_id,product_type,sku," +
+	"name,qty_ordered,qty_invoiced,qty_shipped,qty_refunded,qty_canceled]],total_count"
+
 // TimeLayout is how Magento writes times (UTC, no zone).
 const TimeLayout = "2006-01-02 15:04:05"
 
@@ -82,7 +88,8 @@ func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.Plat
 }
 
 // SearchCriteria builds the query of one page: updated_at at or after since AND
-// store_id equal to the store, sorted by updated_at then entity_id.
+// store_id equal to the store, sorted by updated_at then entity_id, only the
+// fields reviewd reads.
 func SearchCriteria(since, storeID string, size, page int) url.Values {
 	return url.Values{
 		"searchCriteria[filter_groups][0][filters][0][field]":          {"updated_at"},
@@ -97,6 +104,7 @@ func SearchCriteria(since, storeID string, size, page int) url.Values {
 		"searchCriteria[sortOrders][1][direction]":                     {"ASC"},
 		"searchCriteria[pageSize]":                                     {strconv.Itoa(size)},
 		"searchCriteria[currentPage]":                                  {strconv.Itoa(page)},
+		"fields":                                                       {Fields},
 	}
 }
 

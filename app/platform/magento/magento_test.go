@@ -146,6 +146,7 @@ func TestSearchCriteria(t *testing.T) {
 		"searchCriteria[sortOrders][0][direction]":                     "ASC",
 		"searchCriteria[pageSize]":                                     "10",
 		"searchCriteria[currentPage]":                                  "1",
+		"fields":                                                       magento.Fields,
 	}
 	for k, v := range want {
 		if q.Get(k) != v {

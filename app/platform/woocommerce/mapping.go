@@ -15,7 +15,6 @@ type Order struct {
 	ID               int64     `json:"id"`
 	Number           string    `json:"number"`
 	Status           string    `json:"status"`
-	Total            string    `json:"total"`
 	CustomerID       int64     `json:"customer_id"`
 	DateCreatedGMT   *string   `json:"date_created_gmt"`
 	DateModifiedGMT  *string   `json:"date_modified_gmt"`

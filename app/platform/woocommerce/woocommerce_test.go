@@ -135,7 +135,7 @@ func TestPagingHeaders(t *testing.T) {
 	}
 	for i, r := range reqs {
 		want := map[string]string{"modified_after": "2026-05-02T10:00:00", "dates_are_gmt": "true", "orderby": "modified",
-			"order": "asc", "per_page": "20", "page": strconv.Itoa(i + 1)}
+			"order": "asc", "per_page": "20", "page": strconv.Itoa(i + 1), "_fields": woocommerce.Fields}
 		for k, v := range want {
 			if r.Query.Get(k) != v {
 				t.Errorf("request %d: %s = %q, want %q", i, k, r.Query.Get(k), v)
