@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"reviewd/app/core"
@@ -41,8 +42,17 @@ func (h *Handler) handleIngestCheck(w http.ResponseWriter, r *http.Request, a *c
 	if !h.Limits.PerIP.Allow("ingest-check:" + web.ClientIP(r.Context())) {
 		return core.ErrRateLimited
 	}
-	if a == nil {
-		// The dry run needs no key; it acts as an anonymous caller and saves nothing.
+	// The dry run needs no key. A caller signed in to the panel (or with an admin
+	// key) sees every detail; an anonymous caller is not told which order lines
+	// exist: unknown delivery pairs are counted as records and not listed.
+	anonymous := true
+	if hasAdminCredentials(r) {
+		var err error
+		if a, err = h.Auth.Admin(r, core.PermRead); err != nil {
+			return err
+		}
+		anonymous = false
+	} else {
 		a = &core.Actor{Via: core.ViaSystem, Name: "dry-run", RequestID: web.RequestID(r.Context()), IP: web.ClientIP(r.Context()), UserAgent: r.UserAgent()}
 	}
 	var in checkRequest
@@ -65,6 +75,10 @@ func (h *Handler) handleIngestCheck(w http.ResponseWriter, r *http.Request, a *c
 	switch {
 	case err == nil:
 		ans.Accepted = true
+		if anonymous && len(ans.Unknown) > 0 {
+			ans.Records += len(ans.Unknown)
+			ans.Unknown = nil
+		}
 	case errors.As(err, &ce):
 		ans.Records = 0
 		ans.Unknown = nil
@@ -144,4 +158,14 @@ func (h *Handler) handleIngestStats(w http.ResponseWriter, r *http.Request, _ *c
 			Status: q.Status, Error: q.Error, Records: q.Records, Actor: q.ActorID})
 	}
 	return web.JSON(w, http.StatusOK, out)
+}
+
+// hasAdminCredentials reports whether the request carries an admin key or a panel
+// session cookie.
+func hasAdminCredentials(r *http.Request) bool {
+	if strings.HasPrefix(strings.ToLower(r.Header.Get("Authorization")), "api-key ") {
+		return true
+	}
+	c, err := r.Cookie(core.SessionCookie)
+	return err == nil && c.Value != ""
 }

@@ -52,6 +52,13 @@ func TestDryRun(t *testing.T) {
 	if n := f.count(`SELECT count(*) FROM deliveries`); n != 0 {
 		t.Fatalf("the dry run stored %d deliveries", n)
 	}
+	// Without credentials the answer does not tell which order lines exist.
+	anon := f.Do("POST", "/admin/v1/ingest/check", map[string]any{"kind": "delivery", "body": map[string]any{"deliveries": []any{
+		delivery("Y-3", "1", "delivered", "2026-05-30T12:00:00Z"), delivery("Y-9", "1", "delivered", "2026-05-30T12:00:00Z")}}}, nil)
+	expect(t, anon, 200, "")
+	if anon.JSON["accepted"] != true || anon.JSON["records"] != float64(2) || anon.JSON["unknown"] != nil {
+		t.Fatalf("anonymous delivery dry run: %v", anon.JSON)
+	}
 	if n := f.count(`SELECT count(*) FROM ingest_requests`); n != 1 {
 		t.Fatalf("%d transfer rows; dry runs are not transfers", n)
 	}
