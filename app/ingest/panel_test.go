@@ -66,7 +66,7 @@ func TestDryRun(t *testing.T) {
 	expect(t, f.Do("POST", "/admin/v1/ingest/check", map[string]any{"kind": "invoice", "body": order("Y")}, h), 400, "invalid / kind")
 	expect(t, f.Do("POST", "/admin/v1/ingest/check", `{"kind": "order",`, h), 400, "invalid_json / invalid_json")
 	// No key is needed (spec 1, rule 5): an anonymous dry run answers and saves nothing.
-	anon := f.Do("POST", "/admin/v1/ingest/check", map[string]any{"kind": "order", "body": order("Y")}, nil)
+	anon = f.Do("POST", "/admin/v1/ingest/check", map[string]any{"kind": "order", "body": order("Y")}, nil)
 	expect(t, anon, 200, "")
 	if anon.JSON["accepted"] != true || anon.JSON["records"] != float64(1) {
 		t.Fatalf("anonymous dry run: %v", anon.JSON)
