@@ -1,5 +1,6 @@
-// Package assets embeds the files the binary ships: templates/ now, widget/ and
-// static/ once they exist. It imports nothing of ours.
+// Package assets embeds the files the binary ships: templates/, static/ (the
+// component's style sheets) and widget/ (the page script and its loader, served as
+// written: no build step). It imports nothing of ours.
 package assets
 
 import (
@@ -28,3 +29,26 @@ func Templates() fs.FS {
 //
 //go:embed static
 var Static embed.FS
+
+// Widget holds the page script (widget/reviews.js) and its loader
+// (widget/loader.js); paths start with "widget/".
+//
+//go:embed widget
+var Widget embed.FS
+
+// ComponentCSS is the review component's one style sheet: the themes and layouts
+// of static/reviews.css followed by static/widget.css, the parts the page script
+// adds (filters, dialogs, the writing form, the lightbox, questions). Both the
+// server-rendered markup and the script use it, so hydrating never restyles.
+func ComponentCSS() []byte {
+	var out []byte
+	for _, name := range []string{"static/reviews.css", "static/widget.css"} {
+		b, err := Static.ReadFile(name)
+		if err != nil {
+			// Both files are embedded at build time; a missing one is a broken build.
+			panic(err)
+		}
+		out = append(append(out, b...), '\n')
+	}
+	return out
+}

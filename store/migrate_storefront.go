@@ -133,4 +133,40 @@ CREATE TABLE component_views (
 	views       INTEGER NOT NULL,
 	PRIMARY KEY (day, channel_id, scope, product_key, shown, style, theme, width)
 ) WITHOUT ROWID;
+
+-- The read generation: moves on with every change of what storefront answers are
+-- read against besides the reviews themselves (keys, channels and their domains,
+-- settings, market rules, method statements, rating-topic lists), through the
+-- triggers below. Caches of verified keys, rules, settings and links are valid
+-- while it stays the same. A later step that rebuilds one of these tables must
+-- create its triggers again.
+CREATE TABLE read_generation (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	n  INTEGER NOT NULL
+);
+INSERT INTO read_generation (id, n) VALUES (1, 0);
+CREATE TRIGGER read_generation_settings_insert AFTER INSERT ON settings BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_settings_update AFTER UPDATE ON settings BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_settings_delete AFTER DELETE ON settings BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_channels_insert AFTER INSERT ON channels BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_channels_update AFTER UPDATE ON channels BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_channels_delete AFTER DELETE ON channels BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_channel_domains_insert AFTER INSERT ON channel_domains BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_channel_domains_update AFTER UPDATE ON channel_domains BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_channel_domains_delete AFTER DELETE ON channel_domains BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_api_keys_insert AFTER INSERT ON api_keys BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_api_keys_update AFTER UPDATE ON api_keys BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_api_keys_delete AFTER DELETE ON api_keys BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_market_rules_insert AFTER INSERT ON market_rules BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_market_rules_update AFTER UPDATE ON market_rules BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_market_rules_delete AFTER DELETE ON market_rules BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_method_statements_insert AFTER INSERT ON method_statements BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_method_statements_update AFTER UPDATE ON method_statements BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_method_statements_delete AFTER DELETE ON method_statements BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_aspect_templates_insert AFTER INSERT ON aspect_templates BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_aspect_templates_update AFTER UPDATE ON aspect_templates BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_aspect_templates_delete AFTER DELETE ON aspect_templates BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_aspect_template_products_insert AFTER INSERT ON aspect_template_products BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_aspect_template_products_update AFTER UPDATE ON aspect_template_products BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_aspect_template_products_delete AFTER DELETE ON aspect_template_products BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
 `

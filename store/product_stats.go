@@ -241,7 +241,9 @@ func (q *Q) ResetReadModel(ctx context.Context) error {
 // PublishedReviewsAfter lists up to limit published reviews with an id above
 // afterID, by id.
 func (q *Q) PublishedReviewsAfter(ctx context.Context, afterID int64, limit int) ([]Review, error) {
-	rows, err := q.c.QueryContext(ctx, `SELECT `+qReviewCols+` FROM reviews WHERE id > ? AND state = 'published'
+	// +state keeps SQLite on the rowid (the state index would sort every published
+	// review on each batch).
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qReviewCols+` FROM reviews WHERE id > ? AND +state = 'published'
 		ORDER BY id LIMIT ?`, afterID, limit)
 	return collect(rows, err, scanReview)
 }
@@ -299,4 +301,30 @@ func (q *Q) ProductRevisions(ctx context.Context, scope, key, market string) ([]
 		err := sc.Scan(&r.Market, &r.Revision)
 		return r, err
 	})
+}
+
+// AddListings inserts listing rows and their search entries in bulk (a full
+// rebuild, after ResetReadModel); texts[i] holds the product tokens and the text of
+// ls[i].
+func (q *Q) AddListings(ctx context.Context, ls []Listing, texts [][2]string) error {
+	const per = 400
+	for start := 0; start < len(ls); start += per {
+		part := ls[start:min(start+per, len(ls))]
+		args := make([]any, 0, len(part)*11)
+		fts := make([]any, 0, len(part)*3)
+		for i, l := range part {
+			args = append(args, l.ReviewID, l.VariantKey, l.GroupKey, l.Market, l.Rating, boolInt(l.Verified),
+				boolInt(l.Syndicable), boolInt(l.HasMedia), l.Helpful, Ms(l.PublishedAt), l.Contribution)
+			fts = append(fts, l.ReviewID, texts[start+i][0], texts[start+i][1])
+		}
+		if _, err := q.c.ExecContext(ctx, `INSERT INTO review_listing (`+qListingCols+`) VALUES `+
+			valuesList(len(part), 11), args...); err != nil {
+			return fmt.Errorf("store: add listings: %w", translate(err))
+		}
+		if _, err := q.c.ExecContext(ctx, `INSERT INTO review_search (rowid, product, text) VALUES `+
+			valuesList(len(part), 3), fts...); err != nil {
+			return fmt.Errorf("store: add listings: %w", translate(err))
+		}
+	}
+	return nil
 }

@@ -105,10 +105,19 @@ func (f ReviewFilter) order() (inner, outer string) {
 	return inner, outer
 }
 
-// ListPublished returns one page of published reviews under f, in f's order.
+// ListPublished returns one page of published reviews under f, in f's order. The
+// inner query selects only columns of the sort's index, so the rows skipped by the
+// offset are read from the index alone.
 func (q *Q) ListPublished(ctx context.Context, f ReviewFilter) ([]Review, error) {
 	where, args := f.where()
 	inner, outer := f.order()
+	cols := "review_id AS lid, published_at AS lpub, (market != ?) AS lsyn"
+	switch f.Sort {
+	case sortRatingHigh, sortRatingLow:
+		cols += ", rating AS lrat"
+	case sortHelpful:
+		cols += ", helpful AS lhelp"
+	}
 	var all []any
 	all = append(all, f.Market)
 	all = append(all, args...)
@@ -117,8 +126,7 @@ func (q *Q) ListPublished(ctx context.Context, f ReviewFilter) ([]Review, error)
 	}
 	all = append(all, f.Limit, f.Offset)
 	rows, err := q.c.QueryContext(ctx, `SELECT `+qReviewCols+` FROM reviews JOIN (
-			SELECT review_id AS lid, published_at AS lpub, rating AS lrat, helpful AS lhelp, (market != ?) AS lsyn
-			FROM review_listing WHERE `+where+` ORDER BY `+inner+` LIMIT ? OFFSET ?
+			SELECT `+cols+` FROM review_listing WHERE `+where+` ORDER BY `+inner+` LIMIT ? OFFSET ?
 		) ON id = lid ORDER BY `+outer, all...)
 	out, err := collect(rows, err, scanReview)
 	if err != nil {

@@ -79,6 +79,14 @@ func newDemoCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer a.Close()
+			// Unless public_url is set, a demo on a loopback address is addressed as
+			// localhost: the demo channels' verified domain, so the pages work.
+			local := a.Config.PublicURL == "http://"+a.Config.Listen && isLoopbackListen(a.Config.Listen)
+			if local {
+				_, port, _ := net.SplitHostPort(a.Config.Listen)
+				a.Config.PublicURL = "http://localhost:" + port
+				a.Core.PublicURL = a.Config.PublicURL
+			}
 			info, err := seedDemo(cmd.Context(), a)
 			if err != nil {
 				return err
@@ -87,6 +95,11 @@ func newDemoCmd(e *env) *cobra.Command {
 			return runServer(cmd, a, func(addr net.Addr) {
 				if strings.HasSuffix(surface.base, ":0") {
 					surface.base = "http://" + addr.String()
+					if local {
+						_, port, _ := net.SplitHostPort(addr.String())
+						surface.base = "http://localhost:" + port
+						a.Core.PublicURL = surface.base
+					}
 				}
 				printDemo(cmd.OutOrStdout(), a.Config.DataDir, surface.base, info)
 			}, surface)
@@ -94,6 +107,21 @@ func newDemoCmd(e *env) *cobra.Command {
 	}
 	cmd.Flags().String("listen", "", "address to bind (listen)")
 	return cmd
+}
+
+// isLoopbackListen reports whether a listen address is this machine only (or all
+// interfaces, which include it).
+func isLoopbackListen(listen string) bool {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return false
+	}
+	switch host {
+	case "", "localhost", "0.0.0.0", "::":
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func printDemo(w io.Writer, dir, base string, info demoInfo) {

@@ -13,8 +13,9 @@ import (
 	"reviewd/store"
 )
 
-// demoSurface serves the demo's pages under /demo/. For now it is a JSON index of
-// what the demo created, with its product pages and their live review counts.
+// demoSurface serves the demo under /demo/: the pretend store's HTML pages
+// (demo_page.go) and a JSON index of what the demo created, with its product pages,
+// their live review counts and today's component views.
 type demoSurface struct {
 	info demoInfo
 	base string // public address, fixed before serving starts
@@ -24,7 +25,8 @@ type demoSurface struct {
 // Mount adds the demo routes.
 func (d *demoSurface) Mount(r *mux.Router) {
 	r.Handle("/demo", http.RedirectHandler("/demo/", http.StatusMovedPermanently)).Methods(http.MethodGet, http.MethodHead)
-	r.Handle("/demo/", web.H(d.handleIndex)).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/demo/index.json", web.H(d.handleIndex)).Methods(http.MethodGet, http.MethodHead)
+	d.mountPages(r)
 }
 
 // demoIndexProduct is one product page of the index.
@@ -36,9 +38,10 @@ type demoIndexProduct struct {
 	Reviews int     `json:"reviews"`
 	Average float64 `json:"average"`
 	List    string  `json:"list"`
+	Views   int     `json:"views"` // today's (UTC) views of the review component
 }
 
-// handleIndex serves GET /demo/: the demo brand's channels, key ids, site keys (which
+// handleIndex serves GET /demo/index.json: the demo brand's channels, key ids, site keys (which
 // pages embed anyway) and the product pages with their published review count,
 // average rating and review-list address. Server and API keys, passwords and the
 // panel sign-in are printed on the console only.
@@ -61,10 +64,14 @@ func (d *demoSurface) handleIndex(w http.ResponseWriter, r *http.Request) error 
 	}
 	products := make([]demoIndexProduct, 0, len(d.info.Catalog))
 	q := d.core.DB.Read()
+	views, err := d.viewCounts(r.Context())
+	if err != nil {
+		return err
+	}
 	for _, p := range d.info.Catalog {
 		ip := demoIndexProduct{Code: p.Code, Scope: p.Scope, Channel: p.Channel, Title: p.Title,
 			List: d.base + "/v1/reviews/list?" + url.Values{"key": {siteKeys[p.Channel]}, "product": {p.Code},
-				"scope": {p.Scope}}.Encode()}
+				"scope": {p.Scope}}.Encode(), Views: views[p.Channel+"\x00"+p.Scope+"\x00"+p.Code]}
 		st, err := q.ProductStatsOf(r.Context(), p.Scope, p.Code, p.Market)
 		switch {
 		case errors.Is(err, store.ErrNotFound):

@@ -193,7 +193,7 @@ func TestDemoSurface(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		return res.StatusCode, body
 	}
-	status, body := get("/demo/")
+	status, body := get("/demo/index.json")
 	var idx struct {
 		Channels []map[string]string `json:"channels"`
 		Products []demoIndexProduct  `json:"products"`
@@ -201,7 +201,7 @@ func TestDemoSurface(t *testing.T) {
 	}
 	if status != 200 || json.Unmarshal(body, &idx) != nil || len(idx.Channels) != 2 || len(idx.Products) != 8 ||
 		idx.Panel != "http://demo.test/admin/" || idx.Channels[0]["site_key"] != info.Channels[0].SiteKey {
-		t.Fatalf("GET /demo/ = %d %s", status, body)
+		t.Fatalf("GET /demo/index.json = %d %s", status, body)
 	}
 	for _, p := range idx.Products {
 		if p.Reviews < 5 || p.Average < 3 || p.Average > 5 || !strings.HasPrefix(p.List, "http://demo.test/v1/reviews/list?key=") {

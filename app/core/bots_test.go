@@ -47,7 +47,7 @@ func TestBotTable(t *testing.T) {
 	}
 	for _, c := range []struct {
 		purpose, sec, moz, xp string
-		prefetch             bool
+		prefetch              bool
 	}{
 		{"prefetch", "", "", "", true},
 		{"", "prefetch", "", "", true},

@@ -240,7 +240,6 @@ type statsWork struct {
 	unwords  map[string]string // words removed (-1)
 	gallery  bool              // the gallery must be rebuilt
 	topics   bool              // the topics must be rebuilt
-	templ    map[string]AspectTemplate
 	dirtyAsp bool
 }
 
@@ -358,7 +357,7 @@ func (c *Core) refreshReviewStats(ctx context.Context, tx *store.Tx, reviewID in
 			}
 			w.apply(newC, +1)
 			w.words = newC.Words
-			if r.ProductName != "" {
+			if r.ProductName != "" && w.st.ProductName == "" {
 				w.st.ProductName = r.ProductName
 			}
 		}
@@ -503,7 +502,8 @@ func (c *Core) labelAspects(ctx context.Context, q *store.Q, aspects map[string]
 		if tpl != nil {
 			for i, d := range tpl.Aspects {
 				if d.Key == key {
-					a.Order, a.Label, a.Steps = i, d.Label, d.Steps
+					// Steps name the values only on the scale they were given on.
+					a.Order, a.Label, a.Steps = i, d.Label, nil
 					if d.Scale == a.Scale {
 						a.Steps = d.Steps
 					}
@@ -619,6 +619,8 @@ func (c *Core) RebuildProductStats(ctx context.Context) (int, error) {
 			for _, m := range media {
 				byReview[m.ReviewID] = append(byReview[m.ReviewID], m)
 			}
+			listings := make([]store.Listing, 0, len(rows))
+			texts := make([][2]string, 0, len(rows))
 			for _, r := range rows {
 				ct, err := c.contributionOf(ctx, tx.Q, r, byReview[r.ID])
 				if err != nil {
@@ -631,7 +633,7 @@ func (c *Core) RebuildProductStats(ctx context.Context) (int, error) {
 						work[ref] = w
 					}
 					w.apply(ct, +1)
-					if r.ProductName != "" {
+					if r.ProductName != "" && w.st.ProductName == "" {
 						w.st.ProductName = r.ProductName
 					}
 					ws := words[ref]
@@ -647,17 +649,12 @@ func (c *Core) RebuildProductStats(ctx context.Context) (int, error) {
 						}
 					}
 				}
-				err = tx.SaveListing(ctx, store.Listing{ReviewID: r.ID, VariantKey: r.VariantKey, GroupKey: r.GroupKey,
+				listings = append(listings, store.Listing{ReviewID: r.ID, VariantKey: r.VariantKey, GroupKey: r.GroupKey,
 					Market: r.Market, Rating: r.Rating, Verified: ct.Verified, Syndicable: ct.Syndicable, HasMedia: ct.Media,
 					Helpful: r.HelpfulCount, PublishedAt: publishedAt(r), Contribution: jsonString(ct)})
-				if err != nil {
-					return err
-				}
-				if err := tx.IndexReviewText(ctx, r.ID, productTokens(r), searchText(r)); err != nil {
-					return err
-				}
+				texts = append(texts, [2]string{productTokens(r), searchText(r)})
 			}
-			return nil
+			return tx.AddListings(ctx, listings, texts)
 		})
 		if err != nil {
 			return total, err

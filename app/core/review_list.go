@@ -49,9 +49,6 @@ type ListInput struct {
 	Topic    string
 	Lang     string
 	Via      string
-	// SiteKey is the site key the browser presented ("" for a server key); the
-	// hosted method-statement address carries it.
-	SiteKey string
 }
 
 // listQuery is a validated ListInput.
@@ -304,7 +301,11 @@ func fallbackRule(market string) MarketRule {
 // ReviewList builds the list answer for channel ch. Errors: 400 invalid / product,
 // scope, rating, q_too_long, topic_too_long, topic; 400 sort_not_allowed.
 func (c *Core) ReviewList(ctx context.Context, ch store.Channel, in ListInput) (*ReviewList, error) {
-	b, err := c.listBasis(ctx, ch, in, false)
+	rs, err := c.ReadState(ctx, in.Scope, in.Product)
+	if err != nil {
+		return nil, err
+	}
+	b, err := c.listBasis(ctx, ch, in, false, rs)
 	if err != nil {
 		return nil, err
 	}
@@ -321,21 +322,24 @@ func contains(list []string, v string) bool {
 }
 
 // listBasis is everything an answer is built from that is read before the page:
-// the validated query, the rule in force, the settings, the method-statement link
-// and the product's figures. Its key names the answer's content (see read_cache.go).
+// the validated query, the channel's configuration (rule in force, settings,
+// method-statement link) and the revisions of the product's figures. Its key
+// names the answer's content (see read_cache.go).
 type listBasis struct {
 	ch         store.Channel
 	lq         listQuery
+	gen        int64
 	rule       MarketRule
 	st         Settings
 	link       string
 	revisions  []store.ProductRevision
 	syndicated bool
+	cfgKey     string
 }
 
-// listBasis validates the query and reads the basis of an answer. forSSR limits it
-// to page 1 of the default size.
-func (c *Core) listBasis(ctx context.Context, ch store.Channel, in ListInput, forSSR bool) (*listBasis, error) {
+// listBasis validates the query and gathers the basis of an answer. forSSR limits
+// it to page 1 of the default size.
+func (c *Core) listBasis(ctx context.Context, ch store.Channel, in ListInput, forSSR bool, rs ReadState) (*listBasis, error) {
 	lq, err := parseList(in, ch)
 	if err != nil {
 		return nil, err
@@ -343,35 +347,25 @@ func (c *Core) listBasis(ctx context.Context, ch store.Channel, in ListInput, fo
 	if forSSR {
 		lq.page, lq.pageSize = 1, DefaultPageSize
 	}
-	q := c.DB.Read()
-	rule, ok, err := c.RuleFor(ctx, q, ch.Market, ch.ID, c.Now())
+	cfg, err := c.channelConfig(ctx, ch, lq.lang, rs.Gen)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		rule = fallbackRule(ch.Market)
-	}
 	if lq.sort == "" {
-		lq.sort = rule.DefaultSort
-	} else if !contains(rule.AllowedSorts, lq.sort) {
+		lq.sort = cfg.rule.DefaultSort
+	} else if !contains(cfg.rule.AllowedSorts, lq.sort) {
 		return nil, ErrSortNotAllowed
 	}
-	b := &listBasis{ch: ch, lq: lq, rule: rule}
-	if b.st, err = c.LoadSettings(ctx, q); err != nil {
-		return nil, err
-	}
-	if b.link, err = c.methodStatementLink(ctx, q, ch, lq.lang, in.SiteKey); err != nil {
-		return nil, err
-	}
+	b := &listBasis{ch: ch, lq: lq, gen: rs.Gen, rule: cfg.rule, st: cfg.st, link: cfg.link,
+		syndicated: cfg.st.SyndicationEnabled, cfgKey: cfg.key}
 	// The revisions of the market's figures, plus the other markets' when
 	// syndication is on; the figures themselves are read only to build an answer.
-	b.syndicated = b.st.SyndicationEnabled
-	market := ch.Market
-	if b.syndicated {
-		market = ""
-	}
-	if b.revisions, err = q.ProductRevisions(ctx, lq.scope, lq.product, market); err != nil {
-		return nil, err
+	if lq.scope == rs.scope && lq.product == rs.product {
+		for _, r := range rs.Revisions {
+			if b.syndicated || r.Market == ch.Market {
+				b.revisions = append(b.revisions, r)
+			}
+		}
 	}
 	return b, nil
 }
@@ -700,20 +694,10 @@ func (c *Core) reviewRows(ctx context.Context, q *store.Q, rows []store.Review, 
 }
 
 // methodStatementLink is the address of the channel's method statement in lang:
-// the brand's own page when one is linked, else the hosted page (with the site key
-// the browser presented; a server-key caller's page script adds its own key).
-func (c *Core) methodStatementLink(ctx context.Context, q *store.Q, ch store.Channel, lang, siteKey string) (string, error) {
-	ms, err := q.MethodStatementOf(ctx, ch.ID, lang)
-	if err == nil && ms.ExternalURL != "" {
-		return ms.ExternalURL, nil
+// the brand's own page (external) when one is linked, else the hosted page.
+func (c *Core) methodStatementLink(ch store.Channel, lang, external string) string {
+	if external != "" {
+		return external
 	}
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return "", err
-	}
-	v := url.Values{}
-	if siteKey != "" {
-		v.Set("key", siteKey)
-	}
-	v.Set("lang", lang)
-	return strings.TrimRight(c.PublicURL, "/") + "/v1/method-statement?" + v.Encode(), nil
+	return c.HostedStatementURL(ch, lang)
 }

@@ -38,14 +38,9 @@ var ErrNoSiteKey = E(http.StatusConflict, "refused", "no_site_key")
 // ssrTemplates are parsed once, at start; a broken template stops the binary.
 var ssrTemplates = template.Must(template.New("ssr").ParseFS(assets.Templates(), "ssr/*.html"))
 
-// StaticCSS is the component's style sheet (served at /static/reviews.css).
-var StaticCSS = func() []byte {
-	b, err := assets.Static.ReadFile("static/reviews.css")
-	if err != nil {
-		panic(err)
-	}
-	return b
-}()
+// StaticCSS is the component's style sheet (served at /static/reviews.css): the
+// themes and layouts plus the parts the page script drives (assets.ComponentCSS).
+var StaticCSS = assets.ComponentCSS()
 
 // SSRInput is the query of GET /v1/ssr.
 type SSRInput struct {
@@ -101,34 +96,35 @@ func parseSSR(in SSRInput, ch store.Channel) (style, theme string, err error) {
 // name_too_long, and 409 refused / no_site_key when the channel has no site key in
 // use and no own method-statement page.
 func (c *Core) RenderSSR(ctx context.Context, ch store.Channel, in SSRInput) (SSRBody, error) {
-	b, style, theme, err := c.ssrBasis(ctx, ch, in)
+	rs, err := c.ReadState(ctx, in.Scope, in.Product)
+	if err != nil {
+		return SSRBody{}, err
+	}
+	b, style, theme, err := c.ssrBasis(ctx, ch, in, rs)
 	if err != nil {
 		return SSRBody{}, err
 	}
 	return c.renderSSR(ctx, b, in.Name, style, theme)
 }
 
-// ssrBasis validates an SSR request and reads the basis of its answer.
-func (c *Core) ssrBasis(ctx context.Context, ch store.Channel, in SSRInput) (*listBasis, string, string, error) {
-	if _, err := parseList(in.ListInput, ch); err != nil {
+// ssrBasis validates an SSR request and gathers the basis of its answer.
+func (c *Core) ssrBasis(ctx context.Context, ch store.Channel, in SSRInput, rs ReadState) (*listBasis, string, string, error) {
+	lq, err := parseList(in.ListInput, ch)
+	if err != nil {
 		return nil, "", "", err
 	}
 	style, theme, err := parseSSR(in, ch)
 	if err != nil {
 		return nil, "", "", err
 	}
-	q := c.DB.Read()
-	ok, err := q.ChannelHasSiteKey(ctx, ch.ID)
+	cfg, err := c.channelConfig(ctx, ch, lq.lang, rs.Gen)
 	if err != nil {
 		return nil, "", "", err
 	}
-	if !ok {
-		ms, err := q.MethodStatementOf(ctx, ch.ID, Language(in.Lang, ch))
-		if err != nil || ms.ExternalURL == "" {
-			return nil, "", "", ErrNoSiteKey
-		}
+	if !cfg.siteKeyInUse && !cfg.ownStatement {
+		return nil, "", "", ErrNoSiteKey
 	}
-	b, err := c.listBasis(ctx, ch, in.ListInput, true)
+	b, err := c.listBasis(ctx, ch, in.ListInput, true, rs)
 	return b, style, theme, err
 }
 
@@ -190,8 +186,8 @@ type distRow struct {
 }
 
 type galleryRow struct {
-	ID, ReviewID, Thumb, Alt string
-	Width, Height            int
+	ID, ReviewID, Thumb, Srcset, Alt string
+	Width, Height                    int
 }
 
 type sortOption struct {
@@ -215,6 +211,9 @@ type reviewView struct {
 	Helpful, Unhelpful             int
 	HelpfulQuestion, HelpfulLabel  string
 	UnhelpfulLabel, ReportLabel    string
+	// Seller response and resolution note with their labels (page script parity).
+	SellerResponse, Resolution   *ReviewNote
+	SellerLabel, ResolutionLabel string
 }
 
 // localNumber writes a one-decimal number as the language does (4,5 in Turkish).
@@ -226,9 +225,15 @@ func localNumber(f float64, lang string) string {
 	return s
 }
 
-func starsOf(v float64, lang string) starsView {
+// starsOf describes an average (one decimal in its label) or, with whole, a
+// rating.
+func starsOf(v float64, lang string, whole bool) starsView {
 	s := strconv.FormatFloat(StarsFilled(v), 'f', -1, 64)
-	return starsView{Value: s, Label: Word(lang, "stars_label", "n", localNumber(v, lang))}
+	n := localNumber(v, lang)
+	if whole {
+		n = strconv.Itoa(int(v))
+	}
+	return starsView{Value: s, Label: Word(lang, "stars_label", "n", n)}
 }
 
 var monthsTR = []string{"Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim",
@@ -257,7 +262,7 @@ func (c *Core) renderComponent(l *ReviewList, style, theme string, loc *time.Loc
 		Scope: l.scope, Sort: l.Sort, Page: l.Page, Pages: l.Pages, W: l.Words,
 		CSS: strings.TrimRight(c.PublicURL, "/") + "/static/reviews.css", Count: l.Aggregate.Count,
 		Average: localNumber(l.Aggregate.Average, lang), CountLabel: wordN(lang, "review_count", l.Aggregate.Count),
-		Stars: starsOf(l.Aggregate.Average, lang), ImportedLabel: l.Aggregate.ImportedLabel, Aspects: l.Aspects,
+		Stars: starsOf(l.Aggregate.Average, lang, false), ImportedLabel: l.Aggregate.ImportedLabel, Aspects: l.Aspects,
 		Topics: l.Topics, SortLocked: l.Core.Sort.Locked, MethodURL: l.Core.MethodStatement.URL,
 		MethodLabel: l.Core.MethodStatement.Label, PrivacyURL: l.PrivacyURL, More: l.Pages > l.Page,
 		PageLabel: Word(lang, "page_of", "page", strconv.Itoa(l.Page), "pages", strconv.Itoa(l.Pages))}
@@ -268,7 +273,7 @@ func (c *Core) renderComponent(l *ReviewList, style, theme string, loc *time.Loc
 		v.Distribution = append(v.Distribution, distRow{Rating: r, Count: l.Aggregate.Distribution[strconv.Itoa(r)],
 			Max: max(1, l.Aggregate.Count), Label: wordN(lang, "filter_rating", r)})
 	}
-	for _, g := range l.Gallery {
+	for i, g := range l.Gallery {
 		thumb := g.URL
 		if g.Kind == "video" && g.PosterURL != "" {
 			thumb = g.PosterURL
@@ -277,29 +282,30 @@ func (c *Core) renderComponent(l *ReviewList, style, theme string, loc *time.Loc
 		if alt == "" && !g.Anonymous {
 			alt = g.Author
 		}
-		v.Gallery = append(v.Gallery, galleryRow{ID: g.ID, ReviewID: g.ReviewID, Thumb: thumb, Alt: alt, Width: g.Width,
-			Height: g.Height})
+		if alt == "" { // the gallery button's only name
+			alt = l.Words["photo"] + " " + strconv.Itoa(i+1)
+		}
+		v.Gallery = append(v.Gallery, galleryRow{ID: g.ID, ReviewID: g.ReviewID, Thumb: thumb, Srcset: g.Srcset, Alt: alt,
+			Width: g.Width, Height: g.Height})
 	}
 	for _, s := range l.Sorts {
 		v.Sorts = append(v.Sorts, sortOption{Code: s.Code, Label: s.Label, Selected: s.Code == l.Sort})
 	}
-	for i, row := range l.Reviews {
+	for _, row := range l.Reviews {
 		author := row.Author
 		if row.Anonymous {
 			author = l.Words["anonymous"]
 		}
 		published := row.PublishedAt.In(loc)
 		rv := reviewView{ID: row.ID, Lang: row.Language, Title: row.Title, Author: author, Anonymous: row.Anonymous,
-			Stars: starsOf(float64(row.Rating), lang), Date: localDate(published, lang),
+			Stars: starsOf(float64(row.Rating), lang, true), Date: localDate(published, lang),
 			DateISO: published.Format("2006-01-02"), Verified: row.Verified, Badge: l.Words["verified_purchase"],
 			Origin: row.Origin, OriginLabel: row.OriginLabel, OriginURL: row.OriginURL,
 			Process: row.Experience == ExperienceProcess, ProcessLabel: l.Words["experience_process"],
 			Aspects: row.Aspects, Media: row.Media, Helpful: row.HelpfulCount, Unhelpful: row.UnhelpfulCount,
 			HelpfulQuestion: l.Words["helpful_question"], HelpfulLabel: l.Words["helpful"],
-			UnhelpfulLabel: l.Words["unhelpful"], ReportLabel: l.Words["report"]}
-		if i < len(l.rows) {
-			rv.Stars = starsOf(float64(l.rows[i].Rating), lang)
-		}
+			UnhelpfulLabel: l.Words["unhelpful"], ReportLabel: l.Words["report"], SellerResponse: row.SellerResponse,
+			Resolution: row.Resolution, SellerLabel: l.Words["seller_response"], ResolutionLabel: l.Words["resolution"]}
 		for _, p := range strings.Split(row.Body, "\n\n") {
 			if p = strings.TrimSpace(p); p != "" {
 				rv.Paragraphs = append(rv.Paragraphs, p)

@@ -230,3 +230,39 @@ func TestViews(t *testing.T) {
 		}
 	}
 }
+
+// TestListConcurrentChanges: lists read while votes change the product answer the
+// latest counts once the votes are done, and concurrent builds of one answer agree.
+func TestListConcurrentChanges(t *testing.T) {
+	f := newFx(t)
+	r := f.seed(seedRev{})
+	done := make(chan error, 32)
+	for g := 0; g < 16; g++ {
+		go func(g int) {
+			for i := 0; i < 10; i++ {
+				res := f.list("product=SKU-1")
+				if res.Status != 200 {
+					done <- fmt.Errorf("list %d", res.Status)
+					return
+				}
+			}
+			done <- nil
+		}(g)
+		go func(g int) {
+			res := f.vote(r[0], map[string]any{"vote": "up", "visitor_key": fmt.Sprint("v", g)})
+			if res.Status != 200 {
+				done <- fmt.Errorf("vote %d %s", res.Status, res.Body)
+				return
+			}
+			done <- nil
+		}(g)
+	}
+	for i := 0; i < 32; i++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if row := obj(f.mustList("product=SKU-1")["reviews"].([]any)[0]); num(row["helpful_count"]) != 16 {
+		t.Fatalf("helpful_count %v", row["helpful_count"])
+	}
+}

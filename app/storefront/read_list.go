@@ -11,27 +11,28 @@ import (
 // listInput reads the list parameters of GET /v1/reviews/list and /v1/ssr.
 func listInput(r *http.Request) core.ListInput {
 	v := r.URL.Query()
-	in := core.ListInput{Product: v.Get("product"), Scope: v.Get("scope"), Sort: v.Get("sort"), Page: v.Get("page"),
+	return core.ListInput{Product: v.Get("product"), Scope: v.Get("scope"), Sort: v.Get("sort"), Page: v.Get("page"),
 		PageSize: v.Get("page_size"), Rating: v.Get("rating"), Verified: v.Get("verified"), Media: v.Get("media"),
 		Q: v.Get("q"), Topic: v.Get("topic"), Lang: v.Get("lang"), Via: v.Get("via")}
-	if !web.HasBearer(r) {
-		in.SiteKey = v.Get("key")
-	}
-	return in
 }
 
 // handleReviewList serves GET /v1/reviews/list: published reviews of a product with
 // the summary figures, required elements, labels and limits (site key from a
 // verified domain, or server key plus channel).
 func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request) error {
-	_, ch, err := h.Auth.Storefront(r)
+	v := r.URL.Query()
+	rs, err := h.Core.ReadState(r.Context(), v.Get("scope"), v.Get("product"))
+	if err != nil {
+		return err
+	}
+	_, caller, err := h.readCaller(r, rs.Gen)
 	if err != nil {
 		return err
 	}
 	if err := web.CheckQuery(r); err != nil {
 		return err
 	}
-	out, err := h.Core.CachedReviewList(r.Context(), ch, listInput(r))
+	out, err := h.Core.CachedReviewList(r.Context(), caller.Channel, listInput(r), rs)
 	if err != nil {
 		return err
 	}

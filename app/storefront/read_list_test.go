@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -112,7 +113,7 @@ func TestListPagingAndLanguage(t *testing.T) {
 	}
 	core := obj(l["core"])
 	ms := obj(core["method_statement"])
-	if !strings.Contains(ms["url"].(string), "/v1/method-statement?") || !strings.Contains(ms["url"].(string), "key=") ||
+	if ms["url"] != "http://reviewd.test/v1/method-statement?channel=web&lang=tr" ||
 		ms["required"] != true || obj(core["sort"])["locked"] != true || obj(core["verification_badge"])["required"] != true ||
 		core["policy_version"] != "TR-2026-10" || core["market"] != "TR" || core["source_label_required"] != true ||
 		core["streams_together"] != false || core["resolution_inline"] != true {
@@ -268,3 +269,68 @@ func TestListTopics(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestListCacheInvalidation: answers, verified callers and channel configuration
+// are cached, yet every change shows in the very next request: a revoked key, a
+// channel switched off, a new domain, settings, an own method-statement page, a
+// market rule version coming into force, and review changes.
+func TestListCacheInvalidation(t *testing.T) {
+	f := newFx(t)
+	gb := f.channel("gb", "GB", "en")
+	f.seed(seedRev{market: "GB", variant: "MUG"})
+	q := "product=MUG"
+	l := f.listWith(gb, q)
+	if l["questions_enabled"] != false || len(l["sorts"].([]any)) != 5 {
+		t.Fatalf("before: %v %v", l["questions_enabled"], l["sorts"])
+	}
+	f.settings(map[string]any{"questions_enabled": true})
+	if l = f.listWith(gb, q); l["questions_enabled"] != true {
+		t.Fatalf("settings change not seen")
+	}
+	ch, _ := f.App.DB.Read().ChannelByCode(ctx, "gb")
+	tx := func(fn func(tx *store.Tx) error) {
+		t.Helper()
+		if err := f.App.DB.WithTx(ctx, fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx(func(tx *store.Tx) error {
+		return tx.SetMethodStatementURL(ctx, ch.ID, "en", "https://shop.example/how")
+	})
+	if l = f.listWith(gb, q); obj(obj(l["core"])["method_statement"])["url"] != "https://shop.example/how" {
+		t.Fatalf("method statement change not seen: %v", obj(l["core"])["method_statement"])
+	}
+	// A brand rule version scheduled for later takes over when it comes into force.
+	tx(func(tx *store.Tx) error {
+		_, err := tx.CreateMarketRule(ctx, store.MarketRuleVersion{Market: "GB", ReviewWindowDays: 365,
+			AllowedSorts: []string{"newest", "oldest"}, DefaultSort: "oldest", ValidFrom: f.Clock.T.Add(time.Hour)})
+		return err
+	})
+	if l = f.listWith(gb, q); len(l["sorts"].([]any)) != 5 {
+		t.Fatalf("future rule applied early")
+	}
+	f.Clock.Advance(2 * time.Hour)
+	if l = f.listWith(gb, q); len(l["sorts"].([]any)) != 2 || l["sort"] != "oldest" {
+		t.Fatalf("rule in force not seen: %v %v", l["sorts"], l["sort"])
+	}
+	// Domains, channels and keys.
+	other := map[string]string{"Origin": "https://other.example"}
+	wantCode(t, f.Do("GET", "/v1/reviews/list?key="+gb+"&"+q, nil, other), 403, "refused / origin_unverified: other.example")
+	tx(func(tx *store.Tx) error { return tx.AddDomain(ctx, ch.ID, "other.example", true) })
+	if res := f.Do("GET", "/v1/reviews/list?key="+gb+"&"+q, nil, other); res.Status != 200 {
+		t.Fatalf("new domain: %d", res.Status)
+	}
+	tx(func(tx *store.Tx) error { return tx.SetChannelActive(ctx, ch.ID, false) })
+	wantCode(t, f.Do("GET", "/v1/reviews/list?key="+gb+"&"+q, nil, other), 403, "refused / channel_inactive")
+	tx(func(tx *store.Tx) error { return tx.SetChannelActive(ctx, ch.ID, true) })
+	f.listWith(gb, q)
+	keys, _ := f.App.DB.Read().ListKeys(ctx)
+	for _, k := range keys {
+		if k.Kind == "site" && k.ChannelID == ch.ID {
+			if err := f.App.Core.RevokeKey(ctx, core.Console(), k.PublicID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	wantCode(t, f.Do("GET", "/v1/reviews/list?key="+gb+"&"+q, nil, other), 403, "refused / revoked_site_key")
+}

@@ -34,5 +34,10 @@ func (h *Handler) routes() []route {
 		{"POST", "/v1/views", h.handleViewCount},
 		// Theme style sheet of the review component (read_ssr.go).
 		{"GET", "/static/reviews.css", h.handleReviewsCSS},
+		// Page script: the loader stores embed and the content-hash files (assets.go).
+		{"GET", "/v1/widget.js", h.handleWidgetLoader},
+		{"GET", "/assets/{hash:[0-9a-f]{16}}/{file:reviews\\.(?:js|css)}", h.handleWidgetAsset},
+		{"HEAD", "/v1/widget.js", h.handleWidgetLoader},
+		{"HEAD", "/assets/{hash:[0-9a-f]{16}}/{file:reviews\\.(?:js|css)}", h.handleWidgetAsset},
 	}
 }

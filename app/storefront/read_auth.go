@@ -1,0 +1,48 @@
+package storefront
+
+import (
+	"net/http"
+	"strings"
+
+	"reviewd/app/core"
+	"reviewd/app/web"
+)
+
+// readCaller authenticates a read request (list, SSR) as web.Auth.Storefront does,
+// keeping verified callers in the core's caller cache under the read generation
+// gen (read before the verification): a revoked key, a channel switched off or a
+// domain removed changes the generation, so only unchanged verifications are
+// reused. A cached caller still takes its request from the per-key limit. Refused
+// callers are never cached.
+func (h *Handler) readCaller(r *http.Request, gen int64) (*core.Actor, core.CachedCaller, error) {
+	var key string
+	if web.HasBearer(r) {
+		_, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		key = "srv\x00" + string(core.HashToken(strings.TrimSpace(tok))) + "\x00" + r.URL.Query().Get("channel")
+	} else {
+		secret := r.URL.Query().Get("key")
+		if secret == "" {
+			secret = r.Header.Get("X-Service-Site-Key")
+		}
+		key = "site\x00" + string(core.HashToken(secret)) + "\x00" +
+			core.RequestHost(r.Header.Get("Origin"), r.Header.Get("Referer"))
+	}
+	callers := h.Core.Callers()
+	if c, ok := callers.Get(key, gen); ok {
+		if !h.Limits.Keys.Allow(c.Actor.ID) {
+			return nil, c, core.ErrRateLimited
+		}
+		a := c.Actor
+		a.RequestID, a.IP, a.UserAgent = web.RequestID(r.Context()), web.ClientIP(r.Context()), r.UserAgent()
+		web.SetActor(r.Context(), &a)
+		return &a, c, nil
+	}
+	a, ch, err := h.Auth.Storefront(r)
+	if err != nil {
+		return nil, core.CachedCaller{}, err
+	}
+	c := core.CachedCaller{Actor: *a, Channel: ch}
+	c.Actor.RequestID, c.Actor.IP, c.Actor.UserAgent = "", "", ""
+	callers.Put(key, gen, c)
+	return a, c, nil
+}
