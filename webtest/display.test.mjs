@@ -91,8 +91,18 @@ test("script rendering: sidebar layout, night theme, first render budget", async
   assert.ok(r.side);
   assert.equal(r.version, "3");
   assert.equal(r.n, 10, "ten reviews rendered");
-  budget("first render of 10 reviews after the data arrives", r.ms.toFixed(1), 50, " ms");
-  assert.ok(r.ms < 50, `first render took ${r.ms} ms`);
+  // The first render of a page load, over five loads (median: a busy test machine
+  // can stall one).
+  const runs = [r.ms];
+  for (let i = 0; i < 4; i++) {
+    await page.reload();
+    await waitEvent(page, "rendered");
+    runs.push(await page.evaluate(() => performance.getEntriesByName("reviews:render")[0].duration));
+  }
+  const ms = runs.sort((a, b) => a - b)[2];
+  budget("first render of 10 reviews after the data arrives (median of 5 loads)", ms.toFixed(1), 50, " ms");
+  assert.ok(ms < 50, `first render took ${runs.join(", ")} ms`);
+  await waitEvent(page, "questions");
   shots.night = await shot(page, "sidebar-night", page.locator("[data-review-product]"));
   // Sanity comparison of the two screenshots: other layout (size), other theme
   // (the night theme is dark, warm is light).
@@ -220,6 +230,22 @@ test("Turkish: every text from the words object", async () => {
   const dlg = page.locator("dialog[open]");
   assert.match(await dlg.innerText(), /Sipariş numarası[\s\S]*E-posta adresi[\s\S]*Devam et/);
   assert.deepEqual(await axe(page), [], "axe: Turkish, natural theme, dialog open");
+  await clean(page, assert);
+  await page.context().close();
+});
+
+test("all eight themes in both layouts: no serious or critical axe findings", async () => {
+  const page = await newPage(browser);
+  const themes = ["warm", "trust", "editorial", "minimal", "soft", "bold", "natural", "night"];
+  for (const [i, theme] of themes.entries()) {
+    const style = i % 2 ? "sidebar" : "cards";
+    await page.goto(env.base + `/demo/demo-en/demo-candle?render=client&style=${style}&theme=${theme}`);
+    await waitEvent(page, "rendered");
+    await page.click("[data-review-filter=verified]");
+    await waitEvent(page, "loaded", 2);
+    await page.waitForTimeout(250); // the pressed button's colour transition
+    assert.deepEqual(await axe(page, "[data-review-product]"), [], `axe: ${style}, ${theme}`);
+  }
   await clean(page, assert);
   await page.context().close();
 });

@@ -154,7 +154,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("browser tests failed (%v, %s):\n%s\nreviewd log:\n%s", err, time.Since(start).Round(time.Second), out,
 			tail(stderr.String(), 4000))
 	}
-	t.Logf("browser tests passed in %s; screenshots in %s", time.Since(start).Round(time.Second), outDir)
+	t.Logf("browser tests passed in %s; screenshots in %s (set REVIEWD_WEBTEST_OUT to keep them)", time.Since(start).Round(time.Second), outDir)
 	if testing.Verbose() {
 		t.Log("\n" + string(out))
 	}

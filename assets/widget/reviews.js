@@ -29,9 +29,9 @@ const time = (iso, lang) => {
 };
 const emit = (el, type, detail) => (el || D).dispatchEvent(new CustomEvent("reviews:" + type, {bubbles: true, detail}));
 const $ = (el, sel) => el.querySelector(sel), $$ = (el, sel) => el.querySelectorAll(sel);
-const store = {
-  get(k) { try { return JSON.parse(localStorage.getItem("reviewd:" + k)); } catch (e) { return null; } },
-  set(k, v) { try { localStorage.setItem("reviewd:" + k, JSON.stringify(v)); } catch (e) { /* storage off: memory only */ } },
+const mem = {}, store = { // localStorage, or memory when the browser refuses it
+  get(k) { try { return JSON.parse(localStorage.getItem("reviewd:" + k)) ?? mem[k] ?? null; } catch (e) { return mem[k] ?? null; } },
+  set(k, v) { mem[k] = v; try { localStorage.setItem("reviewd:" + k, JSON.stringify(v)); } catch (e) { /* memory only */ } },
 };
 
 // cid is the id prefix of one component: FNV-1a of scope and product, as the
@@ -466,7 +466,7 @@ const orderFields = (w, L) => `<label class="rvw-field">${esc(w.order_number)}<i
 const sendRow = (t) => `<p class="rvw-msg" role="alert"></p><button type="submit" class="rvw-primary">${esc(t)}</button>`;
 
 function ask(c, text) {
-  c = c || comps[0];
+  if (!(c = c || comps[0]) || !c.data) return null;
   const d = c.data, w = d.words, QL = c.qa && c.qa.limits || {};
   const dl = dialog(c, d, w.ask_question, `<form><label class="rvw-field">${esc(w.your_question)}<textarea name="body" rows="4" required maxlength="${QL.question_length || 1000}">${esc(text)}</textarea></label>${c.asker ? "" : nameFields(w, QL.name_length) + `<label class="rvw-field">${esc(w.question_email)}<input type="email" name="email" maxlength="${QL.email_length || 254}" autocomplete="email"></label>`}${sendRow(w.report_send)}</form>`);
   submitting(dl, w, async f => {
@@ -493,8 +493,14 @@ function answer(c, qid) {
   const dl = dialog(c, d, w.answer, `<form>${need ? `<p>${esc(w.answer_intro)}</p>` + orderFields(w, d.limits) : ""}<label class="rvw-field">${esc(w.your_answer)}<textarea name="body" rows="4" required maxlength="${QL.answer_length || 2000}"></textarea></label>${nameFields(w, QL.name_length)}${sendRow(w.report_send)}</form>`);
   submitting(dl, w, async f => {
     if (!S.token) S.token = (await api(c.key, "POST", "/v1/eligibility", {body: {order: f.order.value.trim(), email: f.email.value.trim(), language: d.language}})).token;
-    const r = await api(c.key, "POST", `/v1/questions/${encodeURIComponent(qid)}/answers`, {token: S.token,
-      body: {body: f.body.value.trim(), name: f.author.value.trim(), hide_name: f.hide.checked, language: d.language}});
+    let r;
+    try {
+      r = await api(c.key, "POST", `/v1/questions/${encodeURIComponent(qid)}/answers`, {token: S.token,
+        body: {body: f.body.value.trim(), name: f.author.value.trim(), hide_name: f.hide.checked, language: d.language}});
+    } catch (e) {
+      if (e.error === "token_refused" && e.detail !== "not_a_buyer") S.token = ""; // the next answer asks for the order again
+      throw e;
+    }
     done(dl, w, w.answer_sent + (r.state === "published" ? "" : " " + w.thanks_pending));
     emit(c.el, "answer", Object.assign({question_id: qid}, r));
     if (r.state === "published") questions(c).catch(() => {});
@@ -701,8 +707,9 @@ function urlToken() {
     // The token leaves the address bar (and later Referer headers and bookmarks).
     const u = new URL(location.href);
     u.searchParams.delete("review_token");
-    u.hash = u.hash.replace(/(^#|&)review_token=[^&]*/, "$1").replace(/^#&/, "#");
-    history.replaceState(history.state, "", u.hash === "#" ? u.href.replace(/#$/, "") : u.href);
+    const h = u.hash.replace(/(^#|&)review_token=[^&]*/, "$1").replace(/^#&/, "#");
+    u.hash = h === "#" ? "" : h;
+    history.replaceState(history.state, "", u.href.replace(/#$/, ""));
   } catch (e) { /* the address stays */ }
   return t;
 }
