@@ -12,7 +12,7 @@ import (
 // keeping verified callers in the core's caller cache under the read generation
 // gen (read before the verification): a revoked key, a channel switched off or a
 // domain removed changes the generation, so only unchanged verifications are
-// reused. A cached caller still takes its request from the per-key limit. Refused
+// reused. A cached server-key caller still takes its request from the store-server limit. Refused
 // callers are never cached.
 func (h *Handler) readCaller(r *http.Request, gen int64) (*core.Actor, core.CachedCaller, error) {
 	var key string
@@ -29,7 +29,7 @@ func (h *Handler) readCaller(r *http.Request, gen int64) (*core.Actor, core.Cach
 	}
 	callers := h.Core.Callers()
 	if c, ok := callers.Get(key, gen); ok {
-		if !h.Limits.Keys.Allow(c.Actor.ID) {
+		if c.Actor.Via == core.ViaServerKey && !h.Limits.StoreServer.Allow(c.Actor.ID) {
 			return nil, c, core.ErrRateLimited
 		}
 		a := c.Actor

@@ -73,6 +73,9 @@ type Limits struct {
 	// Refused: 60 refused requests per 5 minutes per IP, then every request of that
 	// IP gets 429 until the budget refills.
 	Refused *Limiter
+	// StoreServer: a store server's calls to the storefront (ssr, list, questions
+	// with a server key), per key.
+	StoreServer *Limiter
 	// PerIP is the storefront's per-IP limit for votes, reports, views and questions.
 	PerIP *Limiter
 	// Viewer is shared by GET /v1/viewer and /v1/viewer/order (per server key).
@@ -83,9 +86,10 @@ type Limits struct {
 // leaves them open; see docs/decisions.md).
 func NewLimits(now func() time.Time) *Limits {
 	return &Limits{
-		Keys:    NewLimiter(600, 5*time.Minute, now),
-		Refused: NewLimiter(60, 5*time.Minute, now),
-		PerIP:   NewLimiter(120, time.Minute, now),
-		Viewer:  NewLimiter(600, time.Minute, now),
+		Keys:        NewLimiter(600, 5*time.Minute, now),
+		Refused:     NewLimiter(60, 5*time.Minute, now),
+		StoreServer: NewLimiter(3000, time.Minute, now),
+		PerIP:       NewLimiter(120, time.Minute, now),
+		Viewer:      NewLimiter(600, time.Minute, now),
 	}
 }

@@ -375,3 +375,16 @@ func TestStorefrontCallers(t *testing.T) {
 		})
 	}
 }
+
+// TestSiteKeyHasNoPerKeyLimit: every visitor of a store shares its site key, so the
+// 600-per-5-minutes key budget does not apply to it.
+func TestSiteKeyHasNoPerKeyLimit(t *testing.T) {
+	rg := newRig(t)
+	site := rg.key(core.KindSite)
+	origin := map[string]string{"Origin": "https://shop.example"}
+	for i := 0; i < 650; i++ {
+		if a := rg.do("GET", "/site?key="+site, "", origin); a.status != 200 {
+			t.Fatalf("request %d: %d %v", i+1, a.status, a.body)
+		}
+	}
+}
