@@ -53,6 +53,16 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	c := core.New(db, keys, cfg.PublicURL, log)
 	c.MediaDir = filepath.Join(cfg.DataDir, MediaDir)
 	c.Outbound = out
+	if db.UpgradedFrom > 0 && db.UpgradedFrom < store.ReadModelVersion {
+		// Reviews stored before the read model existed get their product figures,
+		// listing and search rows now.
+		n, err := c.RebuildProductStats(ctx)
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("app: build the review read model: %w", err)
+		}
+		log.Info("built the review read model after the upgrade", "products", n, "from_version", db.UpgradedFrom)
+	}
 	c.Mailer = mail.New(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
 		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From})
 	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}

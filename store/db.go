@@ -38,6 +38,9 @@ type DB struct {
 	path  string
 	// Now is the clock; tests replace it.
 	Now func() time.Time
+	// UpgradedFrom is the schema version the file had when Open upgraded it (0 for a
+	// fresh database or one that was already current).
+	UpgradedFrom int
 }
 
 // Tx is a write transaction; Now is fixed when it begins so every row it stamps and

@@ -58,6 +58,9 @@ func (db *DB) migrate(ctx context.Context, schemaSQL string) error {
 	case v > SchemaVersion:
 		return fmt.Errorf("store: database schema version %d is newer than this binary (%d)", v, SchemaVersion)
 	}
+	if v < SchemaVersion {
+		db.UpgradedFrom = v
+	}
 	for ; v < SchemaVersion; v++ {
 		if err := db.apply(ctx, steps[v-1], v+1); err != nil {
 			return fmt.Errorf("store: upgrade to version %d: %w", v+1, err)
@@ -81,6 +84,11 @@ func (db *DB) apply(ctx context.Context, ddl string, version int) error {
 	}
 	return tx.Commit()
 }
+
+// ReadModelVersion is the schema version that introduced the storefront read model
+// (product figures, listing, search); a database upgraded from an older version
+// builds it once from its reviews.
+const ReadModelVersion = 7
 
 // PendingSteps reports how many upgrade steps a database at version v needs.
 func PendingSteps(v int) int {
