@@ -88,15 +88,12 @@ func (q *Q) ListActivity(ctx context.Context, f ActivityFilter) ([]Activity, int
 		where += ` AND target_id = ?`
 		args = append(args, f.TargetID)
 	}
-	var total int
-	if err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM activity_log`+where, args...).Scan(&total); err != nil {
-		return nil, 0, translate(err)
-	}
-	if f.Limit <= 0 {
-		f.Limit = 100
+	total, err := q.countRows(ctx, ` FROM activity_log`+where, args)
+	if err != nil {
+		return nil, 0, err
 	}
 	rows, err := q.c.QueryContext(ctx, `SELECT id, at, action, actor_type, actor_id, actor_name, target_type, target_id, detail, request_id, ip_hash, user_agent
-		FROM activity_log`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
+		FROM activity_log`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, pageArgs(args, f.Limit, f.Offset, 100)...)
 	if err != nil {
 		return nil, 0, translate(err)
 	}
@@ -145,15 +142,12 @@ func (q *Q) ListAccess(ctx context.Context, f AccessFilter) ([]Access, int, erro
 		where += ` AND (target_id = ? OR action LIKE ? ESCAPE '\')`
 		args = append(args, f.Q, "%"+likeEscape(f.Q)+"%")
 	}
-	var total int
-	if err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM access_log`+where, args...).Scan(&total); err != nil {
-		return nil, 0, translate(err)
-	}
-	if f.Limit <= 0 {
-		f.Limit = 100
+	total, err := q.countRows(ctx, ` FROM access_log`+where, args)
+	if err != nil {
+		return nil, 0, err
 	}
 	rows, err := q.c.QueryContext(ctx, `SELECT id, at, action, actor_id, actor_role, via, target_type, target_id, count, request_id, ip_hash, user_agent
-		FROM access_log`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
+		FROM access_log`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, pageArgs(args, f.Limit, f.Offset, 100)...)
 	if err != nil {
 		return nil, 0, translate(err)
 	}

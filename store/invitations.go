@@ -255,19 +255,12 @@ func (f InvitationFilter) where() (string, []any) {
 func (q *Q) ListInvitations(ctx context.Context, f InvitationFilter) ([]InvitationRow, int, error) {
 	where, args := f.where()
 	from := ` FROM invitations i LEFT JOIN orders o ON o.id = i.order_id JOIN channels c ON c.id = i.channel_id`
-	var total int
-	if err := q.c.QueryRowContext(ctx, `SELECT count(*)`+from+where, args...).Scan(&total); err != nil {
-		return nil, 0, translate(err)
+	total, err := q.countRows(ctx, from+where, args)
+	if err != nil {
+		return nil, 0, err
 	}
-	order := ` ORDER BY i.id DESC`
-	if f.Oldest {
-		order = ` ORDER BY i.id`
-	}
-	if f.Limit <= 0 {
-		f.Limit = 25
-	}
-	rows, err := q.c.QueryContext(ctx, `SELECT `+qInvitationCols+`, coalesce(o.external_id, ''), c.code`+from+where+order+` LIMIT ? OFFSET ?`,
-		append(args, f.Limit, f.Offset)...)
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qInvitationCols+`, coalesce(o.external_id, ''), c.code`+from+where+
+		listOrder(f.Oldest, "i.id")+` LIMIT ? OFFSET ?`, pageArgs(args, f.Limit, f.Offset, 25)...)
 	out, err := collect(rows, err, func(sc scanner) (InvitationRow, error) {
 		var r InvitationRow
 		inv, err := scanInvitation(extraScanner{sc, []any{&r.OrderReference, &r.ChannelCode}})
@@ -297,21 +290,7 @@ func (q *Q) ListInvitations(ctx context.Context, f InvitationFilter) ([]Invitati
 func (q *Q) InvitationCounts(ctx context.Context, channelID int64, kinds []string) (map[string]int, error) {
 	f := InvitationFilter{ChannelID: channelID, Kinds: kinds}
 	where, args := f.where()
-	rows, err := q.c.QueryContext(ctx, `SELECT i.state, count(*) FROM invitations i`+where+` GROUP BY i.state`, args...)
-	if err != nil {
-		return nil, translate(err)
-	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var s string
-		var n int
-		if err := rows.Scan(&s, &n); err != nil {
-			return nil, err
-		}
-		out[s] = n
-	}
-	return out, translate(rows.Err())
+	return q.countByKey(ctx, `SELECT i.state, count(*) FROM invitations i`+where+` GROUP BY i.state`, args)
 }
 
 // CountReviewedInvitations counts sent product invitations of a channel (0 = all)

@@ -212,20 +212,12 @@ func (q *Q) ListOrderSourceRuns(ctx context.Context, f OrderSourceRunFilter) ([]
 		where += ` AND outcome = ?`
 		args = append(args, f.Outcome)
 	}
-	var total int
-	if err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM order_source_runs`+where, args...).Scan(&total); err != nil {
-		return nil, 0, translate(err)
+	total, err := q.countRows(ctx, ` FROM order_source_runs`+where, args)
+	if err != nil {
+		return nil, 0, err
 	}
-	order := ` ORDER BY started_at DESC, id DESC`
-	if f.Oldest {
-		order = ` ORDER BY started_at, id`
-	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = 25
-	}
-	rows, err := q.c.QueryContext(ctx, `SELECT `+qRunCols+` FROM order_source_runs`+where+order+` LIMIT ? OFFSET ?`,
-		append(args, limit, f.Offset)...)
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qRunCols+` FROM order_source_runs`+where+
+		listOrder(f.Oldest, "started_at", "id")+` LIMIT ? OFFSET ?`, pageArgs(args, f.Limit, f.Offset, 25)...)
 	if err != nil {
 		return nil, 0, translate(err)
 	}

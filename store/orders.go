@@ -173,19 +173,9 @@ func (q *Q) OrderByExternalID(ctx context.Context, externalID string) (Order, er
 // OrdersByExternalIDs finds the orders with any of the given numbers, in no order;
 // numbers without an order are simply missing from the answer.
 func (q *Q) OrdersByExternalIDs(ctx context.Context, ids []string) ([]Order, error) {
-	var out []Order
-	for start := 0; start < len(ids); start += maxParams {
-		part := ids[start:min(start+maxParams, len(ids))]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
-		}
-		rows, err := q.c.QueryContext(ctx, `SELECT `+qOrderCols+` FROM orders WHERE external_id IN (`+placeholders(len(part))+`)`, args...)
-		got, err := collect(rows, err, scanOrder)
-		if err != nil {
-			return nil, fmt.Errorf("store: orders by number: %w", err)
-		}
-		out = append(out, got...)
+	out, err := collectIn(ctx, q, `SELECT `+qOrderCols+` FROM orders WHERE external_id IN `, ids, ``, scanOrder)
+	if err != nil {
+		return nil, fmt.Errorf("store: orders by number: %w", err)
 	}
 	return out, nil
 }
@@ -223,20 +213,9 @@ func (q *Q) LinesOfOrder(ctx context.Context, orderID int64) ([]OrderLine, error
 
 // LinesOfOrders lists the lines of several orders, by order and then first receipt.
 func (q *Q) LinesOfOrders(ctx context.Context, orderIDs []int64) ([]OrderLine, error) {
-	var out []OrderLine
-	for start := 0; start < len(orderIDs); start += maxParams {
-		part := orderIDs[start:min(start+maxParams, len(orderIDs))]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
-		}
-		rows, err := q.c.QueryContext(ctx, `SELECT `+qLineCols+` FROM order_lines WHERE order_id IN (`+placeholders(len(part))+`)
-			ORDER BY order_id, id`, args...)
-		got, err := collect(rows, err, scanLine)
-		if err != nil {
-			return nil, fmt.Errorf("store: lines of orders: %w", err)
-		}
-		out = append(out, got...)
+	out, err := collectIn(ctx, q, `SELECT `+qLineCols+` FROM order_lines WHERE order_id IN `, orderIDs, ` ORDER BY order_id, id`, scanLine)
+	if err != nil {
+		return nil, fmt.Errorf("store: lines of orders: %w", err)
 	}
 	return out, nil
 }

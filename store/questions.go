@@ -256,7 +256,7 @@ func (f QuestionFilter) where() (string, []any) {
 		w += ` AND EXISTS (SELECT 1 FROM answers a WHERE a.question_id = questions.id AND a.state = 'pending')`
 	}
 	if s := strings.TrimSpace(f.Q); s != "" {
-		like := "%" + escapeLike(s) + "%"
+		like := "%" + likeEscape(s) + "%"
 		w += ` AND (body LIKE ? ESCAPE '\' OR variant_key LIKE ? ESCAPE '\' OR group_key LIKE ? ESCAPE '\'
 			OR asker_name LIKE ? ESCAPE '\' OR asker_email LIKE ? ESCAPE '\' OR public_id = ?)`
 		args = append(args, like, like, like, like, like, s)
@@ -264,28 +264,16 @@ func (f QuestionFilter) where() (string, []any) {
 	return w, args
 }
 
-func escapeLike(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return r.Replace(s)
-}
-
 // ListQuestions lists questions for the admin list, newest first (oldest first with
 // f.Oldest), with the total count.
 func (q *Q) ListQuestions(ctx context.Context, f QuestionFilter) ([]QuestionRow, int, error) {
 	where, args := f.where()
-	var total int
-	if err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM questions`+where, args...).Scan(&total); err != nil {
-		return nil, 0, translate(err)
+	total, err := q.countRows(ctx, ` FROM questions`+where, args)
+	if err != nil {
+		return nil, 0, err
 	}
-	order := ` ORDER BY created_at DESC, id DESC`
-	if f.Oldest {
-		order = ` ORDER BY created_at, id`
-	}
-	if f.Limit <= 0 {
-		f.Limit = 25
-	}
-	rows, err := q.c.QueryContext(ctx, `SELECT `+qQuestionCols+`, `+qAnswerCounts+` FROM questions`+where+order+` LIMIT ? OFFSET ?`,
-		append(args, f.Limit, f.Offset)...)
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qQuestionCols+`, `+qAnswerCounts+` FROM questions`+where+
+		listOrder(f.Oldest, "created_at", "id")+` LIMIT ? OFFSET ?`, pageArgs(args, f.Limit, f.Offset, 25)...)
 	out, err := collect(rows, err, func(sc scanner) (QuestionRow, error) {
 		var r QuestionRow
 		var err error

@@ -73,7 +73,7 @@ func (f AdminReviewFilter) where() (string, []any) {
 		w += ` AND r.public_id = ?`
 		args = append(args, f.QID)
 	case strings.TrimSpace(f.Q) != "":
-		like := "%" + escapeLike(strings.TrimSpace(f.Q)) + "%"
+		like := "%" + likeEscape(strings.TrimSpace(f.Q)) + "%"
 		// The order columns come from a correlated lookup so reviews without an order
 		// (imported) still match on their own fields.
 		w += ` AND (r.title LIKE ? ESCAPE '\' OR r.body LIKE ? ESCAPE '\' OR r.product_name LIKE ? ESCAPE '\'
@@ -104,19 +104,13 @@ var adminReviewCols = func() string {
 // (oldest with f.Oldest), with the total count.
 func (q *Q) ListAdminReviews(ctx context.Context, f AdminReviewFilter) ([]AdminReviewRow, int, error) {
 	where, args := f.where()
-	var total int
-	if err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM reviews r`+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("store: count admin reviews: %w", translate(err))
-	}
-	order := ` ORDER BY r.submitted_at DESC, r.id DESC`
-	if f.Oldest {
-		order = ` ORDER BY r.submitted_at, r.id`
-	}
-	if f.Limit == 0 {
-		f.Limit = 25
+	total, err := q.countRows(ctx, ` FROM reviews r`+where, args)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: count admin reviews: %w", err)
 	}
 	rows, err := q.c.QueryContext(ctx, `SELECT `+adminReviewCols+qAdminReviewExtra+` FROM reviews r
-		JOIN channels c ON c.id = r.channel_id`+where+order+` LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
+		JOIN channels c ON c.id = r.channel_id`+where+listOrder(f.Oldest, "r.submitted_at", "r.id")+` LIMIT ? OFFSET ?`,
+		pageArgs(args, f.Limit, f.Offset, 25)...)
 	out, err := collect(rows, err, func(sc scanner) (AdminReviewRow, error) {
 		var row AdminReviewRow
 		var err error

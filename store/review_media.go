@@ -99,20 +99,10 @@ func (q *Q) MediaOfReview(ctx context.Context, reviewID int64) ([]Media, error) 
 // MediaOfReviews lists the media of several reviews (every state), by review and
 // position.
 func (q *Q) MediaOfReviews(ctx context.Context, reviewIDs []int64) ([]Media, error) {
-	var out []Media
-	for start := 0; start < len(reviewIDs); start += maxParams {
-		part := reviewIDs[start:min(start+maxParams, len(reviewIDs))]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
-		}
-		rows, err := q.c.QueryContext(ctx, `SELECT `+qMediaCols+` FROM review_media WHERE review_id IN (`+placeholders(len(part))+`)
-			ORDER BY review_id, position, id`, args...)
-		got, err := collect(rows, err, scanMedia)
-		if err != nil {
-			return nil, fmt.Errorf("store: media of reviews: %w", err)
-		}
-		out = append(out, got...)
+	out, err := collectIn(ctx, q, `SELECT `+qMediaCols+` FROM review_media WHERE review_id IN `, reviewIDs,
+		` ORDER BY review_id, position, id`, scanMedia)
+	if err != nil {
+		return nil, fmt.Errorf("store: media of reviews: %w", err)
 	}
 	return out, nil
 }

@@ -126,19 +126,12 @@ const qSendLogFrom = ` FROM send_logs s JOIN invitations i ON i.id = s.invitatio
 // total count.
 func (q *Q) ListSendLogs(ctx context.Context, f SendLogFilter) ([]SendLogRow, int, error) {
 	where, args := f.where()
-	var total int
-	if err := q.c.QueryRowContext(ctx, `SELECT count(*)`+qSendLogFrom+where, args...).Scan(&total); err != nil {
-		return nil, 0, translate(err)
+	total, err := q.countRows(ctx, qSendLogFrom+where, args)
+	if err != nil {
+		return nil, 0, err
 	}
-	order := ` ORDER BY s.id DESC`
-	if f.Oldest {
-		order = ` ORDER BY s.id`
-	}
-	if f.Limit <= 0 {
-		f.Limit = 25
-	}
-	rows, err := q.c.QueryContext(ctx, `SELECT `+qSendLogCols+`, i.kind, coalesce(o.external_id, ''), c.code`+qSendLogFrom+where+order+
-		` LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qSendLogCols+`, i.kind, coalesce(o.external_id, ''), c.code`+qSendLogFrom+where+
+		listOrder(f.Oldest, "s.id")+` LIMIT ? OFFSET ?`, pageArgs(args, f.Limit, f.Offset, 25)...)
 	out, err := collect(rows, err, func(sc scanner) (SendLogRow, error) {
 		var r SendLogRow
 		s, err := scanSendLog(extraScanner{sc, []any{&r.Kind, &r.OrderReference, &r.ChannelCode}})
@@ -151,19 +144,5 @@ func (q *Q) ListSendLogs(ctx context.Context, f SendLogFilter) ([]SendLogRow, in
 // SendLogCounts counts attempts by status (channel and route filters of f only).
 func (q *Q) SendLogCounts(ctx context.Context, f SendLogFilter) (map[string]int, error) {
 	where, args := SendLogFilter{ChannelID: f.ChannelID, ChannelKind: f.ChannelKind}.where()
-	rows, err := q.c.QueryContext(ctx, `SELECT s.status, count(*)`+qSendLogFrom+where+` GROUP BY s.status`, args...)
-	if err != nil {
-		return nil, translate(err)
-	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var s string
-		var n int
-		if err := rows.Scan(&s, &n); err != nil {
-			return nil, err
-		}
-		out[s] = n
-	}
-	return out, translate(rows.Err())
+	return q.countByKey(ctx, `SELECT s.status, count(*)`+qSendLogFrom+where+` GROUP BY s.status`, args)
 }

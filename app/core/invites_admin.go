@@ -24,8 +24,9 @@ const MaxPageSize = 200
 
 func (l ListQuery) offset() int { return (l.Page - 1) * l.PageSize }
 
+// pageCount is the number of pages of size that total items fill.
 func pageCount(total, size int) int {
-	if total == 0 || size <= 0 {
+	if total <= 0 || size <= 0 {
 		return 0
 	}
 	return (total + size - 1) / size

@@ -64,7 +64,58 @@ type statementFacts struct {
 	imported, syndicated bool
 }
 
-// statementSections writes the statement text in the facts' language.
+// statementWords are the sentences of a statement in one language.
+type statementWords struct {
+	title, collect, collectVerified                                     string // title takes the brand, collect* the window days
+	checkIntro, checkAutomatic, checkHybrid, checkManual, checkNegative string
+	order, orderLocked, orderChoices                                    string // order takes the sort name, orderChoices the list
+	other, importedLabel, otherImported                                 string
+	syndicatedLabel, otherSyndicated                                    string
+	sections                                                            [4]string
+}
+
+var statementText = map[string]statementWords{
+	"tr": {
+		title:           "%s: değerlendirmeler nasıl toplanıyor ve yayımlanıyor",
+		collect:         "Değerlendirme yazmaya, siparişi teslim edilen müşterilerimizi davet ediyoruz. Davet bağlantısı veya sipariş doğrulaması ile yazılan değerlendirmeler satın alma kanıtı taşır ve \"Doğrulanmış alıcı\" olarak gösterilir. Değerlendirme, teslimattan sonraki %d gün içinde yazılabilir.",
+		collectVerified: "Yalnızca ürünü bizden satın alan müşteriler değerlendirme yazabilir. Siparişi teslim edilen müşterilerimizi davet ediyoruz; her değerlendirme satın alma kanıtı taşır ve \"Doğrulanmış alıcı\" olarak gösterilir. Değerlendirme, teslimattan sonraki %d gün içinde yazılabilir.",
+		checkIntro:      "Değerlendirmeler kişisel bilgi, bağlantı, hakaret ve sağlık iddiası bakımından otomatik olarak denetlenir. ",
+		checkAutomatic:  "Denetimden geçen değerlendirmeler hemen yayımlanır; bir bulgu olanları yayımlanmadan önce ekibimiz inceler.",
+		checkHybrid:     "Satın alma kanıtı olan ve denetimden geçen değerlendirmeler hemen yayımlanır; diğerlerini yayımlanmadan önce ekibimiz inceler.",
+		checkManual:     "Her değerlendirmeyi yayımlanmadan önce ekibimiz okur.",
+		checkNegative:   " Olumsuz değerlendirmeler puanları yüzünden geri tutulmaz veya kaldırılmaz.",
+		order:           "Değerlendirmeler %s sıralanır",
+		orderLocked:     "; bu sıra değiştirilemez.",
+		orderChoices:    "; ziyaretçiler şu sıralamaları da seçebilir: %s.",
+		other:           "Gösterilen tüm değerlendirmeler bu mağazanın müşterileri tarafından yazılmıştır.",
+		importedLabel:   "Başka bir siteden aktarıldı",
+		otherImported:   "Bazı değerlendirmeler pazaryerlerinde yazılmış ve buraya aktarılmıştır. Bu değerlendirmeler kaynak sitenin adıyla etiketlenir, ortalama puana dahildir, ancak bizde satın alma kanıtı taşımaz.",
+		syndicatedLabel: "Diğer ülkelerdeki mağazalarımızdan",
+		otherSyndicated: " Markanın diğer ülkelerdeki mağazalarından doğrulanmış değerlendirmeler de gösterilebilir; bunlar geldikleri ülke ile etiketlenir ve ortalama puana dahil edilmez.",
+		sections:        [4]string{"Değerlendirmeler nasıl toplanıyor", "Denetim ve yayın", "Sıralama", "Diğer kaynaklardan değerlendirmeler"},
+	},
+	"en": {
+		title:           "%s: how reviews are collected and published",
+		collect:         "We invite customers to write a review after their order has been delivered. Reviews written with an invitation link or an order check carry proof of purchase and are shown as \"Verified buyer\". A review can be written within %d days of delivery.",
+		collectVerified: "Only customers who bought the product from us can write a review. We invite customers after their order has been delivered; every review carries proof of purchase and is shown as \"Verified buyer\". A review can be written within %d days of delivery.",
+		checkIntro:      "Reviews are checked automatically for personal information, links, offensive language and health claims. ",
+		checkAutomatic:  "Reviews that pass the checks are published at once; our team reads the others before they are published.",
+		checkHybrid:     "Reviews with proof of purchase that pass the checks are published at once; our team reads the others before they are published.",
+		checkManual:     "Our team reads every review before it is published.",
+		checkNegative:   " Negative reviews are never held back or removed because of their rating.",
+		order:           "Reviews are shown %s",
+		orderLocked:     "; this order cannot be changed.",
+		orderChoices:    "; visitors can also sort them %s.",
+		other:           "All reviews shown were written by customers of this store.",
+		importedLabel:   "Imported from another site",
+		otherImported:   "Some reviews were written on marketplaces and imported here. They are labelled with the name of the source site and count in the average rating, but carry no proof of purchase from us.",
+		syndicatedLabel: "From our stores in other countries",
+		otherSyndicated: " Verified reviews from the brand's stores in other countries may also be shown; they are labelled with their country and are not included in the average rating.",
+		sections:        [4]string{"How reviews are collected", "Checks and publication", "Order of reviews", "Reviews from other sources"},
+	},
+}
+
+// statementSections writes the statement text in the facts' language (tr, else en).
 func statementSections(f statementFacts) (title string, secs []StatementSection, importedLabel, syndicatedLabel string) {
 	r := f.rule
 	names := statementSortNames[f.lang]
@@ -72,73 +123,42 @@ func statementSections(f statementFacts) (title string, secs []StatementSection,
 	for _, s := range r.AllowedSorts {
 		sorts = append(sorts, names[s])
 	}
+	t := statementText["en"]
 	if f.lang == "tr" {
-		title = f.brand + ": değerlendirmeler nasıl toplanıyor ve yayımlanıyor"
-		collect := fmt.Sprintf("Değerlendirme yazmaya, siparişi teslim edilen müşterilerimizi davet ediyoruz. Davet bağlantısı veya sipariş doğrulaması ile yazılan değerlendirmeler satın alma kanıtı taşır ve \"Doğrulanmış alıcı\" olarak gösterilir. Değerlendirme, teslimattan sonraki %d gün içinde yazılabilir.", r.ReviewWindowDays)
-		if r.VerificationRequired {
-			collect = fmt.Sprintf("Yalnızca ürünü bizden satın alan müşteriler değerlendirme yazabilir. Siparişi teslim edilen müşterilerimizi davet ediyoruz; her değerlendirme satın alma kanıtı taşır ve \"Doğrulanmış alıcı\" olarak gösterilir. Değerlendirme, teslimattan sonraki %d gün içinde yazılabilir.", r.ReviewWindowDays)
-		}
-		check := "Değerlendirmeler kişisel bilgi, bağlantı, hakaret ve sağlık iddiası bakımından otomatik olarak denetlenir. "
-		switch f.method {
-		case PublishAutomatic:
-			check += "Denetimden geçen değerlendirmeler hemen yayımlanır; bir bulgu olanları yayımlanmadan önce ekibimiz inceler."
-		case PublishHybrid:
-			check += "Satın alma kanıtı olan ve denetimden geçen değerlendirmeler hemen yayımlanır; diğerlerini yayımlanmadan önce ekibimiz inceler."
-		default:
-			check += "Her değerlendirmeyi yayımlanmadan önce ekibimiz okur."
-		}
-		check += " Olumsuz değerlendirmeler puanları yüzünden geri tutulmaz veya kaldırılmaz."
-		order := "Değerlendirmeler " + names[r.DefaultSort] + " sıralanır"
-		if r.SortLocked || len(sorts) <= 1 {
-			order += "; bu sıra değiştirilemez."
-		} else {
-			order += "; ziyaretçiler şu sıralamaları da seçebilir: " + strings.Join(sorts, ", ") + "."
-		}
-		other := "Gösterilen tüm değerlendirmeler bu mağazanın müşterileri tarafından yazılmıştır."
-		if f.imported {
-			importedLabel = "Başka bir siteden aktarıldı"
-			other = "Bazı değerlendirmeler pazaryerlerinde yazılmış ve buraya aktarılmıştır. Bu değerlendirmeler kaynak sitenin adıyla etiketlenir, ortalama puana dahildir, ancak bizde satın alma kanıtı taşımaz."
-		}
-		if f.syndicated {
-			syndicatedLabel = "Diğer ülkelerdeki mağazalarımızdan"
-			other += " Markanın diğer ülkelerdeki mağazalarından doğrulanmış değerlendirmeler de gösterilebilir; bunlar geldikleri ülke ile etiketlenir ve ortalama puana dahil edilmez."
-		}
-		secs = []StatementSection{{"Değerlendirmeler nasıl toplanıyor", collect}, {"Denetim ve yayın", check},
-			{"Sıralama", order}, {"Diğer kaynaklardan değerlendirmeler", other}}
-		return title, secs, importedLabel, syndicatedLabel
+		t = statementText["tr"]
 	}
-	title = f.brand + ": how reviews are collected and published"
-	collect := fmt.Sprintf("We invite customers to write a review after their order has been delivered. Reviews written with an invitation link or an order check carry proof of purchase and are shown as \"Verified buyer\". A review can be written within %d days of delivery.", r.ReviewWindowDays)
+	title = fmt.Sprintf(t.title, f.brand)
+	collect := fmt.Sprintf(t.collect, r.ReviewWindowDays)
 	if r.VerificationRequired {
-		collect = fmt.Sprintf("Only customers who bought the product from us can write a review. We invite customers after their order has been delivered; every review carries proof of purchase and is shown as \"Verified buyer\". A review can be written within %d days of delivery.", r.ReviewWindowDays)
+		collect = fmt.Sprintf(t.collectVerified, r.ReviewWindowDays)
 	}
-	check := "Reviews are checked automatically for personal information, links, offensive language and health claims. "
+	check := t.checkIntro
 	switch f.method {
 	case PublishAutomatic:
-		check += "Reviews that pass the checks are published at once; our team reads the others before they are published."
+		check += t.checkAutomatic
 	case PublishHybrid:
-		check += "Reviews with proof of purchase that pass the checks are published at once; our team reads the others before they are published."
+		check += t.checkHybrid
 	default:
-		check += "Our team reads every review before it is published."
+		check += t.checkManual
 	}
-	check += " Negative reviews are never held back or removed because of their rating."
-	order := "Reviews are shown " + names[r.DefaultSort]
+	check += t.checkNegative
+	order := fmt.Sprintf(t.order, names[r.DefaultSort])
 	if r.SortLocked || len(sorts) <= 1 {
-		order += "; this order cannot be changed."
+		order += t.orderLocked
 	} else {
-		order += "; visitors can also sort them " + strings.Join(sorts, ", ") + "."
+		order += fmt.Sprintf(t.orderChoices, strings.Join(sorts, ", "))
 	}
-	other := "All reviews shown were written by customers of this store."
+	other := t.other
 	if f.imported {
-		importedLabel = "Imported from another site"
-		other = "Some reviews were written on marketplaces and imported here. They are labelled with the name of the source site and count in the average rating, but carry no proof of purchase from us."
+		importedLabel = t.importedLabel
+		other = t.otherImported
 	}
 	if f.syndicated {
-		syndicatedLabel = "From our stores in other countries"
-		other += " Verified reviews from the brand's stores in other countries may also be shown; they are labelled with their country and are not included in the average rating."
+		syndicatedLabel = t.syndicatedLabel
+		other += t.otherSyndicated
 	}
-	secs = []StatementSection{{"How reviews are collected", collect}, {"Checks and publication", check},
-		{"Order of reviews", order}, {"Reviews from other sources", other}}
+	secs = []StatementSection{{t.sections[0], collect}, {t.sections[1], check},
+		{t.sections[2], order}, {t.sections[3], other}}
 	return title, secs, importedLabel, syndicatedLabel
 }
 

@@ -605,7 +605,7 @@ func (c *Core) ListConnectionLog(ctx context.Context, f ConnectionLogFilter) (Co
 		return ConnectionLog{}, err
 	}
 	out := ConnectionLog{Items: make([]ConnectionLogRow, 0, len(rows)), Total: total, Page: f.Page,
-		Pages: logPages(total, f.PageSize), PageSize: f.PageSize, Connections: []ConnectionState{}}
+		Pages: pageCount(total, f.PageSize), PageSize: f.PageSize, Connections: []ConnectionState{}}
 	for _, r := range rows {
 		row := ConnectionLogRow{Connection: OrderSourcePublicID(r.SourceID), Platform: r.Platform, Channel: r.Channel,
 			Trigger: r.Trigger, StartedAt: rfc3339(r.StartedAt), FinishedAt: rfc3339(r.FinishedAt), Outcome: r.Outcome,
@@ -630,11 +630,4 @@ func (c *Core) ListConnectionLog(ctx context.Context, f ConnectionLogFilter) (Co
 			Failures: v.Failures, NextRunAt: v.NextRunAt})
 	}
 	return out, nil
-}
-
-func logPages(total, size int) int {
-	if size <= 0 || total == 0 {
-		return 0
-	}
-	return (total + size - 1) / size
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"reviewd/app/mail"
@@ -85,20 +84,6 @@ func (c *Core) questionsOn(ctx context.Context, q *store.Q) error {
 func (c *Core) QuestionsEnabled(ctx context.Context) (bool, error) {
 	st, err := c.LoadSettings(ctx, c.DB.Read())
 	return st.QuestionsEnabled, err
-}
-
-// qaDisplayName is the public author of a question or answer: the name, or with
-// hide the first letter of each word followed by three asterisks.
-func qaDisplayName(name string, hide bool) string {
-	if !hide {
-		return name
-	}
-	var parts []string
-	for _, w := range strings.Fields(name) {
-		r, _ := utf8.DecodeRuneInString(w)
-		parts = append(parts, string(unicode.ToUpper(r))+"***")
-	}
-	return strings.Join(parts, " ")
 }
 
 // qaFinding is a stored check finding of a question or answer.
@@ -254,13 +239,13 @@ func (c *Core) PublishedQuestions(ctx context.Context, ch store.Channel, in Ques
 	byQ := map[int64][]PublicAnswer{}
 	for _, a := range answers {
 		byQ[a.QuestionID] = append(byQ[a.QuestionID], PublicAnswer{ID: a.PublicID, Kind: a.Kind,
-			Author: qaDisplayName(a.AuthorName, a.HideName && a.Kind == AnswerBuyer), Verified: a.Kind == AnswerBuyer,
+			Author: DisplayAuthor(a.AuthorName, a.HideName && a.Kind == AnswerBuyer), Verified: a.Kind == AnswerBuyer,
 			Body: a.Body, PublishedAt: a.PublishedAt})
 	}
-	out := QuestionList{Questions: []PublicQuestion{}, Total: total, Page: page, Pages: qaPages(total, size), PageSize: size,
+	out := QuestionList{Questions: []PublicQuestion{}, Total: total, Page: page, Pages: pageCount(total, size), PageSize: size,
 		Limits: QALimits(), Language: Language(in.Lang, ch)}
 	for _, x := range qs {
-		pq := PublicQuestion{ID: x.PublicID, Author: qaDisplayName(x.AskerName, x.HideName), Body: x.Body,
+		pq := PublicQuestion{ID: x.PublicID, Author: DisplayAuthor(x.AskerName, x.HideName), Body: x.Body,
 			PublishedAt: x.PublishedAt, Answers: byQ[x.ID]}
 		if pq.Answers == nil {
 			pq.Answers = []PublicAnswer{}
@@ -651,6 +636,28 @@ func (c *Core) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Ques
 		Text: text, HTML: html, ListUnsubscribeURL: unsub, MessageID: mail.NewMessageID(messageIDDomain(from, c.PublicURL))}}, nil
 }
 
+// publishedAnswerMail prepares, in the transaction that published answer ans, the
+// answer e-mail under the current settings (see prepareAnswerMail).
+func (c *Core) publishedAnswerMail(ctx context.Context, tx *store.Tx, x store.Question, ans store.Answer) (*answerMail, error) {
+	st, err := c.LoadSettings(ctx, tx.Q)
+	if err != nil {
+		return nil, err
+	}
+	return c.prepareAnswerMail(ctx, tx, x, ans, st)
+}
+
+// deliverAnswerMail sends a prepared answer e-mail (if any) after the commit and
+// copies the notice it recorded on answer publicID onto out.
+func (c *Core) deliverAnswerMail(ctx context.Context, job *answerMail, publicID string, out *AnswerItem) {
+	if job == nil {
+		return
+	}
+	c.sendAnswerMail(ctx, job)
+	if ans, err := c.DB.Read().AnswerByPublicID(ctx, publicID); err == nil {
+		out.Notice, out.NoticeAt = ans.Notice, qaTime(ans.NoticeAt)
+	}
+}
+
 // sendAnswerMail sends a prepared answer e-mail once and records sent or failed:
 // <reason> on the answer. A failed answer e-mail is not retried.
 func (c *Core) sendAnswerMail(ctx context.Context, m *answerMail) {
@@ -772,19 +779,9 @@ func (c *Core) ListQuestions(ctx context.Context, a *Actor, f QuestionFilter) (Q
 	}
 	f.Market = strings.ToUpper(strings.TrimSpace(f.Market))
 	q := c.DB.Read()
-	var chID int64
-	if f.Channel != "" {
-		ch, err := q.ChannelByCode(ctx, f.Channel)
-		if errors.Is(err, store.ErrNotFound) {
-			return out, Invalid("channel")
-		}
-		if err != nil {
-			return out, err
-		}
-		if f.Market != "" && f.Market != ch.Market {
-			return out, Invalid("channel_market_mismatch")
-		}
-		chID = ch.ID
+	chID, err := filterChannel(ctx, q, f.Channel, f.Market)
+	if err != nil {
+		return out, err
 	}
 	st, err := c.LoadSettings(ctx, q)
 	if err != nil {
@@ -800,7 +797,7 @@ func (c *Core) ListQuestions(ctx context.Context, a *Actor, f QuestionFilter) (Q
 	if err != nil {
 		return out, err
 	}
-	out = QuestionPage{Items: []QuestionItem{}, Total: total, Page: f.Page, Pages: qaPages(total, f.PageSize),
+	out = QuestionPage{Items: []QuestionItem{}, Total: total, Page: f.Page, Pages: pageCount(total, f.PageSize),
 		PageSize: f.PageSize, Enabled: st.QuestionsEnabled}
 	personal := 0
 	for _, r := range rows {
@@ -920,6 +917,15 @@ func qaMove(event, state string, anonymized bool, subject string) (string, error
 		return to, nil
 	}
 	return "", Invalid("event")
+}
+
+// reloadAnswerItem reads answer id again in tx and builds its panel item.
+func (c *Core) reloadAnswerItem(ctx context.Context, tx *store.Tx, x store.Question, id int64) (AnswerItem, error) {
+	ans, err := tx.AnswerByID(ctx, id)
+	if err != nil {
+		return AnswerItem{}, err
+	}
+	return c.answerItem(ctx, tx.Q, x, ans)
 }
 
 func (c *Core) answerItem(ctx context.Context, q *store.Q, x store.Question, ans store.Answer) (AnswerItem, error) {
@@ -1105,29 +1111,17 @@ func (c *Core) TransitionAnswer(ctx context.Context, a *Actor, publicID string, 
 			return err
 		}
 		if to == QAPublished {
-			st, err := c.LoadSettings(ctx, tx.Q)
-			if err != nil {
-				return err
-			}
-			if job, err = c.prepareAnswerMail(ctx, tx, x, ans, st); err != nil {
+			if job, err = c.publishedAnswerMail(ctx, tx, x, ans); err != nil {
 				return err
 			}
 		}
-		if ans, err = tx.AnswerByID(ctx, ans.ID); err != nil {
-			return err
-		}
-		out, err = c.answerItem(ctx, tx.Q, x, ans)
+		out, err = c.reloadAnswerItem(ctx, tx, x, ans.ID)
 		return err
 	})
 	if err != nil {
 		return AnswerItem{}, err
 	}
-	if job != nil {
-		c.sendAnswerMail(ctx, job)
-		if ans, err := c.DB.Read().AnswerByPublicID(ctx, publicID); err == nil {
-			out.Notice, out.NoticeAt = ans.Notice, qaTime(ans.NoticeAt)
-		}
-	}
+	c.deliverAnswerMail(ctx, job, publicID, &out)
 	return out, nil
 }
 
@@ -1155,7 +1149,7 @@ func qaBrandAnswerCheck(body, lang string) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := qaSteeringPhrases.find(qaWords(body, lang)); ok {
+	if _, ok := qaSteeringPhrases.find(words(body, lang)); ok {
 		return AnswerRefused("text_steering")
 	}
 	for _, kind := range []struct{ check, detail string }{{CheckHealthClaim, "text_health_claim"},
@@ -1216,52 +1210,15 @@ func (c *Core) AnswerAsBrand(ctx context.Context, a *Actor, publicID string, in 
 			map[string]any{"question": x.PublicID, "kind": AnswerBrand, "state": QAPublished}); err != nil {
 			return err
 		}
-		st, err := c.LoadSettings(ctx, tx.Q)
-		if err != nil {
+		if job, err = c.publishedAnswerMail(ctx, tx, x, ans); err != nil {
 			return err
 		}
-		if job, err = c.prepareAnswerMail(ctx, tx, x, ans, st); err != nil {
-			return err
-		}
-		if ans, err = tx.AnswerByID(ctx, ans.ID); err != nil {
-			return err
-		}
-		out, err = c.answerItem(ctx, tx.Q, x, ans)
+		out, err = c.reloadAnswerItem(ctx, tx, x, ans.ID)
 		return err
 	})
 	if err != nil {
 		return AnswerItem{}, err
 	}
-	if job != nil {
-		c.sendAnswerMail(ctx, job)
-		if ans, err := c.DB.Read().AnswerByPublicID(ctx, id); err == nil {
-			out.Notice, out.NoticeAt = ans.Notice, qaTime(ans.NoticeAt)
-		}
-	}
+	c.deliverAnswerMail(ctx, job, id, &out)
 	return out, nil
-}
-
-// qaPages is the page count of total items in pages of size.
-func qaPages(total, size int) int {
-	if total <= 0 || size <= 0 {
-		return 0
-	}
-	return (total + size - 1) / size
-}
-
-// qaWords splits text into lower-case words (letters and digits) for the steering
-// list; Turkish text is lowered with Turkish rules and İ is always i.
-func qaWords(s, lang string) []string {
-	lower := func(r rune) rune {
-		if r == 'İ' {
-			return 'i'
-		}
-		if lang == "tr" {
-			return unicode.TurkishCase.ToLower(r)
-		}
-		return unicode.ToLower(r)
-	}
-	return strings.FieldsFunc(strings.Map(lower, s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\u0307'
-	})
 }

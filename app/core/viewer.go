@@ -182,7 +182,7 @@ func viewerLineIs(l store.OrderLine, scope, product string) bool {
 
 func viewerReview(r store.Review, lineRef string) ViewerReview {
 	return ViewerReview{ID: r.PublicID, LineReference: lineRef, Rating: r.Rating, Title: r.Title, Body: r.Body,
-		Author: qaDisplayName(r.AuthorName, r.HideName), Anonymous: r.HideName || r.AuthorName == "", Language: r.Language,
+		Author: DisplayAuthor(r.AuthorName, r.HideName), Anonymous: r.HideName || r.AuthorName == "", Language: r.Language,
 		Experience: r.Experience, State: r.State, SubmittedAt: r.SubmittedAt, PublishedAt: qaTime(r.PublishedAt)}
 }
 

@@ -8,6 +8,21 @@ import (
 	"reviewd/app/web"
 )
 
+// readRequest starts a read request (list, SSR): the read state of the product and
+// scope asked for, the caller (readCaller) and the query check, in this order.
+func (h *Handler) readRequest(r *http.Request) (core.ReadState, core.CachedCaller, error) {
+	v := r.URL.Query()
+	rs, err := h.Core.ReadState(r.Context(), v.Get("scope"), v.Get("product"))
+	if err != nil {
+		return rs, core.CachedCaller{}, err
+	}
+	_, caller, err := h.readCaller(r, rs.Gen)
+	if err != nil {
+		return rs, caller, err
+	}
+	return rs, caller, web.CheckQuery(r)
+}
+
 // readCaller authenticates a read request (list, SSR) as web.Auth.Storefront does,
 // keeping verified callers in the core's caller cache under the read generation
 // gen (read before the verification): a revoked key, a channel switched off or a

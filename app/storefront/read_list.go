@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"reviewd/app/core"
-	"reviewd/app/web"
 )
 
 // listInput reads the list parameters of GET /v1/reviews/list and /v1/ssr.
@@ -20,16 +19,8 @@ func listInput(r *http.Request) core.ListInput {
 // the summary figures, required elements, labels and limits (site key from a
 // verified domain, or server key plus channel).
 func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request) error {
-	v := r.URL.Query()
-	rs, err := h.Core.ReadState(r.Context(), v.Get("scope"), v.Get("product"))
+	rs, caller, err := h.readRequest(r)
 	if err != nil {
-		return err
-	}
-	_, caller, err := h.readCaller(r, rs.Gen)
-	if err != nil {
-		return err
-	}
-	if err := web.CheckQuery(r); err != nil {
 		return err
 	}
 	out, err := h.Core.CachedReviewList(r.Context(), caller.Channel, listInput(r), rs)

@@ -13,18 +13,11 @@ import (
 // product. The answer carries an ETag; If-None-Match with the same content answers
 // 304. Cache-Control is private with a server key and public with a site key.
 func (h *Handler) handleSSR(w http.ResponseWriter, r *http.Request) error {
+	rs, caller, err := h.readRequest(r)
+	if err != nil {
+		return err
+	}
 	v := r.URL.Query()
-	rs, err := h.Core.ReadState(r.Context(), v.Get("scope"), v.Get("product"))
-	if err != nil {
-		return err
-	}
-	_, caller, err := h.readCaller(r, rs.Gen)
-	if err != nil {
-		return err
-	}
-	if err := web.CheckQuery(r); err != nil {
-		return err
-	}
 	out, err := h.Core.CachedSSR(r.Context(), caller.Channel, core.SSRInput{ListInput: listInput(r), Name: v.Get("name"),
 		Style: v.Get("style"), Theme: v.Get("theme")}, rs)
 	if err != nil {
