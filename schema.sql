@@ -1,6 +1,9 @@
--- reviewd schema: the full DDL of a fresh database and the only place tables are
--- defined. Its version is PRAGMA user_version, set by store/migrate.go; every change
--- here also adds a numbered step there.
+-- reviewd schema: the only place tables are defined. It is a list of versions: the
+-- part before the first "-- @version N" line is version 1, and each "-- @version N"
+-- section holds what version N added or changed. A fresh database runs every section
+-- in order; a database at version V runs the sections after V (store/migrate.go).
+-- The version is PRAGMA user_version. A change is a NEW section at the end: released
+-- sections are never edited.
 --
 -- Times are INTEGER milliseconds since the Unix epoch (UTC), converted in store only.
 -- Booleans are INTEGER 0/1.
@@ -170,6 +173,8 @@ CREATE TABLE leases (
 	until      INTEGER NOT NULL
 );
 
+-- @version 2: orders, order lines, deliveries and transfer figures
+
 -- Orders, from the ingest endpoints and platform connections alike. external_id (the
 -- order number, case-sensitive) is unique brand-wide: a re-send without a channel
 -- finds the order by its number alone. After pseudonymisation (erased_at set) the
@@ -243,6 +248,8 @@ CREATE TABLE ingest_requests (
 	actor_id TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX ingest_requests_at ON ingest_requests(at);
+
+-- @version 3: tokens, invitations, message log, opt-outs and mail events
 
 -- Tokens of review links: invitation, shopping-experience, correction and order-check
 -- tokens. Only the SHA-256 of a token is stored here; an invitation keeps its plain
@@ -364,6 +371,8 @@ CREATE INDEX mail_events_send_log ON mail_events(send_log_id);
 -- Delivered lines by delivery time, for the invitations job (only delivered lines
 -- are indexed, so ingest pays for it only when a line is delivered).
 CREATE INDEX order_lines_delivered ON order_lines(delivered_at) WHERE fulfilment_state = 'delivered';
+
+-- @version 4: reviews, review history, checks and media, check terms, rating-topic lists
 
 -- Reviews. public_id (r_<20 base32>) is the id clients see. Own reviews are written
 -- with a token for one order line (one review per line: line_id is unique); imported
@@ -518,6 +527,8 @@ CREATE TABLE aspect_template_products (
 );
 CREATE INDEX aspect_template_products_template ON aspect_template_products(template_key);
 
+-- @version 5: platform order connections and their connection log
+
 -- Platform order connections (spec 1, "Platform order connection"): one per platform
 -- and channel. credentials_enc is the JSON object of the platform's credential fields
 -- sealed with the master key (AES-GCM); it is never returned. cursor_at is the read
@@ -566,6 +577,8 @@ CREATE TABLE order_source_runs (
 );
 CREATE INDEX order_source_runs_started ON order_source_runs(started_at);
 CREATE INDEX order_source_runs_source ON order_source_runs(source_id, started_at);
+
+-- @version 6: questions and answers, answer e-mails, method statements
 
 -- Product questions, pooled per market. public_id (q_<20 base32>) is the id clients
 -- see. The product is variant_key (scope variant) or group_key (scope group).
@@ -670,6 +683,8 @@ CREATE TABLE method_statements (
 	updated_at            INTEGER NOT NULL,
 	PRIMARY KEY (channel_id, language)
 );
+
+-- @version 7: storefront read side: review listing, product figures, search, votes, reports, views
 
 -- One row per published review (removed when it leaves the published state): the
 -- columns the list filters and sorts on, and contribution, the JSON of what the

@@ -119,3 +119,18 @@ func TestPragmas(t *testing.T) {
 		t.Fatalf("foreign_keys = %d (%v)", fk, err)
 	}
 }
+
+// TestSchemaSections: schema.sql holds exactly SchemaVersion versions, and version
+// markers must count up without gaps.
+func TestSchemaSections(t *testing.T) {
+	sections, err := store.Sections(storetest.SchemaSQL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sections) != store.SchemaVersion {
+		t.Fatalf("schema.sql has %d versions, SchemaVersion is %d", len(sections), store.SchemaVersion)
+	}
+	if _, err := store.Sections("CREATE TABLE a (x);\n-- @version 3: skipped two\nCREATE TABLE b (x);"); err == nil {
+		t.Fatal("a gap in the version markers was accepted")
+	}
+}
