@@ -49,14 +49,14 @@ var demoWords = map[string]map[string]string{
 		"landing": "Değerlendirme bağlantınız bu sayfada açılır. Ürünlerimiz:",
 		"note":    "Bu bir demo mağazadır; yorumlar reviewd sayfa betiğiyle gösterilir.",
 		"ssr":     "sunucuda (SSR)", "client": "betikle", "headless": "mağazanın kendi HTML'i", "write": "Değerlendirme yaz",
-		"index": "reviewd demo", "channels": "Kanallar", "json": "JSON dizini", "panel": "Yönetim paneli",
+		"index": "reviewd demo", "channels": "Kanallar", "json": "JSON dizini",
 		"other": "English store", "signed_in": "Giriş yapan müşteri:"},
 	"en": {"store": "Demo store", "home": "All products", "add": "Add to basket", "layout": "Layout", "theme": "Theme",
 		"render": "Rendering", "apply": "Apply", "products": "Products", "reviews": "Reviews",
 		"landing": "Your review link opens on this page. Our products:",
 		"note":    "This is a demo store; reviews are shown by the reviewd page script.",
 		"ssr":     "on the server (SSR)", "client": "by the script", "headless": "store's own HTML", "write": "Write a review",
-		"index": "reviewd demo", "channels": "Channels", "json": "JSON index", "panel": "Admin panel",
+		"index": "reviewd demo", "channels": "Channels", "json": "JSON index",
 		"other": "Türkiye mağazası", "signed_in": "Signed in as"},
 }
 
@@ -76,7 +76,6 @@ type demoView struct {
 	Styles, Themes     []string
 	SSR                template.HTML
 	State, JSONLD      template.JS
-	Panel              string
 	// A signed-in customer (?customer=<e-mail>&name=<name>): what the store's
 	// server got from GET /v1/viewer.
 	Customer, Asker, WriteToken string
@@ -152,7 +151,7 @@ func (d *demoSurface) productsOf(code string) []demoProduct {
 
 // handleStoreIndex serves GET /demo/: the product pages of every channel.
 func (d *demoSurface) handleStoreIndex(w http.ResponseWriter, r *http.Request) error {
-	v := demoView{Lang: "en", Brand: d.info.Brand, W: demoWords["en"], Panel: d.base + "/admin/"}
+	v := demoView{Lang: "en", Brand: d.info.Brand, W: demoWords["en"]}
 	for _, c := range d.info.Channels {
 		v.Index = append(v.Index, demoChannelProducts{Channel: c, W: demoWords[c.Language], Products: d.productsOf(c.Code)})
 	}

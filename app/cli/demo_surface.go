@@ -91,7 +91,7 @@ func (d *demoSurface) handleIndex(w http.ResponseWriter, r *http.Request) error 
 		"channels":   chs,
 		"api_key_id": d.info.APIKeyID,
 		"products":   products,
-		"panel":      d.base + "/admin/",
+		"panel":      d.base + "/admin/v1/session",
 		"username":   d.info.Username,
 	})
 }

@@ -200,7 +200,7 @@ func TestDemoSurface(t *testing.T) {
 		Panel    string              `json:"panel"`
 	}
 	if status != 200 || json.Unmarshal(body, &idx) != nil || len(idx.Channels) != 2 || len(idx.Products) != 8 ||
-		idx.Panel != "http://demo.test/admin/" || idx.Channels[0]["site_key"] != info.Channels[0].SiteKey {
+		idx.Panel != "http://demo.test/admin/v1/session" || idx.Channels[0]["site_key"] != info.Channels[0].SiteKey {
 		t.Fatalf("GET /demo/index.json = %d %s", status, body)
 	}
 	for _, p := range idx.Products {
@@ -299,7 +299,7 @@ func TestDemoCommand(t *testing.T) {
 		}
 		text := out.String()
 		m := regexp.MustCompile(`demo product page\s+(http://\S+)/demo/`).FindStringSubmatch(text)
-		if m == nil || !strings.Contains(text, m[1]+"/admin/") {
+		if m == nil || !strings.Contains(text, m[1]+"/admin/v1/session") {
 			t.Fatalf("demo output:\n%s", text)
 		}
 		res, err := http.Get(m[1] + "/demo/")
