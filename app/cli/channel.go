@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"reviewd/app"
+
 	"reviewd/app/core"
 	"reviewd/store"
 )
@@ -48,19 +50,14 @@ func newChannelCreateCmd(e *env) *cobra.Command {
 		Use:   "create",
 		Short: "create a channel; every --domain is recorded as verified",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
 			ch, err := a.Core.CreateChannel(cmd.Context(), core.Console(), in)
 			if err != nil {
 				return consoleErr(err)
 			}
 			row := toChannelRow(ch)
 			return e.print(cmd, row, func(w io.Writer) { channelTable(w, []channelRow{row}) })
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&in.Code, "code", "", "channel code")
@@ -82,12 +79,7 @@ func newChannelListCmd(e *env) *cobra.Command {
 		Use:   "list",
 		Short: "list channels",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
 			chs, err := a.DB.Read().ListChannels(cmd.Context())
 			if err != nil {
 				return err
@@ -97,7 +89,7 @@ func newChannelListCmd(e *env) *cobra.Command {
 				rows = append(rows, toChannelRow(c))
 			}
 			return e.print(cmd, rows, func(w io.Writer) { channelTable(w, rows) })
-		},
+		}),
 	}
 }
 

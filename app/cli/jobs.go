@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"reviewd/app"
+
 	"reviewd/jobs"
 )
 
@@ -34,12 +36,7 @@ func newJobsListCmd(e *env) *cobra.Command {
 		Use:   "list",
 		Short: "job names, schedules, last run and outcome",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
 			runner := buildRunner(a)
 			last, err := a.DB.Read().LastJobRuns(cmd.Context())
 			if err != nil {
@@ -59,7 +56,7 @@ func newJobsListCmd(e *env) *cobra.Command {
 				}
 				t.flush()
 			})
-		},
+		}),
 	}
 }
 
@@ -69,18 +66,14 @@ func newJobsRunCmd(e *env) *cobra.Command {
 		Use:   "run NAME",
 		Short: "run one job once, now, as if the time were --now",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := e.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+		RunE: e.withApp(func(cmd *cobra.Command, args []string, a *app.App) error {
 			now := a.DB.Now()
 			if at != "" {
-				if now, err = time.Parse(time.RFC3339, at); err != nil {
+				t, err := time.Parse(time.RFC3339, at)
+				if err != nil {
 					return fmt.Errorf("--now: %q is not an RFC 3339 time", at)
 				}
-				now = now.UTC()
+				now = t.UTC()
 			}
 			runner := buildRunner(a)
 			run, err := runner.RunNow(cmd.Context(), args[0], now, "console")
@@ -101,7 +94,7 @@ func newJobsRunCmd(e *env) *cobra.Command {
 				return fmt.Errorf("job %s failed: %w", run.Job, err)
 			}
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&at, "now", "", "run as if the time were this RFC 3339 time")
 	return cmd

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"reviewd/app"
+
 	"reviewd/app/core"
 	"reviewd/store"
 )
@@ -64,12 +66,7 @@ func newKeyCreateCmd(e *env) *cobra.Command {
 		Use:   "create",
 		Short: "create a key and print its secret once",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
 			in.Scopes = splitScopes(scopes)
 			in.AllowWrite = true // the operator may grant write
 			k, err := a.Core.CreateKey(cmd.Context(), core.Console(), in)
@@ -83,7 +80,7 @@ func newKeyCreateCmd(e *env) *cobra.Command {
 				t.flush()
 				fmt.Fprintln(w, "The key is shown only now; store it safely.")
 			})
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&in.Kind, "kind", "", "server, site or api")
@@ -99,12 +96,7 @@ func newKeyListCmd(e *env) *cobra.Command {
 		Use:   "list",
 		Short: "list keys (never their secrets)",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
 			q := a.DB.Read()
 			keys, err := q.ListKeys(cmd.Context())
 			if err != nil {
@@ -129,7 +121,7 @@ func newKeyListCmd(e *env) *cobra.Command {
 				}
 				t.flush()
 			})
-		},
+		}),
 	}
 }
 
@@ -138,12 +130,7 @@ func newKeyRevokeCmd(e *env) *cobra.Command {
 		Use:   "revoke ID",
 		Short: "revoke a key by its id",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := e.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+		RunE: e.withApp(func(cmd *cobra.Command, args []string, a *app.App) error {
 			id := args[0]
 			if err := a.Core.RevokeKey(cmd.Context(), core.Console(), id); errors.Is(err, store.ErrNotFound) {
 				return fmt.Errorf("key %s: not found or already revoked", id)
@@ -153,7 +140,7 @@ func newKeyRevokeCmd(e *env) *cobra.Command {
 			return e.print(cmd, map[string]any{"id": id, "revoked": true}, func(w io.Writer) {
 				fmt.Fprintf(w, "key %s revoked\n", id)
 			})
-		},
+		}),
 	}
 }
 

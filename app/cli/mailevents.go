@@ -5,6 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"reviewd/app"
+
 	"reviewd/app/core"
 )
 
@@ -14,12 +16,7 @@ func newMailEventsCmd(e *env) *cobra.Command {
 		Use:   "addresses",
 		Short: "print the four provider endpoint addresses with their access code",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
 			code, err := a.Core.MailAccessCode(cmd.Context())
 			if err != nil {
 				return consoleErr(err)
@@ -39,7 +36,7 @@ func newMailEventsCmd(e *env) *cobra.Command {
 				}
 				t.flush()
 			})
-		},
+		}),
 	})
 	return cmd
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"reviewd/app"
+
 	"reviewd/store"
 )
 
@@ -14,12 +16,7 @@ func newMigrateCmd(e *env) *cobra.Command {
 		Use:   "migrate",
 		Short: "apply the schema and exit",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
 			v, err := a.DB.Version(cmd.Context())
 			if err != nil {
 				return err
@@ -27,6 +24,6 @@ func newMigrateCmd(e *env) *cobra.Command {
 			return e.print(cmd, map[string]any{"schema_version": v, "latest": store.SchemaVersion}, func(w io.Writer) {
 				fmt.Fprintf(w, "schema version %d (latest %d)\n", v, store.SchemaVersion)
 			})
-		},
+		}),
 	}
 }

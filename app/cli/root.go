@@ -126,3 +126,16 @@ func (e *env) print(cmd *cobra.Command, v any, table func(w io.Writer)) error {
 
 // errUsage is a one-line usage problem.
 func errUsage(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// withApp makes a command body that runs with the data folder opened (and closed
+// again afterwards).
+func (e *env) withApp(fn func(cmd *cobra.Command, args []string, a *app.App) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		a, err := e.open(cmd)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		return fn(cmd, args, a)
+	}
+}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"reviewd/app"
+
 	"reviewd/app/core"
 )
 
@@ -29,12 +31,7 @@ func newSecretCreateCmd(e *env) *cobra.Command {
 		Use:   "create",
 		Short: "create a password and print it once",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := e.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
 			p, err := a.Core.CreatePassword(cmd.Context(), core.Console(), purpose, channel)
 			if err != nil {
 				return consoleErr(err)
@@ -46,7 +43,7 @@ func newSecretCreateCmd(e *env) *cobra.Command {
 				t.flush()
 				fmt.Fprintln(w, "The password is shown only now; the ID is what X-Service-Secret carries.")
 			})
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&purpose, "purpose", "", "signing, mail_events or notification")
 	cmd.Flags().StringVar(&channel, "channel", "", "channel code (required for signing)")

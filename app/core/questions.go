@@ -1022,6 +1022,46 @@ func (in *QATransitionInput) normalize() error {
 	return nil
 }
 
+// qaSubject is a question or an answer being moved by a moderator.
+type qaSubject struct {
+	kind, publicID, state string
+	anonymized            bool
+	questionID, answerID  int64
+	detail                map[string]any // extra activity detail
+	setState              func(to string, at time.Time) error
+	setFlag               func(on bool) error
+}
+
+// moveQA applies one moderation event to a question or an answer in tx: the state
+// move (qaMove), the publication time, closing the check flag on approve or reject,
+// the Q&A history and the activity history. It returns the new state.
+func (c *Core) moveQA(ctx context.Context, tx *store.Tx, a *Actor, in QATransitionInput, s qaSubject) (string, error) {
+	to, err := qaMove(in.Event, s.state, s.anonymized, s.kind)
+	if err != nil {
+		return "", err
+	}
+	var at time.Time
+	if to == QAPublished {
+		at = tx.Now
+	}
+	if err := s.setState(to, at); err != nil {
+		return "", err
+	}
+	if in.Event == "approve" || in.Event == "reject" {
+		if err := s.setFlag(false); err != nil {
+			return "", err
+		}
+	}
+	if err := c.addQAEvent(ctx, tx, a, s.questionID, s.answerID, in.Event, s.state, to, in.Reason); err != nil {
+		return "", err
+	}
+	detail := map[string]any{"from": s.state, "to": to, "reason": in.Reason}
+	for k, v := range s.detail {
+		detail[k] = v
+	}
+	return to, c.Record(ctx, tx, a, s.kind+"."+in.Event, s.kind, s.publicID, detail)
+}
+
 // TransitionQuestion applies a moderation event to a question (POST
 // /admin/v1/questions/<id>/transition): approve, reject, rereview, hide, unhide as
 // available_events offers them. A moderator's approve or reject closes the check
@@ -1037,27 +1077,11 @@ func (c *Core) TransitionQuestion(ctx context.Context, a *Actor, publicID string
 		if err != nil {
 			return err
 		}
-		to, err := qaMove(in.Event, x.State, !x.AnonymizedAt.IsZero(), "question")
-		if err != nil {
-			return err
-		}
-		var at time.Time
-		if to == QAPublished {
-			at = tx.Now
-		}
-		if err := tx.SetQuestionState(ctx, x.ID, to, at); err != nil {
-			return err
-		}
-		if in.Event == "approve" || in.Event == "reject" {
-			if err := tx.SetQuestionFlag(ctx, x.ID, false); err != nil {
-				return err
-			}
-		}
-		if err := c.addQAEvent(ctx, tx, a, x.ID, 0, in.Event, x.State, to, in.Reason); err != nil {
-			return err
-		}
-		if err := c.Record(ctx, tx, a, "question."+in.Event, "question", x.PublicID,
-			map[string]any{"from": x.State, "to": to, "reason": in.Reason}); err != nil {
+		if _, err := c.moveQA(ctx, tx, a, in, qaSubject{
+			kind: "question", publicID: x.PublicID, state: x.State, anonymized: !x.AnonymizedAt.IsZero(), questionID: x.ID,
+			setState: func(to string, at time.Time) error { return tx.SetQuestionState(ctx, x.ID, to, at) },
+			setFlag:  func(on bool) error { return tx.SetQuestionFlag(ctx, x.ID, on) },
+		}); err != nil {
 			return err
 		}
 		if x, err = tx.QuestionByID(ctx, x.ID); err != nil {
@@ -1087,27 +1111,13 @@ func (c *Core) TransitionAnswer(ctx context.Context, a *Actor, publicID string, 
 		if err != nil {
 			return err
 		}
-		to, err := qaMove(in.Event, ans.State, !ans.AnonymizedAt.IsZero(), "answer")
+		to, err := c.moveQA(ctx, tx, a, in, qaSubject{
+			kind: "answer", publicID: ans.PublicID, state: ans.State, anonymized: !ans.AnonymizedAt.IsZero(),
+			questionID: x.ID, answerID: ans.ID, detail: map[string]any{"question": x.PublicID},
+			setState: func(to string, at time.Time) error { return tx.SetAnswerState(ctx, ans.ID, to, at) },
+			setFlag:  func(on bool) error { return tx.SetAnswerFlag(ctx, ans.ID, on) },
+		})
 		if err != nil {
-			return err
-		}
-		var at time.Time
-		if to == QAPublished {
-			at = tx.Now
-		}
-		if err := tx.SetAnswerState(ctx, ans.ID, to, at); err != nil {
-			return err
-		}
-		if in.Event == "approve" || in.Event == "reject" {
-			if err := tx.SetAnswerFlag(ctx, ans.ID, false); err != nil {
-				return err
-			}
-		}
-		if err := c.addQAEvent(ctx, tx, a, x.ID, ans.ID, in.Event, ans.State, to, in.Reason); err != nil {
-			return err
-		}
-		if err := c.Record(ctx, tx, a, "answer."+in.Event, "answer", ans.PublicID,
-			map[string]any{"question": x.PublicID, "from": ans.State, "to": to, "reason": in.Reason}); err != nil {
 			return err
 		}
 		if to == QAPublished {
