@@ -6,10 +6,12 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"reviewd/app/core"
 	"reviewd/app/mail"
 	"reviewd/app/media"
+	"reviewd/app/metrics"
 	"reviewd/app/outbound"
 	"reviewd/store"
 )
@@ -26,6 +28,8 @@ type App struct {
 	DB     *store.DB
 	Core   *core.Core
 	Log    *slog.Logger
+	// Metrics is nil unless metrics.listen or metrics.token is set.
+	Metrics *metrics.Metrics
 }
 
 // Open prepares the data folder (creating it, media/ and secret.key when missing),
@@ -45,7 +49,20 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
-	out, err := outbound.New(outbound.Config{Resolve: cfg.Outbound.Resolve, CAFile: cfg.Outbound.CAFile})
+	var m *metrics.Metrics
+	if cfg.Metrics.Enabled() {
+		m = metrics.New()
+		db.ObserveWriteTx = m.ObserveWriteTx
+		m.WatchStore(db, func() time.Time { return db.Now() }, log)
+	}
+	ocfg := outbound.Config{Resolve: cfg.Outbound.Resolve, CAFile: cfg.Outbound.CAFile}
+	mcfg := mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
+		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From}
+	if m != nil {
+		ocfg.Observe = m.ObserveOutbound
+		mcfg.Observe = m.ObserveMail
+	}
+	out, err := outbound.New(ocfg)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("app: outbound: %w", err)
@@ -63,11 +80,10 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		}
 		log.Info("built the review read model after the upgrade", "products", n, "from_version", db.UpgradedFrom)
 	}
-	c.Mailer = mail.New(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
-		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From})
+	c.Mailer = mail.New(mcfg)
 	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
 	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
-	return &App{Config: cfg, DB: db, Core: c, Log: log}, nil
+	return &App{Config: cfg, DB: db, Core: c, Log: log, Metrics: m}, nil
 }
 
 // Close closes the database.

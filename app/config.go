@@ -24,6 +24,7 @@ type Config struct {
 	TrustedProxies []string `mapstructure:"trusted_proxies"`
 	Jobs           Jobs     `mapstructure:"jobs"`
 	Log            Log      `mapstructure:"log"`
+	Metrics        Metrics  `mapstructure:"metrics"`
 }
 
 // SMTP is the outgoing mail server; no host means e-mail sending is off.
@@ -58,6 +59,20 @@ type Jobs struct {
 	Enabled bool `mapstructure:"enabled"`
 }
 
+// Metrics turns on the Prometheus endpoint /metrics: on its own address (Listen),
+// or on the main listener behind a bearer token (Token), or both. Off when both
+// are empty.
+type Metrics struct {
+	Listen string `mapstructure:"listen"`
+	Token  string `mapstructure:"token"`
+}
+
+// MetricsMinToken is the shortest metrics.token accepted.
+const MetricsMinToken = 16
+
+// Enabled reports whether /metrics is served anywhere.
+func (m Metrics) Enabled() bool { return m.Listen != "" || m.Token != "" }
+
 // Log configures the logger.
 type Log struct {
 	Level  string `mapstructure:"level"`
@@ -84,6 +99,8 @@ func Defaults(v *viper.Viper) {
 	v.SetDefault("jobs.enabled", true)
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "text")
+	v.SetDefault("metrics.listen", "")
+	v.SetDefault("metrics.token", "")
 }
 
 // Load reads v (file, environment and flags already bound by the caller) into a
@@ -159,6 +176,16 @@ func (c Config) Validate() error {
 	case "text", "json":
 	default:
 		errs = append(errs, fmt.Errorf("log.format: %q is not text or json", c.Log.Format))
+	}
+	if a := c.Metrics.Listen; a != "" {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			errs = append(errs, fmt.Errorf("metrics.listen: %q is not host:port", a))
+		} else if a == c.Listen {
+			errs = append(errs, fmt.Errorf("metrics.listen: %q is the main listen address (use metrics.token there)", a))
+		}
+	}
+	if t := c.Metrics.Token; t != "" && len(t) < MetricsMinToken {
+		errs = append(errs, fmt.Errorf("metrics.token: shorter than %d characters", MetricsMinToken))
 	}
 	return errors.Join(errs...)
 }

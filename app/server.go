@@ -5,11 +5,13 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/metrics"
 	"reviewd/app/web"
 )
 
@@ -26,12 +28,15 @@ type Server struct {
 	Limits *web.Limits
 	Auth   *web.Auth
 	Core   *core.Core
+
+	metrics *metrics.Metrics
 }
 
 // NewServer builds the router with the shared middleware and mounts the surfaces.
 func NewServer(cfg Config, c *core.Core, surfaces func(s *Server) []Surface) *Server {
 	limits := web.NewLimits(c.Now)
 	s := &Server{cfg: cfg, router: mux.NewRouter(), Limits: limits, Core: c, Auth: &web.Auth{Core: c, Limits: limits}}
+	s.router.Use(web.TagRoute)
 	s.router.NotFoundHandler = web.NotFound()
 	s.router.MethodNotAllowedHandler = web.MethodNotAllowed(s.router)
 	s.router.Handle("/healthz", web.H(func(w http.ResponseWriter, r *http.Request) error {
@@ -45,17 +50,64 @@ func NewServer(cfg Config, c *core.Core, surfaces func(s *Server) []Surface) *Se
 	return s
 }
 
+// UseMetrics counts every request in m and, when metrics.token is set, serves
+// GET /metrics on this listener to callers with "Authorization: Bearer <token>"
+// (otherwise 401 refused / credentials_missing or credentials_invalid, counted
+// toward the per-IP refusal limit). A nil m changes nothing.
+func (s *Server) UseMetrics(m *metrics.Metrics) {
+	if m == nil {
+		return
+	}
+	s.metrics = m
+	token := s.cfg.Metrics.Token
+	if token == "" {
+		return
+	}
+	h := m.Handler()
+	s.router.Handle("/metrics", web.H(func(w http.ResponseWriter, r *http.Request) error {
+		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok || got == "" {
+			return core.E(http.StatusUnauthorized, "refused", "credentials_missing").AsRefusal()
+		}
+		if !core.Equal(got, token) {
+			return core.E(http.StatusUnauthorized, "refused", "credentials_invalid").AsRefusal()
+		}
+		h.ServeHTTP(w, r)
+		return nil
+	})).Methods(http.MethodGet)
+}
+
+// MetricsHandler is the handler of the separate metrics.listen address: GET
+// /metrics without credentials (the address is the operator's to protect), 404
+// for everything else.
+func MetricsHandler(m *metrics.Metrics) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	mux.Handle("/", web.NotFound())
+	return mux
+}
+
 // Router exposes the router so surfaces can be mounted after construction.
 func (s *Server) Router() *mux.Router { return s.router }
 
 // Handler is the whole HTTP handler with the outer middleware.
 func (s *Server) Handler() http.Handler {
-	return web.Base(s.router, web.ParseProxies(s.cfg.TrustedProxies), s.Limits)
+	var obs web.RequestObserver
+	if s.metrics != nil {
+		obs = s.metrics
+	}
+	return web.Observed(s.router, web.ParseProxies(s.cfg.TrustedProxies), s.Limits, obs)
 }
 
 // ListenAndServe serves until ctx ends, then shuts down gracefully. ready, when not
 // nil, receives the bound address.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net.Addr)) error {
+	return Serve(ctx, addr, s.Handler(), ready)
+}
+
+// Serve serves h on addr until ctx ends, then shuts down gracefully. ready, when
+// not nil, receives the bound address.
+func Serve(ctx context.Context, addr string, h http.Handler, ready func(net.Addr)) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -63,8 +115,13 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 	if ready != nil {
 		ready(ln.Addr())
 	}
+	return ServeListener(ctx, ln, h)
+}
+
+// ServeListener serves h on ln until ctx ends, then shuts down gracefully.
+func ServeListener(ctx context.Context, ln net.Listener, h http.Handler) error {
 	srv := &http.Server{
-		Handler:           s.Handler(),
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       5 * time.Minute, // media uploads up to 200 MB
 		WriteTimeout:      5 * time.Minute,

@@ -35,6 +35,9 @@ type Runner struct {
 	DB      *store.DB
 	Log     *slog.Logger
 	Timeout time.Duration
+	// Observe, when set, is told about every recorded run: the job, its outcome
+	// (ok, error or skipped) and how long it took.
+	Observe func(job, outcome string, d time.Duration)
 
 	mu      sync.Mutex
 	entries map[string]Entry
@@ -114,7 +117,11 @@ func (r *Runner) RunNow(ctx context.Context, name string, now time.Time, trigger
 		}
 	}
 	run.Detail = detail
-	r.Log.Info("job run", "job", name, "trigger", trigger, "outcome", run.Outcome, "detail", detail, "ms", time.Since(start).Milliseconds())
+	took := time.Since(start)
+	if r.Observe != nil {
+		r.Observe(name, run.Outcome, took)
+	}
+	r.Log.Info("job run", "job", name, "trigger", trigger, "outcome", run.Outcome, "detail", detail, "duration_ms", took.Milliseconds())
 	if ferr := r.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
 		return tx.FinishJobRun(ctx, run.ID, run.Outcome, detail)
 	}); ferr != nil && err == nil {

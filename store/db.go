@@ -41,6 +41,8 @@ type DB struct {
 	// UpgradedFrom is the schema version the file had when Open upgraded it (0 for a
 	// fresh database or one that was already current).
 	UpgradedFrom int
+	// ObserveWriteTx, when set, is told the wait and hold time of every WithTx.
+	ObserveWriteTx WriteTxObserver
 }
 
 // Tx is a write transaction; Now is fixed when it begins so every row it stamps and
@@ -110,9 +112,15 @@ func (db *DB) Read() *Q { return &Q{c: readConn(db.read), Now: db.Now()} }
 // WithTx runs fn in a write transaction; it commits when fn returns nil and rolls back
 // otherwise (also when fn panics, after which the panic continues).
 func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	asked := time.Now()
 	sqlTx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", translate(err))
+	}
+	committed := false
+	if obs := db.ObserveWriteTx; obs != nil {
+		begun := time.Now()
+		defer func() { obs(begun.Sub(asked), time.Since(begun), committed) }()
 	}
 	tx := &Tx{Q: &Q{c: sqlTx, Now: db.Now()}, tx: sqlTx}
 	defer func() {
@@ -128,6 +136,7 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", translate(err))
 	}
+	committed = true
 	return nil
 }
 

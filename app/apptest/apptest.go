@@ -37,9 +37,19 @@ type Mounter func(a *app.App, s *app.Server) []app.Surface
 // (normally cli.TestSurfaces, the same list serve mounts).
 func New(t testing.TB, mount Mounter) *Env {
 	t.Helper()
+	return NewWith(t, mount, nil)
+}
+
+// NewWith is New with the configuration changed by edit (nil: none) before the
+// data folder is opened.
+func NewWith(t testing.TB, mount Mounter, edit func(*app.Config)) *Env {
+	t.Helper()
 	clock := &storetest.Clock{T: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
 	cfg := app.Config{Listen: "127.0.0.1:0", PublicURL: "http://reviewd.test", DataDir: t.TempDir(),
 		SMTP: app.SMTP{Security: "none"}, Log: app.Log{Level: "error", Format: "text"}}
+	if edit != nil {
+		edit(&cfg)
+	}
 	a, err := app.Open(context.Background(), cfg, storetest.SchemaSQL(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatalf("apptest: open: %v", err)
@@ -51,6 +61,7 @@ func New(t testing.TB, mount Mounter) *Env {
 		}
 		return mount(a, s)
 	})
+	srv.UseMetrics(a.Metrics)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { ts.Close(); a.Close() })
 	return &Env{T: t, App: a, Server: srv, HTTP: ts, URL: ts.URL, Clock: clock}

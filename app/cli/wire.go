@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"time"
 
@@ -30,12 +31,14 @@ func TestSurfaces(a *app.App, s *app.Server) []app.Surface { return Surfaces(a, 
 
 // buildServer mounts every HTTP surface over an opened data folder.
 func buildServer(a *app.App, runner *jobs.Runner) *app.Server {
-	return app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface { return Surfaces(a, s, runner) })
+	srv := app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface { return Surfaces(a, s, runner) })
+	srv.UseMetrics(a.Metrics)
+	return srv
 }
 
 // buildRunner lists every job of the CONTRACT with its schedule.
 func buildRunner(a *app.App) *jobs.Runner {
-	return jobs.NewRunner(a.DB, a.Log,
+	r := jobs.NewRunner(a.DB, a.Log,
 		jobs.Entry{Job: jobs.Invitations{Core: a.Core}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.OrderSources{Core: a.Core}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.Idle{JobName: "marketplace"}, Schedule: "@every 15m"},
@@ -43,6 +46,10 @@ func buildRunner(a *app.App) *jobs.Runner {
 		jobs.Entry{Job: jobs.Erasure{Core: a.Core}, Schedule: "@every 1h"},
 		jobs.Entry{Job: jobs.Cleanup{DB: a.DB}, Schedule: "30 3 * * *"},
 	)
+	if a.Metrics != nil {
+		r.Observe = a.Metrics.ObserveJob
+	}
+	return r
 }
 
 // runServer serves until the command's context ends, with the cron jobs unless
@@ -71,6 +78,19 @@ func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...ap
 	addr := a.Config.Listen
 	if f := cmd.Flags().Lookup("listen"); f != nil && f.Changed {
 		addr = f.Value.String()
+	}
+	if ml := a.Config.Metrics.Listen; ml != "" && a.Metrics != nil {
+		ln, err := net.Listen("tcp", ml)
+		if err != nil {
+			return fmt.Errorf("metrics.listen: %w", err)
+		}
+		ctx, cancel := context.WithCancel(cmd.Context())
+		defer cancel()
+		done := make(chan error, 1)
+		go func() { done <- app.ServeListener(ctx, ln, app.MetricsHandler(a.Metrics)) }()
+		defer func() { cancel(); <-done }()
+		a.Log.Info("metrics listening", "address", ln.Addr().String())
+		fmt.Fprintf(cmd.OutOrStdout(), "reviewd metrics on http://%s/metrics\n", ln.Addr())
 	}
 	return srv.ListenAndServe(cmd.Context(), addr, ready)
 }

@@ -49,6 +49,9 @@ type Config struct {
 	RootCAs *x509.CertPool
 	// Timeout bounds each network step; zero means DefaultTimeout.
 	Timeout time.Duration
+	// Observe, when set, is told the outcome of every Send: nil when the message
+	// was handed to the server, else the *SendError.
+	Observe func(err *SendError)
 }
 
 // Message is one e-mail. Text and HTML become a multipart/alternative body (HTML
@@ -141,6 +144,18 @@ func (m *Mailer) Send(ctx context.Context, msg Message) (string, error) {
 	if !m.Enabled() {
 		return "", &SendError{Temporary: true, Reason: "mail_disabled", Err: ErrDisabled}
 	}
+	id, err := m.send(ctx, msg)
+	if m.cfg.Observe != nil {
+		var se *SendError
+		if err != nil && !errors.As(err, &se) {
+			se = &SendError{Reason: "message_invalid", Err: err}
+		}
+		m.cfg.Observe(se)
+	}
+	return id, err
+}
+
+func (m *Mailer) send(ctx context.Context, msg Message) (string, error) {
 	gm, id, err := m.build(msg)
 	if err != nil {
 		return "", err

@@ -114,13 +114,37 @@ type Config struct {
 	Resolve []string
 	// CAFile is a PEM file of roots trusted in addition to the system roots.
 	CAFile string
+	// Observe, when set, is told about every call of Do: the target kind (see
+	// WithTarget), the outcome (the HTTP status, or the error code when the call
+	// failed) and how long it took.
+	Observe func(target string, status int, code string, d time.Duration)
+}
+
+type targetKey struct{}
+
+// WithTarget names the kind of outbound target of the calls made with ctx
+// ("shopify", "woocommerce", "magento", "notice", ...), for the metrics. A call
+// without one that carries a notice signature counts as "notice", else "other".
+func WithTarget(ctx context.Context, kind string) context.Context {
+	return context.WithValue(ctx, targetKey{}, kind)
+}
+
+func targetOf(ctx context.Context, h http.Header) string {
+	if k, ok := ctx.Value(targetKey{}).(string); ok && k != "" {
+		return k
+	}
+	if h.Get("X-Service-Signature") != "" {
+		return "notice"
+	}
+	return "other"
 }
 
 // Client sends requests under the package rules. It is safe for concurrent use
 // and should be shared: it keeps a pool of connections.
 type Client struct {
-	rt guardTransport
-	hc *http.Client // no Timeout: Do sets a deadline on each call's context
+	rt      guardTransport
+	hc      *http.Client // no Timeout: Do sets a deadline on each call's context
+	observe func(target string, status int, code string, d time.Duration)
 }
 
 // New builds a Client. It fails on a malformed Resolve entry and on a CAFile that
@@ -164,7 +188,7 @@ func New(cfg Config) (*Client, error) {
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: 1 * time.Second,
 	}
-	c := &Client{rt: guardTransport{base: tr}}
+	c := &Client{rt: guardTransport{base: tr}, observe: cfg.Observe}
 	c.hc = c.HTTPClient(0)
 	return c, nil
 }
@@ -218,6 +242,20 @@ type Response struct {
 // A non-2xx status is not an error (callers decide), except 3xx, which is
 // redirect_refused. Every error is an *Error.
 func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
+	if c.observe == nil {
+		return c.do(ctx, req)
+	}
+	start := time.Now()
+	resp, err := c.do(ctx, req)
+	status := 0
+	if resp != nil {
+		status = resp.Status
+	}
+	c.observe(targetOf(ctx, req.Header), status, Code(err), time.Since(start))
+	return resp, err
+}
+
+func (c *Client) do(ctx context.Context, req Request) (*Response, error) {
 	if req.Timeout <= 0 {
 		return nil, refuse(CodeRequestInvalid, "timeout must be positive")
 	}

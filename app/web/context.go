@@ -16,6 +16,7 @@ type reqState struct {
 	ip        string
 	refused   bool
 	actor     *core.Actor
+	route     string
 }
 
 func state(ctx context.Context) *reqState {
@@ -41,3 +42,7 @@ func SetActor(ctx context.Context, a *core.Actor) { state(ctx).actor = a }
 
 // Actor returns who the request is authenticated as, or nil.
 func Actor(ctx context.Context) *core.Actor { return state(ctx).actor }
+
+// Route is the path template of the matched route ("" before routing or when no
+// route matched).
+func Route(ctx context.Context) string { return state(ctx).route }

@@ -111,10 +111,48 @@ func newRequestID() string {
 	return hex.EncodeToString(b[:])
 }
 
+// RequestObserver is told about every finished request: the method, the matched
+// route template ("" when no route matched), the status and the duration. The
+// metrics package implements it.
+type RequestObserver interface {
+	ObserveRequest(method, route string, status int, d time.Duration)
+}
+
+// TagRoute is router middleware (mux.Router.Use) that records the matched route
+// template, so the outer middleware can log and count by route instead of by path:
+// paths carry ids, tokens and access codes.
+func TagRoute(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if cr := mux.CurrentRoute(r); cr != nil {
+			if t, err := cr.GetPathTemplate(); err == nil {
+				state(r.Context()).route = t
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// routeLabel is the route template, or "unmatched" for requests no route took
+// (404s and 405s): their raw path is never logged or counted.
+func routeLabel(st *reqState) string {
+	if st.route == "" {
+		return "unmatched"
+	}
+	return st.route
+}
+
 // Base is the outermost middleware of every route: request id, security headers,
 // the per-IP refusal limit, panic recovery (a JSON 500; the request's transaction
 // was rolled back by store.WithTx) and the access log line.
 func Base(next http.Handler, proxies Proxies, limits *Limits) http.Handler {
+	return Observed(next, proxies, limits, nil)
+}
+
+// Observed is Base that also reports every finished request to obs (nil: none).
+// The access log line (debug level) carries the request id, method, route
+// template, status and duration; never the path or query, which may hold tokens,
+// access codes or e-mail addresses.
+func Observed(next http.Handler, proxies Proxies, limits *Limits, obs RequestObserver) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		st := &reqState{requestID: newRequestID(), ip: proxies.clientIP(r)}
@@ -131,7 +169,7 @@ func Base(next http.Handler, proxies Proxies, limits *Limits) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				slog.Error("panic", "request_id", st.requestID, "method", r.Method, "path", r.URL.Path,
+				slog.Error("panic", "request_id", st.requestID, "method", r.Method, "route", routeLabel(st),
 					"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				if rec.status == 0 {
 					Error(rec, r, core.ErrInternal)
@@ -140,8 +178,16 @@ func Base(next http.Handler, proxies Proxies, limits *Limits) http.Handler {
 			if st.refused && limits != nil {
 				limits.Refused.Allow(st.ip)
 			}
-			slog.Debug("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
-				"request_id", st.requestID, "ms", time.Since(start).Milliseconds())
+			status := rec.status
+			if status == 0 {
+				status = http.StatusOK // nothing written: net/http answers 200
+			}
+			d := time.Since(start)
+			if obs != nil {
+				obs.ObserveRequest(r.Method, st.route, status, d)
+			}
+			slog.Debug("request", "request_id", st.requestID, "method", r.Method, "route", routeLabel(st),
+				"status", status, "duration_ms", float64(d.Microseconds())/1000)
 		}()
 		if limits != nil && limits.Refused.Exhausted(st.ip) {
 			Error(rec, r, core.ErrRateLimited)

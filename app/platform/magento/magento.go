@@ -55,6 +55,7 @@ type session struct {
 // Read reads the orders of store r.RemoteChannel updated since r.Since, oldest
 // change first (see core.PlatformReader).
 func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.PlatformPage) (bool, error)) error {
+	ctx = outbound.WithTarget(ctx, Reader{}.Code())
 	s := &session{client: r.Client, base: strings.TrimRight(r.BaseURL, "/"), user: r.Credentials["username"],
 		pass: r.Credentials["password"]}
 	if s.user == "" || s.pass == "" {

@@ -100,6 +100,7 @@ type session struct {
 // the read (and once more on a 401); without one, client_secret is an older access
 // token used as it is.
 func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.PlatformPage) (bool, error)) error {
+	ctx = outbound.WithTarget(ctx, Reader{}.Code())
 	host, ok := ShopHost(r.BaseURL)
 	if !ok {
 		return core.Failure(core.FailShopAddressInvalid, nil)

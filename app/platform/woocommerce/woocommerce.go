@@ -40,6 +40,7 @@ const Fields = "id,number,status,customer_id,date_created_gmt,date_modified_gmt,
 // Read reads the orders modified since r.Since (GMT), oldest change first, page by
 // page (see core.PlatformReader). Paging follows the X-WP-TotalPages header.
 func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.PlatformPage) (bool, error)) error {
+	ctx = outbound.WithTarget(ctx, Reader{}.Code())
 	key, secret := r.Credentials["consumer_key"], r.Credentials["consumer_secret"]
 	if key == "" || secret == "" {
 		return core.Failure(core.FailAPICredentialsMissing, nil)
