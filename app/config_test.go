@@ -157,3 +157,32 @@ func TestConfigMisspelledKey(t *testing.T) {
 		t.Fatalf("bad values: %v", err)
 	}
 }
+
+// TestConfigMetrics: metrics.listen must be host:port and not the main address;
+// metrics.token must be long enough; both empty is off.
+func TestConfigMetrics(t *testing.T) {
+	for body, wantErr := range map[string]string{
+		"": "",
+		"metrics:\n  listen: \"127.0.0.1:9090\"\n":  "",
+		"metrics:\n  token: \"0123456789abcdef\"\n": "",
+		"metrics:\n  listen: \"9090\"\n":            "metrics.listen",
+		"metrics:\n  listen: \"127.0.0.1:8080\"\n":  "metrics.listen",
+		"metrics:\n  token: \"short\"\n":            "metrics.token",
+	} {
+		v := viper.New()
+		app.Defaults(v)
+		v.SetConfigFile(writeYAML(t, "listen: \"127.0.0.1:8080\"\n"+body))
+		if err := v.ReadInConfig(); err != nil {
+			t.Fatal(err)
+		}
+		c, err := app.Load(v)
+		switch {
+		case wantErr == "" && err != nil:
+			t.Errorf("%q: %v", body, err)
+		case wantErr != "" && (err == nil || !strings.Contains(err.Error(), wantErr)):
+			t.Errorf("%q: error %v, want one about %s", body, err, wantErr)
+		case body == "" && c.Metrics.Enabled():
+			t.Errorf("metrics on by default")
+		}
+	}
+}

@@ -621,3 +621,42 @@ func TestCodeAndError(t *testing.T) {
 		t.Errorf("Error() = %q", got)
 	}
 }
+
+// TestObserve: every Do is reported with its target kind (WithTarget, else
+// "notice" for a signed notice, else "other"), its status or failure code.
+func TestObserve(t *testing.T) {
+	ts := newTestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	cfg := Config{CAFile: writeCA(t, ts), Resolve: []string{"example.com:443=127.0.0.1:" + ts.port()}}
+	type call struct {
+		target string
+		status int
+		code   string
+	}
+	var got []call
+	cfg.Observe = func(target string, status int, code string, d time.Duration) {
+		if d < 0 {
+			t.Errorf("negative duration %v", d)
+		}
+		got = append(got, call{target, status, code})
+	}
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{URL: "https://example.com/orders", Timeout: 5 * time.Second, MaxBytes: 1 << 10}
+	ctx := context.Background()
+	_, _ = c.Do(WithTarget(ctx, "shopify"), req)
+	signed := req
+	signed.Method, signed.Header = http.MethodPost, http.Header{"X-Service-Signature": {"abc"}}
+	_, _ = c.Do(ctx, signed)
+	_, _ = c.Do(ctx, req)
+	refused := req
+	refused.URL = "http://example.com/"
+	_, _ = c.Do(WithTarget(ctx, "woocommerce"), refused)
+	want := []call{{"shopify", 503, ""}, {"notice", 503, ""}, {"other", 503, ""}, {"woocommerce", 0, CodeSchemeRefused}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("observed %v, want %v", got, want)
+	}
+}
