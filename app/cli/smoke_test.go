@@ -125,9 +125,10 @@ func freeAddr(t *testing.T) string {
 }
 
 type serveProc struct {
-	cmd  *exec.Cmd
-	addr string
-	done chan error
+	cmd    *exec.Cmd
+	addr   string
+	done   chan error
+	stderr *strings.Builder // read only after the process ended
 }
 
 // startServe starts the binary and waits until it reports its address and answers
@@ -141,12 +142,12 @@ func startServe(t *testing.T, bin string, env []string, args ...string) *servePr
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &serveProc{cmd: cmd, done: make(chan error, 1)}
+	p := &serveProc{cmd: cmd, done: make(chan error, 1), stderr: stderr}
 	addrc := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
