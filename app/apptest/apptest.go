@@ -12,11 +12,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/web"
 	"reviewd/store/storetest"
 )
 
@@ -150,4 +152,46 @@ func (r Response) Code() string {
 	e, _ := r.JSON["error"].(string)
 	d, _ := r.JSON["detail"].(string)
 	return e + " / " + d
+}
+
+// NoLimits lets the shared per-IP and per-key budgets refill between any two
+// requests (their clock moves an hour at every reading; the service clock stays),
+// for fuzz targets that send thousands of refused requests from one address.
+func (e *Env) NoLimits() {
+	var n atomic.Int64
+	now := func() time.Time { return time.Unix(0, 0).Add(time.Duration(n.Add(1)) * time.Hour) }
+	l := e.Server.Limits
+	for _, x := range []*web.Limiter{l.Keys, l.Refused, l.StoreServer, l.PerIP, l.Viewer} {
+		x.Now = now
+	}
+}
+
+// Fuzz sends one raw request for a fuzz target and fails t when the answer is a
+// 5xx (a bug whatever the input) or not JSON where JSON was promised. It returns
+// the answer.
+func (e *Env) Fuzz(t testing.TB, method, path string, body []byte, headers map[string]string) Response {
+	t.Helper()
+	req, err := http.NewRequest(method, e.URL+path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("apptest: request: %v", err)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("apptest: %s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	out := Response{Status: res.StatusCode, Header: res.Header}
+	out.Body, _ = io.ReadAll(res.Body)
+	if res.StatusCode >= 500 {
+		t.Fatalf("%s %s answered %d %s for body %q", method, path, res.StatusCode, out.Body, body)
+	}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(out.Body, &out.JSON); err != nil && len(bytes.TrimSpace(out.Body)) > 0 && out.Body[0] == '{' {
+			t.Fatalf("%s %s: answer is not JSON: %s", method, path, out.Body)
+		}
+	}
+	return out
 }
