@@ -15,7 +15,9 @@ import (
 func FuzzMagentoAnswers(f *testing.F) {
 	s := platformtest.StartCanned(f, platformtest.MagentoHost)
 	token := []byte(`"eyJraWQiOiIxIiwiYWxnIjoiSFMyNTYifQ.000001.c2lnbmF0dXJl"`)
-	list := func(orders []map[string]any) any { return map[string]any{"items": orders, "total_count": len(orders) + 5} }
+	list := func(orders []map[string]any) any {
+		return map[string]any{"items": orders, "total_count": len(orders) + 5}
+	}
 	f.Add(false, platformtest.FixtureJSON(f, platformtest.MagentoFixture, 3, list))
 	f.Add(false, []byte(`{"items": [], "total_count": 0, "search_criteria": {}}`))
 	f.Add(false, []byte(`{"message": "The consumer isn't authorized to access %resources.", "parameters": {"resources": "Magento_Sales::actions_view"}}`))
