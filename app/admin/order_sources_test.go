@@ -337,15 +337,12 @@ func TestOrderSourceRun(t *testing.T) {
 	if res.JSON["id"] != id {
 		t.Fatalf("run answer = %s", res.Body)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	// The background read has no other signal than the connection's last run.
 	var v apptest.Response
-	for {
+	apptest.Eventually(t, "the manual read to finish (last_run_at set)", 30*time.Second, func() (bool, string) {
 		v = p.do("GET", "/admin/v1/order-sources/"+id, nil)
-		if v.JSON["last_run_at"] != nil || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond) // the background read has no other signal
-	}
+		return v.JSON["last_run_at"] != nil, v.String()
+	})
 	if v.JSON["last_run_at"] != "2026-06-01T10:00:00Z" || v.JSON["last_error"] != nil {
 		t.Fatalf("after the manual read: %s", v.Body)
 	}

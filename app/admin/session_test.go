@@ -80,7 +80,7 @@ func newPanelEnv(t *testing.T) *apptest.Env {
 func expect(t *testing.T, res apptest.Response, status int, code string) {
 	t.Helper()
 	if res.Status != status || (code != "" && res.Code() != code) {
-		t.Fatalf("got %d %s, want %d %s (%s)", res.Status, res.Code(), status, code, res.Body)
+		t.Fatalf("want %d %s, got %d %s for\n  %s", status, code, res.Status, res.Code(), res)
 	}
 }
 

@@ -7,13 +7,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"reviewd/app"
 	"reviewd/app/core"
@@ -88,29 +89,85 @@ func (e *Env) Password(purpose, channel string) (id, secret string) {
 	return p.ID, p.Secret
 }
 
-// Response is a decoded answer.
+// Response is a decoded answer and the request it answers.
 type Response struct {
 	Status int
 	Header http.Header
 	Body   []byte
 	JSON   map[string]any
+	// Request is "METHOD path" and the request body, for failure messages.
+	Request string
+}
+
+// String gives the request and the answer with its body, for failure messages:
+// t.Fatalf("want 200, got %s", res).
+func (r Response) String() string {
+	return fmt.Sprintf("%s\n  -> %d %s", r.Request, r.Status, clip(r.Body))
+}
+
+// clip shortens a long body for a failure message.
+func clip(b []byte) string {
+	const max = 2000
+	if len(b) == 0 {
+		return "(no body)"
+	}
+	if !utf8.Valid(b) {
+		return fmt.Sprintf("(%d bytes, not text)", len(b))
+	}
+	if len(b) > max {
+		return fmt.Sprintf("%s… (%d bytes)", b[:max], len(b))
+	}
+	return string(b)
+}
+
+// Expect fails the test unless the answer has the status and, when code is not
+// empty, the error code "error / detail"; the message shows the request and the
+// answer body.
+func Expect(t testing.TB, res Response, status int, code string) {
+	t.Helper()
+	if res.Status != status || (code != "" && res.Code() != code) {
+		t.Fatalf("want %d %s, got %d %s for\n  %s", status, code, res.Status, res.Code(), res)
+	}
+}
+
+// Eventually waits for something the test cannot be told about (a background
+// read, a late write): it calls check until it reports done, and fails the test
+// after timeout naming what it waited for and check's last report.
+func Eventually(t testing.TB, what string, timeout time.Duration, check func() (done bool, last string)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		done, last := check()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %s for %s; last seen: %s", timeout, what, last)
+		}
+		<-tick.C
+	}
 }
 
 // Do sends a request; body may be nil, a string, []byte or a value to marshal.
 func (e *Env) Do(method, path string, body any, headers map[string]string) Response {
 	e.T.Helper()
-	var rd io.Reader
+	var raw []byte
 	switch b := body.(type) {
 	case nil:
 	case string:
-		rd = strings.NewReader(b)
+		raw = []byte(b)
 	case []byte:
-		rd = bytes.NewReader(b)
+		raw = b
 	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
 			e.T.Fatalf("apptest: marshal: %v", err)
 		}
+	}
+	var rd io.Reader
+	if body != nil {
 		rd = bytes.NewReader(raw)
 	}
 	req, err := http.NewRequest(method, e.URL+path, rd)
@@ -128,7 +185,10 @@ func (e *Env) Do(method, path string, body any, headers map[string]string) Respo
 		e.T.Fatalf("apptest: %s %s: %v", method, path, err)
 	}
 	defer res.Body.Close()
-	out := Response{Status: res.StatusCode, Header: res.Header}
+	out := Response{Status: res.StatusCode, Header: res.Header, Request: method + " " + path}
+	if len(raw) > 0 {
+		out.Request += " " + clip(raw)
+	}
 	out.Body, _ = io.ReadAll(res.Body)
 	_ = json.Unmarshal(out.Body, &out.JSON)
 	return out
