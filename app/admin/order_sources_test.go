@@ -25,10 +25,8 @@ func newSourcePanel(t *testing.T) *sourcePanel {
 	env := apptest.New(t, cli.TestSurfaces)
 	env.Channel("web-tr", "TR", "tr")
 	env.Channel("web-gb", "GB", "en")
-	if _, err := env.App.Core.CreateUser(context.Background(), core.Console(), core.NewUser{Username: "mert",
-		Email: "mert@shop.example", Role: "manager", Password: "Copper-Lantern-58"}); err != nil {
-		t.Fatal(err)
-	}
+	env.User(core.NewUser{Username: "mert",
+		Email: "mert@shop.example", Role: "manager", Password: "Copper-Lantern-58"})
 	b := newBrowser(t, env)
 	expect(t, b.signIn("mert", "Copper-Lantern-58"), 200, "")
 	return &sourcePanel{env: env, b: b}
@@ -54,10 +52,8 @@ func TestOrderSourceAccess(t *testing.T) {
 	writeKey := p.env.Key("api", "", "read", "write")
 	readKey := p.env.Key("api", "", "read", "export")
 	moderator := newBrowser(t, p.env)
-	if _, err := p.env.App.Core.CreateUser(context.Background(), core.Console(), core.NewUser{Username: "deniz",
-		Email: "deniz@shop.example", Role: "moderator", Password: "Walnut-Harbor-91"}); err != nil {
-		t.Fatal(err)
-	}
+	p.env.User(core.NewUser{Username: "deniz",
+		Email: "deniz@shop.example", Role: "moderator", Password: "Walnut-Harbor-91"})
 	expect(t, moderator.signIn("deniz", "Walnut-Harbor-91"), 200, "")
 	routes := [][2]string{{"GET", "/admin/v1/order-sources"}, {"POST", "/admin/v1/order-sources"},
 		{"POST", "/admin/v1/order-sources/check"}, {"GET", "/admin/v1/order-sources/" + id},

@@ -2,7 +2,6 @@ package admin_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"sync"
@@ -69,11 +68,8 @@ func (b *browser) signIn(username, password string) apptest.Response {
 func newPanelEnv(t *testing.T) *apptest.Env {
 	t.Helper()
 	env := apptest.New(t, cli.TestSurfaces)
-	_, err := env.App.Core.CreateUser(context.Background(), core.Console(), core.NewUser{Username: panelUser,
+	env.User(core.NewUser{Username: panelUser,
 		Email: "ayla@shop.example", Role: "moderator", Password: panelPassword})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return env
 }
 

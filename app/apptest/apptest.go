@@ -16,8 +16,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/store"
 	"reviewd/store/storetest"
 )
 
@@ -77,6 +80,31 @@ func (e *Env) Key(kind, channel string, scopes ...string) string {
 		e.T.Fatalf("apptest: key: %v", err)
 	}
 	return k.Secret
+}
+
+// User creates a panel user as core.CreateUser does (the same row and activity
+// entry) but with its password hashed at bcrypt's lowest cost: the product's cost
+// takes seconds per hash under the race detector, and the tests check what a
+// password admits, not how slowly. Passwords set later through the API are hashed
+// at the product's cost.
+func (e *Env) User(in core.NewUser) store.User {
+	e.T.Helper()
+	hash, err := bcrypt.GenerateFromPassword([]byte(in.Password), bcrypt.MinCost)
+	if err != nil {
+		e.T.Fatalf("apptest: user: %v", err)
+	}
+	ctx := context.Background()
+	u := store.User{Username: in.Username, Email: in.Email, Role: in.Role, PasswordHash: string(hash)}
+	err = e.App.DB.WithTx(ctx, func(tx *store.Tx) error {
+		if u, err = tx.CreateUser(ctx, u); err != nil {
+			return err
+		}
+		return e.App.Core.Record(ctx, tx, core.Console(), "user.created", "user", u.Username, map[string]any{"role": u.Role})
+	})
+	if err != nil {
+		e.T.Fatalf("apptest: user: %v", err)
+	}
+	return u
 }
 
 // Password creates a password and returns its id and secret.
