@@ -56,6 +56,13 @@ export async function rawBrowser() {
   await send("Page.bringToFront", {}, session);
   const evaluate = async (expression, s = session) =>
     (await send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true }, s)).result.value;
-  const close = () => { proc.kill(); setTimeout(() => rmSync(dir, { recursive: true, force: true }), 500); };
+  // close ends Chromium and, once it has exited (it writes its profile until then),
+  // removes the profile folder.
+  const exited = new Promise((r) => proc.once("exit", r));
+  const close = async () => {
+    proc.kill();
+    await exited;
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  };
   return { send, waitFor, evaluate, session, close, seen };
 }

@@ -12,6 +12,7 @@
 //   REVIEWD_WEBTEST_MAIL   a mailbox: GET gives the e-mails reviewd sent so far
 //   REVIEWD_WEBTEST_OUT    folder for screenshots
 //   REVIEWD_CHROMIUM       Debian's Chromium (never a downloaded browser)
+import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -91,8 +92,42 @@ export async function events(page, type) {
   return type ? all.filter((e) => e.type === type) : all;
 }
 
+// waitEvent waits until the page script has sent its n-th reviews:<type> event.
 export async function waitEvent(page, type, n = 1) {
-  await page.waitForFunction(([t, k]) => window.__rv.events.filter((e) => e.type === t).length >= k, [type, n], { timeout: 15000 });
+  try {
+    await page.waitForFunction(([t, k]) => window.__rv.events.filter((e) => e.type === t).length >= k, [type, n], { timeout: WAIT });
+  } catch (e) {
+    const seen = await page.evaluate(() => window.__rv.events.map((x) => x.type)).catch(() => "(page gone)");
+    throw new Error(`waited ${WAIT} ms for reviews:${type} event #${n}; events seen: ${JSON.stringify(seen)}\n${e.message}`);
+  }
+}
+
+// WAIT is how long a test waits for a state it expects (a loaded test machine can
+// be slow; a passing test never waits that long).
+export const WAIT = 15000;
+
+// until waits for a state: it calls fn (sync or async) until fn neither throws nor
+// returns false, and returns fn's value. After timeout ms it fails with fn's last
+// error (an assertion's expected and actual values) or, for a predicate that
+// stayed false, with the predicate's source. Every check that follows an action
+// goes through until (or a waiting playwright locator), never a single read.
+export async function until(fn, timeout = WAIT) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    let err;
+    try {
+      const v = await fn();
+      if (v !== false) return v;
+      err = new Error(`still false after ${timeout} ms: ${fn.toString()}`);
+    } catch (e) {
+      err = e;
+    }
+    if (Date.now() >= end) {
+      if (err instanceof Error) err.message = `after waiting ${timeout} ms: ${err.message}`;
+      throw err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 // clean fails on CSP violations and page errors.
@@ -122,24 +157,27 @@ export async function views(channel, code) {
   return idx.products.find((p) => p.channel === channel && p.code === code).views;
 }
 
+// waitViews waits until reviewd counts want views of a demo product today.
 export async function waitViews(channel, code, want) {
-  for (let i = 0; i < 50; i++) {
-    if ((await views(channel, code)) >= want) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until(async () => assert.equal(await views(channel, code), want, `views of ${channel}/${code}`));
 }
 
 // mailTo waits for an e-mail to an address whose text matches re; returns the match.
 export async function mailTo(address, re) {
-  for (let i = 0; i < 50; i++) {
-    const all = await (await fetch(env.mail)).json();
-    for (const m of all || []) {
-      const hit = m.to.includes(address) && re.exec(m.text);
-      if (hit) return hit;
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  let seen = [];
+  try {
+    return await until(async () => {
+      seen = (await (await fetch(env.mail)).json()) || [];
+      for (const m of seen) {
+        const hit = m.to.includes(address) && re.exec(m.text);
+        if (hit) return hit;
+      }
+      return false;
+    });
+  } catch {
+    throw new Error(`no e-mail to ${address} matching ${re} within ${WAIT} ms; mails sent: ` +
+      JSON.stringify(seen.map((m) => ({ to: m.to, subject: m.subject }))));
   }
-  throw new Error("no e-mail to " + address);
 }
 
 export async function reviewd(...args) {

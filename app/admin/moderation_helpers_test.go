@@ -255,7 +255,7 @@ func (m *modEnv) uploadWith(token, site string, photo []byte) string {
 	res := m.do("POST", "/v1/media", buf.Bytes(), map[string]string{"X-Service-Site-Key": site, "Origin": "https://shop.example",
 		"Content-Type": mw.FormDataContentType()})
 	if res.Status != 201 {
-		m.t.Fatalf("upload: %d %s", res.Status, res.Body)
+		m.t.Fatalf("upload: want 201, got %s", res)
 	}
 	return res.JSON["id"].(string)
 }

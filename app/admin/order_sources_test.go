@@ -25,10 +25,8 @@ func newSourcePanel(t *testing.T) *sourcePanel {
 	env := apptest.New(t, cli.TestSurfaces)
 	env.Channel("web-tr", "TR", "tr")
 	env.Channel("web-gb", "GB", "en")
-	if _, err := env.App.Core.CreateUser(context.Background(), core.Console(), core.NewUser{Username: "mert",
-		Email: "mert@shop.example", Role: "manager", Password: "Copper-Lantern-58"}); err != nil {
-		t.Fatal(err)
-	}
+	env.User(core.NewUser{Username: "mert",
+		Email: "mert@shop.example", Role: "manager", Password: "Copper-Lantern-58"})
 	b := newBrowser(t, env)
 	expect(t, b.signIn("mert", "Copper-Lantern-58"), 200, "")
 	return &sourcePanel{env: env, b: b}
@@ -54,10 +52,8 @@ func TestOrderSourceAccess(t *testing.T) {
 	writeKey := p.env.Key("api", "", "read", "write")
 	readKey := p.env.Key("api", "", "read", "export")
 	moderator := newBrowser(t, p.env)
-	if _, err := p.env.App.Core.CreateUser(context.Background(), core.Console(), core.NewUser{Username: "deniz",
-		Email: "deniz@shop.example", Role: "moderator", Password: "Walnut-Harbor-91"}); err != nil {
-		t.Fatal(err)
-	}
+	p.env.User(core.NewUser{Username: "deniz",
+		Email: "deniz@shop.example", Role: "moderator", Password: "Walnut-Harbor-91"})
 	expect(t, moderator.signIn("deniz", "Walnut-Harbor-91"), 200, "")
 	routes := [][2]string{{"GET", "/admin/v1/order-sources"}, {"POST", "/admin/v1/order-sources"},
 		{"POST", "/admin/v1/order-sources/check"}, {"GET", "/admin/v1/order-sources/" + id},
@@ -337,15 +333,12 @@ func TestOrderSourceRun(t *testing.T) {
 	if res.JSON["id"] != id {
 		t.Fatalf("run answer = %s", res.Body)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	// The background read has no other signal than the connection's last run.
 	var v apptest.Response
-	for {
+	apptest.Eventually(t, "the manual read to finish (last_run_at set)", 30*time.Second, func() (bool, string) {
 		v = p.do("GET", "/admin/v1/order-sources/"+id, nil)
-		if v.JSON["last_run_at"] != nil || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond) // the background read has no other signal
-	}
+		return v.JSON["last_run_at"] != nil, v.String()
+	})
 	if v.JSON["last_run_at"] != "2026-06-01T10:00:00Z" || v.JSON["last_error"] != nil {
 		t.Fatalf("after the manual read: %s", v.Body)
 	}

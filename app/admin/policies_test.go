@@ -55,10 +55,8 @@ func TestPolicyCreateAccess(t *testing.T) {
 	body := map[string]any{"market": "GB", "review_window_days": 90}
 	expect(t, o.env.Do("POST", "/admin/v1/policies", body, o.write), 403, "forbidden / panel_session_required")
 	expect(t, o.env.Do("POST", "/admin/v1/policies", body, o.read), 403, "forbidden / scope_missing")
-	if _, err := o.env.App.Core.CreateUser(context.Background(), core.Console(), core.NewUser{Username: "mod",
-		Email: "mod@shop.example", Role: "moderator", Password: "Quiet-Meadow-58"}); err != nil {
-		t.Fatal(err)
-	}
+	o.env.User(core.NewUser{Username: "mod",
+		Email: "mod@shop.example", Role: "moderator", Password: "Quiet-Meadow-58"})
 	mod := newBrowser(t, o.env)
 	expect(t, mod.signIn("mod", "Quiet-Meadow-58"), 200, "")
 	expect(t, mod.do("POST", "/admin/v1/policies", body, true), 403, "forbidden / scope_missing")

@@ -162,7 +162,7 @@ func TestReviewMediaAdmin(t *testing.T) {
 	before := m.get(id)
 	res = m.do("DELETE", mpath, map[string]any{"reason": "personal_data"}, m.mod)
 	if res.Status != http.StatusNoContent || len(res.Body) != 0 {
-		t.Fatalf("delete: %d %s", res.Status, res.Body)
+		t.Fatalf("delete: %s", res)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatalf("files still on disk: %v", err)
@@ -207,7 +207,7 @@ func TestReportsResolve(t *testing.T) {
 		t.Fatalf("%d reports still open", n)
 	}
 	if res := m.do("POST", path, nil, m.mod); res.Status != 200 || res.JSON["closed"] != float64(0) {
-		t.Fatalf("second resolve: %d %s", res.Status, res.Body)
+		t.Fatalf("second resolve: want 200, got %s", res)
 	}
 	tr := m.do("GET", "/admin/v1/reviews/"+id+"/trace", nil, m.export)
 	expect(t, tr, 200, "")
@@ -432,7 +432,7 @@ func TestReviewTrace(t *testing.T) {
 	res = m.do("GET", path+"?format=json", nil, m.export)
 	if res.Status != 200 || !strings.Contains(res.Header.Get("Content-Disposition"), "attachment") ||
 		strings.Contains(string(res.Body), "admin/reviews/") || res.JSON["timeline"] == nil {
-		t.Fatalf("json download: %d %s", res.Status, res.Body)
+		t.Fatalf("json download: %s", res)
 	}
 	if n := len(m.accessLog("review_history.viewed")); n != 4 {
 		t.Fatalf("%d review_history.viewed entries, want 4", n)
@@ -456,18 +456,18 @@ func TestModerationEndToEnd(t *testing.T) {
 		"items": []any{map[string]any{"line_reference": "L1", "variant_key": "LAMP-1", "group_key": "LAMP", "title": "Desk lamp",
 			"fulfilment_state": "delivered", "delivered_at": "2026-05-30T09:00:00Z"}}}, server)
 	if res.Status >= 300 {
-		t.Fatalf("order: %d %s", res.Status, res.Body)
+		t.Fatalf("order: want a 2xx answer, got %s", res)
 	}
 	res = m.do("POST", "/v1/eligibility", map[string]any{"order": "E2E-1", "email": "deniz@mail.example"}, browser)
 	if res.Status != 200 {
-		t.Fatalf("eligibility: %d %s", res.Status, res.Body)
+		t.Fatalf("eligibility: want 200, got %s", res)
 	}
 	tok := res.JSON["token"].(string)
 	mid := m.uploadWith(tok, site, photo(t, 640, 480))
 	res = m.do("POST", "/v1/reviews", map[string]any{"token": tok, "reviews": []any{map[string]any{"line_reference": "L1",
 		"rating": 5, "title": "Bright", "body": "Lights the whole desk.", "author_name": "Deniz Kaya", "media": []string{mid}}}}, browser)
 	if res.Status != 201 {
-		t.Fatalf("write: %d %s", res.Status, res.Body)
+		t.Fatalf("write: want 201, got %s", res)
 	}
 	id := res.JSON["reviews"].([]any)[0].(map[string]any)["id"].(string)
 	m.runMedia()

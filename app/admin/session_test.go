@@ -2,7 +2,6 @@ package admin_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"sync"
@@ -69,18 +68,15 @@ func (b *browser) signIn(username, password string) apptest.Response {
 func newPanelEnv(t *testing.T) *apptest.Env {
 	t.Helper()
 	env := apptest.New(t, cli.TestSurfaces)
-	_, err := env.App.Core.CreateUser(context.Background(), core.Console(), core.NewUser{Username: panelUser,
+	env.User(core.NewUser{Username: panelUser,
 		Email: "ayla@shop.example", Role: "moderator", Password: panelPassword})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return env
 }
 
 func expect(t *testing.T, res apptest.Response, status int, code string) {
 	t.Helper()
 	if res.Status != status || (code != "" && res.Code() != code) {
-		t.Fatalf("got %d %s, want %d %s (%s)", res.Status, res.Code(), status, code, res.Body)
+		t.Fatalf("want %d %s, got %d %s for\n  %s", status, code, res.Status, res.Code(), res)
 	}
 }
 

@@ -27,10 +27,8 @@ func newOwnerEnv(t *testing.T) *ownerEnv {
 	t.Helper()
 	env := apptest.New(t, cli.TestSurfaces)
 	env.Channel("web-tr", "TR", "tr")
-	if _, err := env.App.Core.CreateUser(context.Background(), core.Console(), core.NewUser{Username: "omer",
-		Email: "omer@shop.example", Role: "owner", Password: ownerPassword}); err != nil {
-		t.Fatal(err)
-	}
+	env.User(core.NewUser{Username: "omer",
+		Email: "omer@shop.example", Role: "owner", Password: ownerPassword})
 	b := newBrowser(t, env)
 	expect(t, b.signIn("omer", ownerPassword), 200, "")
 	key := func(scopes ...string) map[string]string {

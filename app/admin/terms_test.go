@@ -20,7 +20,7 @@ func TestTerms(t *testing.T) {
 
 	res := env.Do("POST", "/admin/v1/terms", map[string]any{"pattern": `rakip\s*marka`, "label": "competitor"}, w)
 	if res.Status != 201 || res.JSON["limit"] != 50.0 {
-		t.Fatalf("add: %d %s", res.Status, res.Body)
+		t.Fatalf("add: want 201, got %s", res)
 	}
 	items := res.JSON["items"].([]any)
 	first := items[0].(map[string]any)
@@ -41,7 +41,7 @@ func TestTerms(t *testing.T) {
 		}
 	}
 	if res := env.Do("POST", "/admin/v1/terms", map[string]any{"pattern": "x"}, r); res.Status != 403 {
-		t.Fatalf("read key: %d", res.Status)
+		t.Fatalf("read key: want 403, got %s", res)
 	}
 
 	var fifty []any
@@ -49,24 +49,24 @@ func TestTerms(t *testing.T) {
 		fifty = append(fifty, fmt.Sprintf("word%d", i))
 	}
 	if res := env.Do("POST", "/admin/v1/terms", map[string]any{"terms": append(fifty, "one more")}, w); res.Status != 400 || res.Code() != "invalid / regex_limit: 50" {
-		t.Fatalf("51: %d %s", res.Status, res.Code())
+		t.Fatalf("51: want 400, got %s", res)
 	}
 	res = env.Do("POST", "/admin/v1/terms", map[string]any{"terms": fifty}, w)
 	if res.Status != 200 || len(res.JSON["items"].([]any)) != 50 {
-		t.Fatalf("replace: %d %s", res.Status, res.Body)
+		t.Fatalf("replace: want 200, got %s", res)
 	}
 	if res := env.Do("POST", "/admin/v1/terms", map[string]any{"pattern": "x"}, w); res.Code() != "invalid / regex_limit: 50" {
-		t.Fatalf("51st add: %d %s", res.Status, res.Code())
+		t.Fatalf("51st add: want invalid / regex_limit: 50, got %s", res)
 	}
 	id := res.JSON["items"].([]any)[0].(map[string]any)["id"].(string)
 	if res := env.Do("DELETE", "/admin/v1/terms/"+id, nil, w); res.Status != 204 {
-		t.Fatalf("delete: %d", res.Status)
+		t.Fatalf("delete: want 204, got %s", res)
 	}
 	if res := env.Do("DELETE", "/admin/v1/terms/"+id, nil, w); res.Status != 404 {
-		t.Fatalf("delete again: %d", res.Status)
+		t.Fatalf("delete again: want 404, got %s", res)
 	}
 	if res := env.Do("GET", "/admin/v1/terms", nil, r); res.Status != 200 || len(res.JSON["items"].([]any)) != 49 {
-		t.Fatalf("list: %d %s", res.Status, res.Body)
+		t.Fatalf("list: want 200, got %s", res)
 	}
 }
 
@@ -79,7 +79,7 @@ func TestAspectTemplates(t *testing.T) {
 	res := env.Do("GET", "/admin/v1/aspect-templates", nil, w)
 	items := res.JSON["items"].([]any)
 	if res.Status != 200 || len(items) != 4 {
-		t.Fatalf("list: %d %s", res.Status, res.Body)
+		t.Fatalf("list: want 200, got %s", res)
 	}
 	general := items[0].(map[string]any)
 	if general["key"] != "general" || general["own"] != false || general["default"] != true {
@@ -91,7 +91,7 @@ func TestAspectTemplates(t *testing.T) {
 	res = env.Do("POST", "/admin/v1/aspect-templates", map[string]any{"name": "Shoes", "aspects": []any{fit},
 		"products": []any{map[string]any{"scope": "group", "key": "SHOE"}}}, w)
 	if res.Status != 201 || res.JSON["own"] != true || len(res.JSON["products"].([]any)) != 1 {
-		t.Fatalf("create: %d %s", res.Status, res.Body)
+		t.Fatalf("create: want 201, got %s", res)
 	}
 	key := res.JSON["key"].(string)
 
@@ -124,13 +124,13 @@ func TestAspectTemplates(t *testing.T) {
 	}
 	// Made the default: cannot be retired; the preset may become the default again.
 	if res := env.Do("POST", "/admin/v1/aspect-templates", map[string]any{"key": key, "products": []any{}, "default": true}, w); res.Status != 200 || res.JSON["default"] != true {
-		t.Fatalf("default: %d %s", res.Status, res.Body)
+		t.Fatalf("default: want 200, got %s", res)
 	}
 	if st, code := retire(key); st != 409 || code != "refused / template_default" {
 		t.Fatalf("retire default: %d %s", st, code)
 	}
 	if res := env.Do("POST", "/admin/v1/aspect-templates", map[string]any{"key": "general", "default": true}, w); res.Status != 200 || res.JSON["default"] != true {
-		t.Fatalf("preset default: %d %s", res.Status, res.Body)
+		t.Fatalf("preset default: want 200, got %s", res)
 	}
 	if st, code := retire(key); st != 200 {
 		t.Fatalf("retire: %d %s", st, code)
@@ -139,6 +139,6 @@ func TestAspectTemplates(t *testing.T) {
 		t.Fatalf("retire twice: %d %s", st, code)
 	}
 	if res := env.Do("POST", "/admin/v1/aspect-templates", map[string]any{"key": key, "name": "Again"}, w); res.Status != 409 || res.Code() != "refused / template_retired" {
-		t.Fatalf("change retired: %d %s", res.Status, res.Code())
+		t.Fatalf("change retired: want 409, got %s", res)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,10 +16,14 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/crypto/bcrypt"
 
 	"reviewd/app"
 	"reviewd/app/core"
 	"reviewd/app/web"
+	"reviewd/store"
 	"reviewd/store/storetest"
 )
 
@@ -91,6 +96,31 @@ func (e *Env) Key(kind, channel string, scopes ...string) string {
 	return k.Secret
 }
 
+// User creates a panel user as core.CreateUser does (the same row and activity
+// entry) but with its password hashed at bcrypt's lowest cost: the product's cost
+// takes seconds per hash under the race detector, and the tests check what a
+// password admits, not how slowly. Passwords set later through the API are hashed
+// at the product's cost.
+func (e *Env) User(in core.NewUser) store.User {
+	e.T.Helper()
+	hash, err := bcrypt.GenerateFromPassword([]byte(in.Password), bcrypt.MinCost)
+	if err != nil {
+		e.T.Fatalf("apptest: user: %v", err)
+	}
+	ctx := context.Background()
+	u := store.User{Username: in.Username, Email: in.Email, Role: in.Role, PasswordHash: string(hash)}
+	err = e.App.DB.WithTx(ctx, func(tx *store.Tx) error {
+		if u, err = tx.CreateUser(ctx, u); err != nil {
+			return err
+		}
+		return e.App.Core.Record(ctx, tx, core.Console(), "user.created", "user", u.Username, map[string]any{"role": u.Role})
+	})
+	if err != nil {
+		e.T.Fatalf("apptest: user: %v", err)
+	}
+	return u
+}
+
 // Password creates a password and returns its id and secret.
 func (e *Env) Password(purpose, channel string) (id, secret string) {
 	e.T.Helper()
@@ -101,29 +131,85 @@ func (e *Env) Password(purpose, channel string) (id, secret string) {
 	return p.ID, p.Secret
 }
 
-// Response is a decoded answer.
+// Response is a decoded answer and the request it answers.
 type Response struct {
 	Status int
 	Header http.Header
 	Body   []byte
 	JSON   map[string]any
+	// Request is "METHOD path" and the request body, for failure messages.
+	Request string
+}
+
+// String gives the request and the answer with its body, for failure messages:
+// t.Fatalf("want 200, got %s", res).
+func (r Response) String() string {
+	return fmt.Sprintf("%s\n  -> %d %s", r.Request, r.Status, clip(r.Body))
+}
+
+// clip shortens a long body for a failure message.
+func clip(b []byte) string {
+	const max = 2000
+	if len(b) == 0 {
+		return "(no body)"
+	}
+	if !utf8.Valid(b) {
+		return fmt.Sprintf("(%d bytes, not text)", len(b))
+	}
+	if len(b) > max {
+		return fmt.Sprintf("%s… (%d bytes)", b[:max], len(b))
+	}
+	return string(b)
+}
+
+// Expect fails the test unless the answer has the status and, when code is not
+// empty, the error code "error / detail"; the message shows the request and the
+// answer body.
+func Expect(t testing.TB, res Response, status int, code string) {
+	t.Helper()
+	if res.Status != status || (code != "" && res.Code() != code) {
+		t.Fatalf("want %d %s, got %d %s for\n  %s", status, code, res.Status, res.Code(), res)
+	}
+}
+
+// Eventually waits for something the test cannot be told about (a background
+// read, a late write): it calls check until it reports done, and fails the test
+// after timeout naming what it waited for and check's last report.
+func Eventually(t testing.TB, what string, timeout time.Duration, check func() (done bool, last string)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		done, last := check()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %s for %s; last seen: %s", timeout, what, last)
+		}
+		<-tick.C
+	}
 }
 
 // Do sends a request; body may be nil, a string, []byte or a value to marshal.
 func (e *Env) Do(method, path string, body any, headers map[string]string) Response {
 	e.T.Helper()
-	var rd io.Reader
+	var raw []byte
 	switch b := body.(type) {
 	case nil:
 	case string:
-		rd = strings.NewReader(b)
+		raw = []byte(b)
 	case []byte:
-		rd = bytes.NewReader(b)
+		raw = b
 	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
 			e.T.Fatalf("apptest: marshal: %v", err)
 		}
+	}
+	var rd io.Reader
+	if body != nil {
 		rd = bytes.NewReader(raw)
 	}
 	req, err := http.NewRequest(method, e.URL+path, rd)
@@ -141,7 +227,10 @@ func (e *Env) Do(method, path string, body any, headers map[string]string) Respo
 		e.T.Fatalf("apptest: %s %s: %v", method, path, err)
 	}
 	defer res.Body.Close()
-	out := Response{Status: res.StatusCode, Header: res.Header}
+	out := Response{Status: res.StatusCode, Header: res.Header, Request: method + " " + path}
+	if len(raw) > 0 {
+		out.Request += " " + clip(raw)
+	}
 	out.Body, _ = io.ReadAll(res.Body)
 	_ = json.Unmarshal(out.Body, &out.JSON)
 	return out

@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,14 +61,16 @@ func TestBrowser(t *testing.T) {
 		"REVIEWD_SMTP_SECURITY": "none",
 		"REVIEWD_SMTP_FROM":     "reviews@demo.example",
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	// The browser tests take about a minute alone; while the rest of the suite
+	// loads both cores they can take several.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	srv := exec.CommandContext(ctx, bin, "demo", "--listen", "127.0.0.1:"+strconv.Itoa(port))
 	srv.Dir, srv.Env = dir, srvEnv
 	srv.Cancel = func() error { return srv.Process.Signal(os.Interrupt) }
 	srv.WaitDelay = 10 * time.Second
-	var stderr bytes.Buffer
-	srv.Stderr = &stderr
+	stderr := &lockedBuffer{} // written by exec's copying goroutine, read on failure
+	srv.Stderr = stderr
 	stdout, _ := srv.StdoutPipe()
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -76,7 +79,7 @@ func TestBrowser(t *testing.T) {
 		_ = srv.Process.Signal(os.Interrupt)
 		_ = srv.Wait()
 	}()
-	printed := waitForLine(t, stdout, "stop with Ctrl-C", 90*time.Second, &stderr)
+	printed := waitForLine(t, stdout, "stop with Ctrl-C", 90*time.Second, stderr)
 	if !strings.Contains(printed, base+"/demo/") {
 		t.Fatalf("reviewd demo does not print its localhost address %s:\n%s", base, printed)
 	}
@@ -223,7 +226,7 @@ func reviewdEnv(set map[string]string) []string {
 
 // waitForLine reads r until a line contains want and returns what was read; the
 // rest of r is drained in the background.
-func waitForLine(t *testing.T, r io.Reader, want string, limit time.Duration, stderr *bytes.Buffer) string {
+func waitForLine(t *testing.T, r io.Reader, want string, limit time.Duration, stderr fmt.Stringer) string {
 	t.Helper()
 	done := make(chan string, 1)
 	go func() {
@@ -249,6 +252,24 @@ func waitForLine(t *testing.T, r io.Reader, want string, limit time.Duration, st
 		t.Fatalf("reviewd demo did not start in %s:\n%s", limit, stderr.String())
 	}
 	return ""
+}
+
+// lockedBuffer is a buffer a process writes to while the test may read it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func tail(s string, n int) string {
@@ -282,7 +303,7 @@ func (p *browserPrep) call(method, path string, body any, hdr map[string]string)
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	if res.StatusCode >= 300 {
-		p.t.Fatalf("%s %s: %d %s", method, path, res.StatusCode, b)
+		p.t.Fatalf("%s %s %s\n  -> want a 2xx answer, got %d %s", method, path, raw, res.StatusCode, b)
 	}
 	var out map[string]any
 	_ = json.Unmarshal(b, &out)

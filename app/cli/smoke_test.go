@@ -166,7 +166,9 @@ func startServe(t *testing.T, bin string, env []string, args ...string) *servePr
 	case err := <-p.done:
 		t.Fatalf("serve ended before listening: %v\n%s", err, stderr.String())
 	case <-time.After(30 * time.Second):
-		t.Fatalf("serve did not report an address\n%s", stderr.String())
+		_ = cmd.Process.Kill()
+		<-p.done // stderr is complete (and no longer written) once serve ended
+		t.Fatalf("serve did not report an address within 30s\n%s", stderr.String())
 	}
 	if res := get(t, "http://"+p.addr+"/healthz", ""); res.status != 200 || res.json["ok"] != true {
 		t.Fatalf("healthz: %d %s", res.status, res.body)

@@ -150,7 +150,7 @@ func (f *fixture) count(query string, args ...any) int {
 func expect(t *testing.T, r apptest.Response, status int, code string) {
 	t.Helper()
 	if r.Status != status || (code != "" && r.Code() != code) {
-		t.Fatalf("got %d %s (%s), want %d %s", r.Status, r.Code(), r.Body, status, code)
+		t.Fatalf("want %d %s, got %d %s for\n  %s", status, code, r.Status, r.Code(), r)
 	}
 }
 

@@ -95,11 +95,11 @@ func wantCounts(t *testing.T, res apptest.Response, accepted, matched, duplicate
 	want := map[string]any{"accepted": float64(accepted), "matched": float64(matched), "duplicates": float64(duplicates),
 		"ignored": float64(ignored), "opted_out": float64(optedOut)}
 	if res.Status != 200 {
-		t.Fatalf("status %d %s", res.Status, res.Body)
+		t.Fatalf("want 200, got %s", res)
 	}
 	for k, v := range want {
 		if res.JSON[k] != v {
-			t.Fatalf("counts = %s, want %v", res.Body, want)
+			t.Fatalf("want counts %v, got %s", want, res)
 		}
 	}
 }
@@ -171,15 +171,15 @@ func TestGenericMailEvents(t *testing.T) {
 	// Refusals.
 	sid, ssecret := h.env.Password("signing", "web-tr")
 	if res := h.signed(sid, ssecret, map[string]any{"type": "delivered", "event_id": "x"}); res.Code() != "signature_refused / secret_unknown" {
-		t.Fatalf("signing password: %d %s", res.Status, res.Body)
+		t.Fatalf("signing password: want signature_refused / secret_unknown, got %s", res)
 	}
 	if res := h.env.Do("POST", "/v1/mail-events/generic", `{"type":"delivered","event_id":"x"}`, nil); res.Code() != "signature_refused / secret_unknown" {
-		t.Fatalf("unsigned: %d %s", res.Status, res.Body)
+		t.Fatalf("unsigned: want signature_refused / secret_unknown, got %s", res)
 	}
 	res = h.env.Do("POST", "/v1/mail-events/generic", `{"type":"delivered","event_id":"x"}`, map[string]string{"X-Service-Secret": id,
 		"X-Service-Timestamp": h.env.Clock.T.Format(time.RFC3339), "X-Service-Signature": strings.Repeat("0", 64)})
 	if res.Code() != "signature_refused / signature_mismatch" {
-		t.Fatalf("bad signature: %d %s", res.Status, res.Body)
+		t.Fatalf("bad signature: want signature_refused / signature_mismatch, got %s", res)
 	}
 	many := make([]map[string]any, 501)
 	for i := range many {
@@ -258,16 +258,16 @@ func TestProviderMailEvents(t *testing.T) {
 
 	// A wrong code or an unknown provider is not found and counts as a refusal.
 	if res := h.env.Do("POST", "/v1/mail-events/sendgrid/wrong", sg, nil); res.Code() != "not_found / not_found" {
-		t.Fatalf("wrong code: %d %s", res.Status, res.Body)
+		t.Fatalf("wrong code: want not_found / not_found, got %s", res)
 	}
 	if res := h.env.Do("POST", "/v1/mail-events/sparkpost/"+code, sg, nil); res.Code() != "not_found / not_found" {
-		t.Fatalf("unknown provider: %d %s", res.Status, res.Body)
+		t.Fatalf("unknown provider: want not_found / not_found, got %s", res)
 	}
 	for i := 0; i < 58; i++ {
 		h.env.Do("POST", "/v1/mail-events/postmark/wrong", pm, nil)
 	}
 	if res := post("sendgrid", sg); res.Status != 429 || res.Code() != "rate_limited / rate_limited" {
-		t.Fatalf("after 60 refusals: %d %s", res.Status, res.Body)
+		t.Fatalf("after 60 refusals: want 429, got %s", res)
 	}
 }
 
@@ -282,7 +282,7 @@ func TestUnsubscribeLink(t *testing.T) {
 	res := h.env.Do("GET", link, nil, nil)
 	if res.Status != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
 		!strings.Contains(string(res.Body), `<form method="post">`) || !strings.Contains(string(res.Body), "s***@mail.example") {
-		t.Fatalf("page: %d %s", res.Status, res.Body)
+		t.Fatalf("page: %s", res)
 	}
 	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self'") {
 		t.Fatalf("CSP %q", csp)
@@ -294,7 +294,7 @@ func TestUnsubscribeLink(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		res = h.env.Do("POST", link, "List-Unsubscribe=One-Click", form)
 		if res.Status != 200 || !strings.Contains(string(res.Body), "will not receive") {
-			t.Fatalf("one-click POST: %d %s", res.Status, res.Body)
+			t.Fatalf("one-click POST: want 200, got %s", res)
 		}
 	}
 	if !h.optedOut("someone@mail.example") {
@@ -339,7 +339,7 @@ func TestEndToEnd(t *testing.T) {
 			"fulfilment_state": "delivered", "delivered_at": "2026-06-01T11:00:00+03:00"}}}
 	res := h.env.Do("POST", "/v1/ingest/orders", order, map[string]string{"Authorization": "Bearer " + server})
 	if res.Status != 200 || res.JSON["accepted"] != float64(1) {
-		t.Fatalf("ingest: %d %s", res.Status, res.Body)
+		t.Fatalf("ingest: want 200, got %s", res)
 	}
 
 	job := jobs.Invitations{Core: h.c}
@@ -383,7 +383,7 @@ func TestEndToEnd(t *testing.T) {
 	u, _ := url.Parse(lu)
 	if res := h.env.Do("POST", u.RequestURI(), "List-Unsubscribe=One-Click",
 		map[string]string{"Content-Type": "application/x-www-form-urlencoded"}); res.Status != 200 {
-		t.Fatalf("one-click: %d %s", res.Status, res.Body)
+		t.Fatalf("one-click: want 200, got %s", res)
 	}
 	if !h.optedOut("ece@mail.example") {
 		t.Fatal("not opted out")

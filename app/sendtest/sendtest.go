@@ -236,7 +236,13 @@ func StartReceiver(t testing.TB) *Receiver {
 		delay := r.delay
 		r.mu.Unlock()
 		if delay > 0 {
-			time.Sleep(delay)
+			// A slow receiver: answers after delay, or not at all once the
+			// caller gave up (the test then ends without waiting it out).
+			select {
+			case <-time.After(delay):
+			case <-req.Context().Done():
+				return
+			}
 		}
 		w.WriteHeader(status)
 	}))

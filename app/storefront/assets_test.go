@@ -60,7 +60,7 @@ func TestWidgetAssets(t *testing.T) {
 		t.Fatalf("old hash: %d %v", old.StatusCode, old.Header)
 	}
 	if res := f.Do("GET", "/assets/"+hash+"/other.js", nil, nil); res.Status != 404 {
-		t.Fatalf("other file: %d", res.Status)
+		t.Fatalf("other file: want 404, got %s", res)
 	}
 	// The script is plain JavaScript: no eval, no cookies, no other host.
 	js := string(f.Do("GET", "/assets/"+hash+"/reviews.js", nil, nil).Body)

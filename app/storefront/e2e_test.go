@@ -19,7 +19,7 @@ func TestEndToEnd(t *testing.T) {
 			res := f.Do("POST", "/admin/v1/settings", map[string]any{"publishing_method": c.method},
 				map[string]string{"Authorization": "Api-Key " + api})
 			if res.Status != 200 {
-				t.Fatalf("settings: %d %s", res.Status, res.Body)
+				t.Fatalf("settings: want 200, got %s", res)
 			}
 			server := map[string]string{"Authorization": "Bearer " + f.server}
 			res = f.Do("POST", "/v1/ingest/orders", map[string]any{"channel": "web", "external_id": "ORD-77",
@@ -27,7 +27,7 @@ func TestEndToEnd(t *testing.T) {
 				"items": []any{map[string]any{"line_reference": "L1", "variant_key": "MUG-RED", "group_key": "MUG",
 					"title": "Red mug", "fulfilment_state": "shipped"}}}, server)
 			if res.Status >= 300 {
-				t.Fatalf("order: %d %s", res.Status, res.Body)
+				t.Fatalf("order: want a 2xx answer, got %s", res)
 			}
 			// Not delivered yet: one general refusal.
 			wantCode(t, f.post("/v1/eligibility", map[string]any{"order": "ORD-77", "email": "ayse@example.com"}), 403, "token_refused / not_eligible")
@@ -35,16 +35,16 @@ func TestEndToEnd(t *testing.T) {
 				"external_id": "ORD-77", "line_reference": "L1", "state": "delivered",
 				"observed_at": f.Clock.T.Add(-time.Hour).Format(time.RFC3339), "source": "carrier", "confidence": "verified"}}}, server)
 			if res.Status >= 300 {
-				t.Fatalf("delivery: %d %s", res.Status, res.Body)
+				t.Fatalf("delivery: want a 2xx answer, got %s", res)
 			}
 			res = f.post("/v1/eligibility", map[string]any{"order": "ORD-77", "email": "Ayse@Example.com"})
 			if res.Status != 200 {
-				t.Fatalf("eligibility: %d %s", res.Status, res.Body)
+				t.Fatalf("eligibility: want 200, got %s", res)
 			}
 			tok := res.JSON["token"].(string)
 			res = f.post("/v1/eligibility/token", map[string]any{"token": tok})
 			if res.Status != 200 || res.JSON["mode"] != "write" {
-				t.Fatalf("token: %d %s", res.Status, res.Body)
+				t.Fatalf("token: want 200, got %s", res)
 			}
 			mid := f.mustUpload(tok, "L1", withGPS(testJPEG(t, 800, 600)))
 			id, state := f.mustWrite(tok, row("L1", map[string]any{"media": []string{mid}, "author_name": "Ayşe"}))

@@ -43,7 +43,7 @@ func TestEligibilityGeneralRefusal(t *testing.T) {
 			"line_reference": "1", "variant_key": "SKU-1", "fulfilment_state": "delivered", "delivered_at": "2026-05-30T10:00:00Z"}}},
 		map[string]string{"Authorization": "Bearer " + f.server})
 	if res.Status >= 300 {
-		t.Fatalf("gb order: %d %s", res.Status, res.Body)
+		t.Fatalf("gb order: want a 2xx answer, got %s", res)
 	}
 	// Review window over: delivered 181 days ago on a TR channel (180 days).
 	f.Clock.Advance(-200 * 24 * time.Hour)
@@ -100,7 +100,7 @@ func TestEligibilityTokenSingleUse(t *testing.T) {
 	tok := body["token"].(string)
 	res := f.post("/v1/eligibility/token", map[string]any{"token": tok})
 	if res.Status != 200 || len(res.JSON["products"].([]any)) != 2 {
-		t.Fatalf("token check: %d %s", res.Status, res.Body)
+		t.Fatalf("token check: want 200, got %s", res)
 	}
 	id, _ := f.mustWrite(tok, row("1"))
 	if r := f.review(id); r.VerificationMethod != "order_check" || r.Experience != "product" {

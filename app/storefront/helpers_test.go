@@ -159,7 +159,7 @@ func (f *fx) mustWrite(token string, r map[string]any) (string, string) {
 	f.T.Helper()
 	res := f.write(token, r)
 	if res.Status != 201 {
-		f.T.Fatalf("write: %d %s", res.Status, res.Body)
+		f.T.Fatalf("write: want 201, got %s", res)
 	}
 	got := res.JSON["reviews"].([]any)[0].(map[string]any)
 	return got["id"].(string), got["state"].(string)
@@ -241,7 +241,7 @@ func (f *fx) mustUpload(token, ref string, file []byte) string {
 	f.T.Helper()
 	res := f.upload(token, ref, file)
 	if res.Status != 201 {
-		f.T.Fatalf("upload: %d %s", res.Status, res.Body)
+		f.T.Fatalf("upload: want 201, got %s", res)
 	}
 	return res.JSON["id"].(string)
 }
@@ -395,7 +395,7 @@ func (f *fx) useVideoTools() {
 func wantCode(t *testing.T, res apptest.Response, status int, code string) {
 	t.Helper()
 	if res.Status != status || res.Code() != code {
-		t.Fatalf("got %d %q (%s), want %d %q", res.Status, res.Code(), res.Body, status, code)
+		t.Fatalf("want %d %q, got %d %q for\n  %s", status, code, res.Status, res.Code(), res)
 	}
 }
 

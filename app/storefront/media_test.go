@@ -56,7 +56,7 @@ func TestMediaRefusals(t *testing.T) {
 	}
 	wantCode(t, f.upload(tok, "1", testPNG(t, 4, 4)), 400, "refused / too_many_items: 18")
 	if res := f.upload(tok, "2", testPNG(t, 4, 4)); res.Status != 201 {
-		t.Fatalf("line 2: %d", res.Status)
+		t.Fatalf("line 2: want 201, got %s", res)
 	}
 	// Nothing refused was kept.
 	entries, _ := os.ReadDir(f.App.Core.MediaDir + "/incoming")
@@ -103,7 +103,7 @@ func TestMediaQuarantined(t *testing.T) {
 		t.Fatalf("quarantined file kept: %v", entries)
 	}
 	if res := f.upload(tok, "1", testJPEG(t, 16, 16)); res.Status != 201 {
-		t.Fatalf("clean file: %d %s", res.Status, res.Body)
+		t.Fatalf("clean file: want 201, got %s", res)
 	}
 	// An unreachable scanner never lets a file through.
 	f.App.Core.Scanner = &media.Scanner{Address: "tcp:127.0.0.1:1"}
@@ -133,7 +133,7 @@ func TestMediaVideoLimits(t *testing.T) {
 		t.Fatalf("video %+v %+v", m, item)
 	}
 	if res := f.Do("GET", "/media/"+vid+"/video.mp4", nil, nil); res.Status != 200 || res.Header.Get("Content-Type") != "video/mp4" {
-		t.Fatalf("video: %d", res.Status)
+		t.Fatalf("video: want 200, got %s", res)
 	}
 	if f.review(id).State != "published" {
 		t.Fatal("not published")
@@ -158,7 +158,7 @@ func TestMediaPipeline(t *testing.T) {
 		t.Fatal(state)
 	}
 	if res := f.Do("GET", "/media/"+mid+"/image.jpg", nil, nil); res.Status != 404 {
-		t.Fatalf("before processing: %d", res.Status)
+		t.Fatalf("before processing: want 404, got %s", res)
 	}
 	if s := f.runMedia(); s != "ready=1 failed=0 retried=0" {
 		t.Fatalf("media job: %s", s)
@@ -197,11 +197,11 @@ func TestMediaPipeline(t *testing.T) {
 		t.Fatalf("range: %d %d %s", res.Status, len(res.Body), res.Header.Get("Content-Range"))
 	}
 	if res := f.Do("GET", "/media/"+mid+"/other.jpg", nil, nil); res.Status != 404 {
-		t.Fatalf("unknown file: %d", res.Status)
+		t.Fatalf("unknown file: want 404, got %s", res)
 	}
 	f.setState(id, core.ReviewHidden)
 	if res := f.Do("GET", "/media/"+mid+"/image.jpg", nil, nil); res.Status != 404 {
-		t.Fatalf("hidden: %d", res.Status)
+		t.Fatalf("hidden: want 404, got %s", res)
 	}
 	// The waiting upload is gone once processed.
 	if entries, _ := os.ReadDir(f.App.Core.MediaDir + "/incoming"); len(entries) != 0 {

@@ -33,7 +33,7 @@ func TestMethodStatementPage(t *testing.T) {
 
 	js := f.Do("GET", "/v1/method-statement?key="+f.site+"&format=json", nil, nil)
 	if js.Status != 200 {
-		t.Fatalf("json: %d %s", js.Status, js.Body)
+		t.Fatalf("json: want 200, got %s", js)
 	}
 	text := js.JSON["text"].(string)
 	sum := sha256.Sum256([]byte(text))

@@ -37,7 +37,7 @@ func (f *fx) mustAsk(body map[string]any) (string, string) {
 	}
 	res := f.ask(b)
 	if res.Status != 201 {
-		f.T.Fatalf("ask: %d %s", res.Status, res.Body)
+		f.T.Fatalf("ask: want 201, got %s", res)
 	}
 	return res.JSON["id"].(string), res.JSON["state"].(string)
 }
@@ -86,7 +86,7 @@ func TestQuestionsDisabled(t *testing.T) {
 	// Turned on, the same calls work (or fail for their own reasons).
 	f.questionsOn()
 	if res := f.questions("product=SKU-1"); res.Status != 200 {
-		t.Fatalf("list: %d %s", res.Status, res.Body)
+		t.Fatalf("list: want 200, got %s", res)
 	}
 }
 
@@ -303,7 +303,7 @@ func TestAnswerRules(t *testing.T) {
 	}
 	res := f.answer(qid, inv, ok)
 	if res.Status != 201 || res.JSON["state"] != "published" {
-		t.Fatalf("answer: %d %s", res.Status, res.Body)
+		t.Fatalf("answer: want 201, got %s", res)
 	}
 	aid := res.JSON["id"].(string)
 	if a := f.answerRow(aid); a.Kind != "buyer" || a.AuthorName != "Mehmet Kaya" || a.LineID == 0 {
@@ -311,11 +311,11 @@ func TestAnswerRules(t *testing.T) {
 	}
 	// A line not yet delivered is still a purchase; an order check token works too.
 	if res := f.answer(qid, f.issue(core.TokenInvitation, "A-4", "1"), map[string]any{"body": "Mine is on its way."}); res.Status != 201 {
-		t.Fatalf("undelivered buyer: %d %s", res.Status, res.Body)
+		t.Fatalf("undelivered buyer: want 201, got %s", res)
 	}
 	oc := f.issue(core.TokenOrderCheck, "A-1", "1")
 	if res := f.answer(qid, oc, map[string]any{"body": "Works for me."}); res.Status != 201 {
-		t.Fatalf("order check token: %d %s", res.Status, res.Body)
+		t.Fatalf("order check token: want 201, got %s", res)
 	}
 	// A correction link is not a buying proof for answers.
 	wantCode(t, f.answer(qid, f.correction(f.reviewOfLine("A-1", "1")), ok), 403, "token_refused / token_wrong_kind")
@@ -336,7 +336,7 @@ func TestAnswerRules(t *testing.T) {
 	// A group question matches the line's group; a waiting question is not found.
 	gq, _ := f.mustAsk(map[string]any{"product": "GRP-9", "scope": "group"})
 	if res := f.answer(gq, f.issue(core.TokenInvitation, "A-1", "2"), map[string]any{"body": "Same group."}); res.Status != 201 {
-		t.Fatalf("group answer: %d %s", res.Status, res.Body)
+		t.Fatalf("group answer: want 201, got %s", res)
 	}
 	pending, _ := f.mustAsk(map[string]any{"body": "Mail me: x@example.com"})
 	wantCode(t, f.answer(pending, inv, ok), 404, "not_found / not_found")
@@ -346,7 +346,7 @@ func TestAnswerRules(t *testing.T) {
 	res = f.Do("POST", "/v1/questions", map[string]any{"product": "SKU-1", "body": "Fits UK plugs?"},
 		map[string]string{"X-Service-Site-Key": uk, "Origin": "https://shop.example"})
 	if res.Status != 201 {
-		t.Fatalf("uk question: %d %s", res.Status, res.Body)
+		t.Fatalf("uk question: want 201, got %s", res)
 	}
 	wantCode(t, f.answer(res.JSON["id"].(string), inv, ok), 404, "not_found / not_found")
 	// A flagged answer waits for approval.

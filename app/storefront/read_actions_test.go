@@ -111,16 +111,16 @@ func TestReports(t *testing.T) {
 	}
 	res := report(r[0], map[string]any{"reason": "spam", "note": "Reklam içeriyor", "visitor_key": "v1"})
 	if res.Status != 201 || !strings.HasPrefix(res.JSON["id"].(string), "rp_") {
-		t.Fatalf("report: %d %s", res.Status, res.Body)
+		t.Fatalf("report: want 201, got %s", res)
 	}
 	first := res.JSON["id"]
 	res = report(r[0], map[string]any{"reason": "fake", "visitor_key": "v1"})
 	if res.Status != 200 || res.JSON["id"] != first {
-		t.Fatalf("repeat: %d %s", res.Status, res.Body)
+		t.Fatalf("repeat: want 200, got %s", res)
 	}
 	res = report(r[0], map[string]any{"reason": "offensive", "visitor_key": "v2"})
 	if res.Status != 201 || res.JSON["id"] == first {
-		t.Fatalf("other visitor: %d %s", res.Status, res.Body)
+		t.Fatalf("other visitor: want 201, got %s", res)
 	}
 	// Without visitor_key: the IP address.
 	ipFirst := report(r[0], map[string]any{"reason": "other"})
@@ -140,7 +140,7 @@ func TestReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res = report(r[0], map[string]any{"reason": "spam", "visitor_key": "v1"}); res.Status != 201 || res.JSON["id"] == first {
-		t.Fatalf("after closing: %d %s", res.Status, res.Body)
+		t.Fatalf("after closing: want 201, got %s", res)
 	}
 	for _, c := range []struct {
 		id   string
@@ -158,7 +158,7 @@ func TestReports(t *testing.T) {
 		}
 	}
 	if res := report(r[0], map[string]any{"reason": "other", "note": strings.Repeat("ş", 1000), "visitor_key": "v9"}); res.Status != 201 {
-		t.Fatalf("1000 chars: %d %s", res.Status, res.Body)
+		t.Fatalf("1000 chars: want 201, got %s", res)
 	}
 }
 

@@ -20,17 +20,17 @@ func TestEndToEndListing(t *testing.T) {
 		"items": []any{map[string]any{"line_reference": "L1", "variant_key": "MUG-RED", "group_key": "MUG",
 			"title": "Kırmızı kupa", "fulfilment_state": "shipped"}}}, server)
 	if res.Status >= 300 {
-		t.Fatalf("order: %d %s", res.Status, res.Body)
+		t.Fatalf("order: want a 2xx answer, got %s", res)
 	}
 	res = f.Do("POST", "/v1/ingest/deliveries", map[string]any{"deliveries": []any{map[string]any{
 		"external_id": "E2E-1", "line_reference": "L1", "state": "delivered",
 		"observed_at": f.Clock.T.Add(-time.Hour).Format(time.RFC3339), "source": "carrier", "confidence": "verified"}}}, server)
 	if res.Status >= 300 {
-		t.Fatalf("delivery: %d %s", res.Status, res.Body)
+		t.Fatalf("delivery: want a 2xx answer, got %s", res)
 	}
 	res = f.post("/v1/eligibility", map[string]any{"order": "E2E-1", "email": "ayse@example.com"})
 	if res.Status != 200 {
-		t.Fatalf("eligibility: %d %s", res.Status, res.Body)
+		t.Fatalf("eligibility: want 200, got %s", res)
 	}
 	tok := res.JSON["token"].(string)
 	mid := f.mustUpload(tok, "L1", testJPEG(t, 800, 600))

@@ -44,7 +44,7 @@ func TestListErrors(t *testing.T) {
 		403, "refused / unknown_channel")
 	res := f.Do("GET", "/v1/reviews/list?product=SKU-1&channel=web", nil, map[string]string{"Authorization": "Bearer " + f.server})
 	if res.Status != 200 || num(res.JSON["total"]) != 1 {
-		t.Fatalf("server key: %d %s", res.Status, res.Body)
+		t.Fatalf("server key: want 200, got %s", res)
 	}
 	if cc := res.Header.Get("Cache-Control"); cc != "private, max-age=30" {
 		t.Fatalf("Cache-Control %q", cc)
@@ -142,7 +142,7 @@ func TestListSortsAndFilters(t *testing.T) {
 		res := f.Do("POST", "/v1/reviews/"+v.id+"/helpful", map[string]any{"vote": v.vote, "visitor_key": v.key},
 			map[string]string{"X-Service-Site-Key": gb, "Origin": "https://shop.example"})
 		if res.Status != 200 {
-			t.Fatalf("vote: %d %s", res.Status, res.Body)
+			t.Fatalf("vote: want 200, got %s", res)
 		}
 	}
 	l := list("")
@@ -318,7 +318,7 @@ func TestListCacheInvalidation(t *testing.T) {
 	wantCode(t, f.Do("GET", "/v1/reviews/list?key="+gb+"&"+q, nil, other), 403, "refused / origin_unverified: other.example")
 	tx(func(tx *store.Tx) error { return tx.AddDomain(ctx, ch.ID, "other.example", true) })
 	if res := f.Do("GET", "/v1/reviews/list?key="+gb+"&"+q, nil, other); res.Status != 200 {
-		t.Fatalf("new domain: %d", res.Status)
+		t.Fatalf("new domain: want 200, got %s", res)
 	}
 	tx(func(tx *store.Tx) error { return tx.SetChannelActive(ctx, ch.ID, false) })
 	wantCode(t, f.Do("GET", "/v1/reviews/list?key="+gb+"&"+q, nil, other), 403, "refused / channel_inactive")

@@ -85,7 +85,7 @@ func TestSSR(t *testing.T) {
 		}
 	}
 	if res := f.ssr("product=SKU-1&name=Red+mug", map[string]string{"If-None-Match": `"other"`}); res.Status != 200 {
-		t.Fatalf("other etag: %d", res.Status)
+		t.Fatalf("other etag: want 200, got %s", res)
 	}
 	// Another name, layout or language is another content.
 	for _, q := range []string{"product=SKU-1&name=Blue+mug", "product=SKU-1&name=Red+mug&style=sidebar", "product=SKU-1&name=Red+mug&lang=en"} {
@@ -97,12 +97,12 @@ func TestSSR(t *testing.T) {
 	f.vote(r[0], map[string]any{"vote": "up"})
 	res = f.ssr("product=SKU-1&name=Red+mug", map[string]string{"If-None-Match": etag})
 	if res.Status != 200 || res.Header.Get("ETag") == etag {
-		t.Fatalf("after a vote: %d", res.Status)
+		t.Fatalf("after a vote: want 200, got %s", res)
 	}
 	etag = res.Header.Get("ETag")
 	f.seed(seedRev{ago: 10 * time.Minute})
 	if res := f.ssr("product=SKU-1&name=Red+mug", map[string]string{"If-None-Match": etag}); res.Status != 200 {
-		t.Fatalf("after a new review: %d", res.Status)
+		t.Fatalf("after a new review: want 200, got %s", res)
 	}
 
 	// With a site key from the store page: public caching.
@@ -130,7 +130,7 @@ func TestSSR(t *testing.T) {
 func cssOf(t *testing.T, f *fx) []byte {
 	res := f.Do("GET", "/static/reviews.css", nil, nil)
 	if res.Status != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/css") {
-		t.Fatalf("css: %d", res.Status)
+		t.Fatalf("css: want 200, got %s", res)
 	}
 	return res.Body
 }
@@ -166,7 +166,7 @@ func TestSSRErrors(t *testing.T) {
 	}
 	res := call()
 	if res.Status != 200 || obj(obj(obj(res.JSON["state"])["core"])["method_statement"])["url"] != "https://shop.example/nasil" {
-		t.Fatalf("own page: %d %s", res.Status, res.Body)
+		t.Fatalf("own page: want 200, got %s", res)
 	}
 }
 

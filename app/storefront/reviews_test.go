@@ -92,7 +92,7 @@ func TestReviewWritingErrors(t *testing.T) {
 	res := f.write(tok, row("1", map[string]any{"title": strings.Repeat("ş", 200), "body": strings.Repeat("a", 5000),
 		"author_name": strings.Repeat("b", 120), "media": seven[:6]}), row("2", map[string]any{"aspects": fit}))
 	if res.Status != 201 || len(res.JSON["reviews"].([]any)) != 2 {
-		t.Fatalf("write: %d %s", res.Status, res.Body)
+		t.Fatalf("write: want 201, got %s", res)
 	}
 	got := res.JSON["reviews"].([]any)[1].(map[string]any)
 	r := f.review(got["id"].(string))

@@ -27,14 +27,14 @@ func TestTokenRefusals(t *testing.T) {
 	expired := f.issueUntil(core.TokenInvitation, "1001", f.Clock.T.Add(time.Hour), "1")
 	written := f.issue(core.TokenInvitation, "1001", "2")
 	if res := f.write(written, row("2")); res.Status != 201 {
-		t.Fatalf("write: %d %s", res.Status, res.Body)
+		t.Fatalf("write: want 201, got %s", res)
 	}
 	id, _ := f.mustWrite(f.issue(core.TokenInvitation, "1001", "1"), row("1"))
 	correction := f.correction(id)
 	f.order("1002", "ayse@example.com")
 	spent := f.mustEligible("1002", "ayse@example.com")
 	if res := f.write(spent, row("1")); res.Status != 201 {
-		t.Fatalf("order check write: %d %s", res.Status, res.Body)
+		t.Fatalf("order check write: want 201, got %s", res)
 	}
 	f.Clock.Advance(2 * time.Hour)
 
@@ -82,7 +82,7 @@ func TestTokenCheckModes(t *testing.T) {
 	res := f.post("/v1/eligibility/token", map[string]any{"token": f.issue(core.TokenInvitation, "2001", "1", "2"), "language": "en"})
 	if res.Status != 200 || res.JSON["mode"] != "write" || res.JSON["order_reference"] != "2001" || res.JSON["channel"] != "web" ||
 		res.JSON["language"] != "en" {
-		t.Fatalf("write: %d %s", res.Status, res.Body)
+		t.Fatalf("write: %s", res)
 	}
 	products := res.JSON["products"].([]any)
 	if len(products) != 1 {
@@ -103,7 +103,7 @@ func TestTokenCheckModes(t *testing.T) {
 
 	res = f.post("/v1/eligibility/token", map[string]any{"token": f.issue(core.TokenExperience, "2001", "3")})
 	if res.Status != 200 || res.JSON["mode"] != "feedback" || res.JSON["language"] != "tr" {
-		t.Fatalf("feedback: %d %s", res.Status, res.Body)
+		t.Fatalf("feedback: want 200, got %s", res)
 	}
 	p = res.JSON["products"].([]any)[0].(map[string]any)
 	if p["line_reference"] != "3" || len(p["aspects"].([]any)) != 0 {
@@ -116,7 +116,7 @@ func TestTokenCheckModes(t *testing.T) {
 		"aspects": map[string]any{"quality": 4}, "media": []string{mid}}))
 	res = f.post("/v1/eligibility/token", map[string]any{"token": f.correction(id)})
 	if res.Status != 200 || res.JSON["mode"] != "revise" {
-		t.Fatalf("revise: %d %s", res.Status, res.Body)
+		t.Fatalf("revise: want 200, got %s", res)
 	}
 	rv := res.JSON["review"].(map[string]any)
 	if rv["id"] != id || rv["author_name"] != "Ayşe Yılmaz" || rv["hide_name"] != true || rv["rating"] != 5.0 {

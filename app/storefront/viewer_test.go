@@ -67,7 +67,7 @@ func TestViewerAccess(t *testing.T) {
 	wantCode(t, f.viewer("SKU-1", "a@example.com", ""), 429, "rate_limited / rate_limited")
 	f.Clock.Advance(time.Minute)
 	if res := f.viewer("SKU-1", "a@example.com", ""); res.Status != 200 {
-		t.Fatalf("after a minute: %d", res.Status)
+		t.Fatalf("after a minute: want 200, got %s", res)
 	}
 }
 
