@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/viper"
+
+	"reviewd/app/replica"
 )
 
 // Config is every key of config.example.yaml.
@@ -24,6 +26,8 @@ type Config struct {
 	TrustedProxies []string `mapstructure:"trusted_proxies"`
 	Jobs           Jobs     `mapstructure:"jobs"`
 	Log            Log      `mapstructure:"log"`
+	// Replica streams the data folder to object storage (replica.* keys).
+	Replica replica.Config `mapstructure:"replica"`
 }
 
 // SMTP is the outgoing mail server; no host means e-mail sending is off.
@@ -84,6 +88,20 @@ func Defaults(v *viper.Viper) {
 	v.SetDefault("jobs.enabled", true)
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "text")
+	replicaDefaults(v)
+}
+
+func replicaDefaults(v *viper.Viper) {
+	d := replica.Defaults
+	v.SetDefault("replica.url", "")
+	v.SetDefault("replica.endpoint", "")
+	v.SetDefault("replica.region", "")
+	v.SetDefault("replica.access_key_id", "")
+	v.SetDefault("replica.secret_access_key", "")
+	v.SetDefault("replica.sync_interval", d.SyncInterval)
+	v.SetDefault("replica.snapshot_interval", d.SnapshotInterval)
+	v.SetDefault("replica.retention", d.Retention)
+	v.SetDefault("replica.media_interval", d.MediaInterval)
 }
 
 // Load reads v (file, environment and flags already bound by the caller) into a
@@ -159,6 +177,9 @@ func (c Config) Validate() error {
 	case "text", "json":
 	default:
 		errs = append(errs, fmt.Errorf("log.format: %q is not text or json", c.Log.Format))
+	}
+	if err := c.Replica.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
