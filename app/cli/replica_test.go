@@ -424,6 +424,18 @@ func TestReplicaRestore(t *testing.T) {
 		t.Errorf("order after restore: %v", err)
 	}
 	srv2.stop(t)
+	// ... and keeps replicating into the same replica: a second restore has it.
+	again := filepath.Join(t.TempDir(), "again")
+	e.must(again, "restore", "--from-replica")
+	db2, err := sql.Open("sqlite", "file:"+filepath.Join(again, "reviewd.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	var n int
+	if err := db2.QueryRow(`SELECT count(*) FROM orders`).Scan(&n); err != nil || n != len(got)+1 {
+		t.Errorf("second restore holds %d orders (%v), want the %d restored plus the one written after", n, err, len(got))
+	}
 
 	// A restore never writes into a folder that holds something.
 	if _, errOut, err := e.run(fresh, "restore", "--from-replica"); err == nil || !strings.Contains(errOut, "not empty") {
