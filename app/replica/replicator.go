@@ -57,6 +57,14 @@ func Start(ctx context.Context, c Config, p Paths, log *slog.Logger) (*Replicato
 	}
 	db := litestream.NewDB(p.DB)
 	db.MonitorInterval = c.SyncInterval
+	// Checkpoints are Litestream's: it holds a read lock so the WAL is not reset
+	// under it, checkpoints passively at 1,000 pages or every minute (fine-grained
+	// restore points) and truncates the WAL past ~500 MB. reviewd's own connections
+	// only ever checkpoint passively (SQLite's autocheckpoint), which the lock keeps
+	// from resetting the WAL before Litestream copied it.
+	db.MinCheckpointPageN = litestream.DefaultMinCheckpointPageN
+	db.CheckpointInterval = litestream.DefaultCheckpointInterval
+	db.TruncatePageN = litestream.DefaultTruncatePageN
 	rep := litestream.NewReplicaWithClient(db, t.client)
 	rep.SyncInterval = c.SyncInterval
 	db.Replica = rep
@@ -67,6 +75,14 @@ func Start(ctx context.Context, c Config, p Paths, log *slog.Logger) (*Replicato
 	db.SetLogger(log)
 	if err := st.Open(ctx); err != nil {
 		return nil, fmt.Errorf("replica: start: %w", err)
+	}
+	// Litestream initialises a database at its first sync: it compares it with the
+	// replica (a restored database continues the replica's history) and writes the
+	// first snapshot. Done here, before serve accepts a write, so that a write
+	// followed by a stop within the first sync interval is shipped too.
+	if err := db.SyncAndWait(ctx); err != nil {
+		_ = st.Close(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("replica: first sync: %w", err)
 	}
 	r := &Replicator{t: t, store: st, db: db, log: log, done: make(chan struct{}),
 		mirror: &mirror{objects: t.objects, dir: p.Media, log: log}}
@@ -96,8 +112,9 @@ func (r *Replicator) Close(ctx context.Context) error {
 	r.cancel()
 	<-r.done
 	mErr := r.mirror.pass(ctx)
+	syncErr := r.db.SyncAndWait(ctx)
 	dbErr := r.store.Close(ctx)
-	if err := errors.Join(mErr, dbErr); err != nil {
+	if err := errors.Join(mErr, syncErr, dbErr); err != nil {
 		return fmt.Errorf("replica: close: %w", err)
 	}
 	r.log.Info("replication stopped", "replica", r.t.loc.String())
