@@ -153,7 +153,8 @@ func claimKey(ctx context.Context, t *target, keyFile string) error {
 
 // mirror keeps media/ of the replica equal to the media folder: new and changed
 // files are uploaded, files gone from the folder (removed or erased) are deleted.
-// Files whose name starts with a dot are uploads in progress and are skipped.
+// Files whose name starts with a dot are uploads in progress and are skipped. Files
+// are compared by name and size: reviewd writes a media file once, under a new name.
 type mirror struct {
 	objects objects
 	dir     string
