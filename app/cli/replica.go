@@ -48,7 +48,11 @@ func newReplicaCmd(e *env) *cobra.Command {
 				fmt.Fprintf(w, "replica            %s\n", s.Replica)
 				fmt.Fprintf(w, "replica position   transaction %d, received %s\n", s.ReplicaTXID, at(s.ReplicaAt))
 				fmt.Fprintf(w, "restorable since   %s\n", at(s.OldestAt))
-				fmt.Fprintf(w, "local position     transaction %d (%d behind)\n", s.LocalTXID, s.Behind)
+				pending := ""
+				if s.WALPending {
+					pending = "; newer writes not read yet"
+				}
+				fmt.Fprintf(w, "local position     transaction %d (%d behind%s)\n", s.LocalTXID, s.Behind, pending)
 				fmt.Fprintf(w, "media              %d local, %d in the replica, %d waiting\n", s.LocalMedia, s.ReplicaMedia, s.PendingMedia)
 				fmt.Fprintf(w, "master key         %s\n", map[bool]string{true: "in the replica", false: "missing"}[s.KeyPresent])
 			})

@@ -82,7 +82,7 @@ func (e rpEnv) waitCaughtUp(data string, wantMedia int) map[string]any {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		s := e.status(data)
-		if s["local_txid"].(float64) > 0 && s["transactions_behind"].(float64) == 0 &&
+		if s["local_txid"].(float64) > 0 && s["transactions_behind"].(float64) == 0 && s["wal_pending"] == false &&
 			s["pending_media"].(float64) == 0 && s["replica_media"].(float64) >= float64(wantMedia) && s["key_present"] == true {
 			return s
 		}

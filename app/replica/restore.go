@@ -2,6 +2,7 @@ package replica
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/benbjohnson/litestream"
+	"github.com/superfly/ltx"
 )
 
 // Restored describes what Restore wrote.
@@ -144,11 +146,61 @@ type Status struct {
 	OldestAt    time.Time `json:"oldest_at"` // earliest point --timestamp can reach
 	LocalTXID   uint64    `json:"local_txid"`
 	Behind      uint64    `json:"transactions_behind"`
+	// WALPending: the database changed after Litestream last read it (changes not
+	// counted in LocalTXID yet).
+	WALPending bool `json:"wal_pending"`
 	// Media files in the folder and in the replica; Pending are missing from the replica.
 	LocalMedia   int  `json:"local_media"`
 	ReplicaMedia int  `json:"replica_media"`
 	PendingMedia int  `json:"pending_media"`
 	KeyPresent   bool `json:"key_present"`
+}
+
+// walPending reports whether the WAL of db holds frames after the part that
+// Litestream's newest local LTX file was made from: writes it has not read yet.
+func walPending(db string) bool {
+	ldb := litestream.NewDB(db)
+	minTXID, maxTXID, err := ldb.MaxLTX()
+	if err != nil || maxTXID == 0 {
+		return false
+	}
+	f, err := os.Open(ldb.LTXPath(0, minTXID, maxTXID))
+	if err != nil {
+		return false
+	}
+	dec := ltx.NewDecoder(f)
+	err = dec.DecodeHeader()
+	f.Close()
+	if err != nil {
+		return false
+	}
+	hdr := dec.Header()
+	wal, err := os.Open(db + "-wal")
+	if err != nil {
+		return false // no WAL: everything is in the database file
+	}
+	defer wal.Close()
+	var wh [32]byte
+	if _, err := wal.ReadAt(wh[:], 0); err != nil {
+		return false
+	}
+	pageSize := int64(binary.BigEndian.Uint32(wh[8:12]))
+	salt1, salt2 := binary.BigEndian.Uint32(wh[16:20]), binary.BigEndian.Uint32(wh[20:24])
+	next := int64(32) // the WAL was restarted: its first frame is new
+	if hdr.WALSalt1 == salt1 && hdr.WALSalt2 == salt2 {
+		next = hdr.WALOffset + hdr.WALSize
+	} else if hdr.WALSalt1 == 0 && hdr.WALSalt2 == 0 {
+		// A snapshot does not say which WAL it read; compare the times instead.
+		li, lerr := os.Stat(ldb.LTXPath(0, minTXID, maxTXID))
+		wi, werr := wal.Stat()
+		return lerr == nil && werr == nil && wi.ModTime().After(li.ModTime())
+	}
+	var fh [24]byte
+	if _, err := wal.ReadAt(fh[:], next); err != nil || pageSize == 0 {
+		return false // no frame there
+	}
+	// A frame belongs to the current WAL when it carries the header's salts.
+	return binary.BigEndian.Uint32(fh[8:12]) == salt1 && binary.BigEndian.Uint32(fh[12:16]) == salt2
 }
 
 // ReadStatus compares the replica with the data folder p (which may not exist).
@@ -185,6 +237,7 @@ func ReadStatus(ctx context.Context, c Config, p Paths) (Status, error) {
 			return s, fmt.Errorf("replica: local position: %w", err)
 		}
 		s.LocalTXID = uint64(maxTXID)
+		s.WALPending = walPending(p.DB)
 		if s.LocalTXID > s.ReplicaTXID {
 			s.Behind = s.LocalTXID - s.ReplicaTXID
 		}
