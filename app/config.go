@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/viper"
+
+	"reviewd/app/replica"
 )
 
 // Config is every key of config.example.yaml.
@@ -25,6 +27,8 @@ type Config struct {
 	Jobs           Jobs     `mapstructure:"jobs"`
 	Log            Log      `mapstructure:"log"`
 	Metrics        Metrics  `mapstructure:"metrics"`
+	// Replica streams the data folder to object storage (replica.* keys).
+	Replica replica.Config `mapstructure:"replica"`
 }
 
 // SMTP is the outgoing mail server; no host means e-mail sending is off.
@@ -101,6 +105,20 @@ func Defaults(v *viper.Viper) {
 	v.SetDefault("log.format", "text")
 	v.SetDefault("metrics.listen", "")
 	v.SetDefault("metrics.token", "")
+	replicaDefaults(v)
+}
+
+func replicaDefaults(v *viper.Viper) {
+	d := replica.Defaults
+	v.SetDefault("replica.url", "")
+	v.SetDefault("replica.endpoint", "")
+	v.SetDefault("replica.region", "")
+	v.SetDefault("replica.access_key_id", "")
+	v.SetDefault("replica.secret_access_key", "")
+	v.SetDefault("replica.sync_interval", d.SyncInterval)
+	v.SetDefault("replica.snapshot_interval", d.SnapshotInterval)
+	v.SetDefault("replica.retention", d.Retention)
+	v.SetDefault("replica.media_interval", d.MediaInterval)
 }
 
 // Load reads v (file, environment and flags already bound by the caller) into a
@@ -186,6 +204,9 @@ func (c Config) Validate() error {
 	}
 	if t := c.Metrics.Token; t != "" && len(t) < MetricsMinToken {
 		errs = append(errs, fmt.Errorf("metrics.token: shorter than %d characters", MetricsMinToken))
+	}
+	if err := c.Replica.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -13,6 +13,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/metrics"
 	"reviewd/app/web"
+	"reviewd/store"
 )
 
 // Surface is one group of routes (ingest, storefront, admin, ...) that mounts itself
@@ -40,7 +41,8 @@ func NewServer(cfg Config, c *core.Core, surfaces func(s *Server) []Surface) *Se
 	s.router.NotFoundHandler = web.NotFound()
 	s.router.MethodNotAllowedHandler = web.MethodNotAllowed(s.router)
 	s.router.Handle("/healthz", web.H(func(w http.ResponseWriter, r *http.Request) error {
-		return web.JSON(w, http.StatusOK, map[string]any{"ok": true})
+		return web.JSON(w, http.StatusOK, map[string]any{"ok": true, "version": Version, "commit": Commit,
+			"schema_version": store.SchemaVersion})
 	})).Methods(http.MethodGet)
 	if surfaces != nil {
 		for _, sf := range surfaces(s) {

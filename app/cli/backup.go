@@ -77,7 +77,7 @@ func newBackupCreateCmd(e *env) *cobra.Command {
 // so a failed run never leaves a half archive under the final name.
 func createBackup(cmd *cobra.Command, a *app.App, file string) (backupManifest, error) {
 	ctx := cmd.Context()
-	m := backupManifest{Format: backupFormat, CreatedAt: time.Now().UTC().Format(time.RFC3339), ReviewdVersion: Version}
+	m := backupManifest{Format: backupFormat, CreatedAt: time.Now().UTC().Format(time.RFC3339), ReviewdVersion: app.Version}
 	var err error
 	if m.SchemaVersion, err = a.DB.Version(ctx); err != nil {
 		return m, err

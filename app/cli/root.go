@@ -16,12 +16,6 @@ import (
 	"reviewd/app"
 )
 
-// Build information, set with -ldflags "-X reviewd/app/cli.Version=...".
-var (
-	Version = "dev"
-	Commit  = "none"
-)
-
 // env holds what every command shares: the schema, the parsed flags and viper.
 type env struct {
 	schema string
@@ -51,6 +45,8 @@ func NewRoot(schemaSQL string) *cobra.Command {
 		newMailEventsCmd(e),
 		newUserCmd(e),
 		newBackupCmd(e),
+		newReplicaCmd(e),
+		newRestoreCmd(e),
 		newJobsCmd(e),
 		newDemoCmd(e),
 	)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"reviewd/app"
 	"reviewd/store"
 )
 
@@ -15,9 +16,9 @@ func newVersionCmd(e *env) *cobra.Command {
 		Short: "print version, commit and schema version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			out := map[string]any{"version": Version, "commit": Commit, "schema_version": store.SchemaVersion}
+			out := map[string]any{"version": app.Version, "commit": app.Commit, "schema_version": store.SchemaVersion}
 			return e.print(cmd, out, func(w io.Writer) {
-				fmt.Fprintf(w, "reviewd %s (commit %s, schema %d)\n", Version, Commit, store.SchemaVersion)
+				fmt.Fprintf(w, "reviewd %s (commit %s, schema %d)\n", app.Version, app.Commit, store.SchemaVersion)
 			})
 		},
 	}

@@ -6,12 +6,16 @@ import (
 	"net"
 	"time"
 
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
 	"reviewd/app"
 	"reviewd/app/admin"
+	"reviewd/app/core"
 	"reviewd/app/ingest"
 	"reviewd/app/mailhook"
+	"reviewd/app/replica"
 	"reviewd/app/storefront"
 	"reviewd/jobs"
 )
@@ -52,11 +56,32 @@ func buildRunner(a *app.App) *jobs.Runner {
 	return r
 }
 
+// dataPaths are the parts of a data folder that replication covers.
+func dataPaths(dir string) replica.Paths {
+	return replica.Paths{DB: filepath.Join(dir, app.DBFile), Media: filepath.Join(dir, app.MediaDir),
+		Key: filepath.Join(dir, core.MasterKeyFile)}
+}
+
 // runServer serves until the command's context ends, with the cron jobs unless
 // jobs.enabled is false. extra surfaces (the demo's) are mounted after the usual ones.
 func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...app.Surface) error {
 	runner := buildRunner(a)
 	srv := buildServer(a, runner)
+	if a.Config.Replica.Enabled() {
+		// Started before the HTTP server and stopped after it, so every acknowledged
+		// write is shipped on a clean stop.
+		rep, err := replica.Start(cmd.Context(), a.Config.Replica, dataPaths(a.Config.DataDir), a.Log)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			if err := rep.Close(ctx); err != nil {
+				a.Log.Error("replication did not finish cleanly", "err", err)
+			}
+		}()
+	}
 	for _, s := range extra {
 		s.Mount(srv.Router())
 	}
