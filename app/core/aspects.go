@@ -397,7 +397,7 @@ func validateAspectDefs(defs []AspectDef) error {
 		}
 		for _, lang := range []string{"tr", "en"} {
 			l := strings.TrimSpace(d.Label[lang])
-			if l == "" || utf8.RuneCountInString(l) > maxAspectLabel || !storableText(l) {
+			if l == "" || utf8.RuneCountInString(l) > maxAspectLabel || !StorableText(l) {
 				return Invalid("aspect_label")
 			}
 			d.Label[lang] = l
@@ -407,7 +407,7 @@ func validateAspectDefs(defs []AspectDef) error {
 			}
 			for j, s := range steps {
 				s = strings.TrimSpace(s)
-				if s == "" || utf8.RuneCountInString(s) > maxAspectLabel || !storableText(s) {
+				if s == "" || utf8.RuneCountInString(s) > maxAspectLabel || !StorableText(s) {
 					return Invalid("aspect_steps")
 				}
 				steps[j] = s
@@ -467,7 +467,7 @@ func (c *Core) SaveAspectTemplate(ctx context.Context, a *Actor, in AspectTempla
 				if name == "" {
 					return Invalid("name_required")
 				}
-				if utf8.RuneCountInString(name) > maxTemplateName || !storableText(name) {
+				if utf8.RuneCountInString(name) > maxTemplateName || !StorableText(name) {
 					return Invalid("name_too_long")
 				}
 			}
@@ -541,7 +541,7 @@ func validateTemplateProducts(in []TemplateProduct) ([]store.TemplateProduct, er
 		if p.Scope != "variant" && p.Scope != "group" {
 			return nil, Invalid("products")
 		}
-		if k == "" || utf8.RuneCountInString(k) > maxIDLen || !storableText(k) {
+		if k == "" || utf8.RuneCountInString(k) > MaxIDLen || !StorableText(k) {
 			return nil, Invalid("products")
 		}
 		if seen[p.Scope+"\x00"+k] {

@@ -54,10 +54,10 @@ type deliveryIn struct {
 func validateDelivery(in DeliveryInput, path string) (deliveryIn, error) {
 	var d deliveryIn
 	var err error
-	if d.ext, err = text("external_id", in.ExternalID, maxIDLen, true); err != nil {
+	if d.ext, err = Text("external_id", in.ExternalID, MaxIDLen, true); err != nil {
 		return d, err
 	}
-	if d.ref, err = text("line_reference", in.LineReference, maxIDLen, true); err != nil {
+	if d.ref, err = Text("line_reference", in.LineReference, MaxIDLen, true); err != nil {
 		return d, err
 	}
 	d.state = strings.TrimSpace(in.State)

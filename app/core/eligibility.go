@@ -41,13 +41,13 @@ func (in *EligibilityInput) Normalize() error {
 	in.Order = strings.TrimSpace(in.Order)
 	in.Email = strings.ToLower(strings.TrimSpace(in.Email))
 	switch {
-	case in.Order == "" || !storableText(in.Order):
+	case in.Order == "" || !StorableText(in.Order):
 		return Invalid("order")
 	case utf8.RuneCountInString(in.Order) > MaxOrderReference:
 		return Invalid("order_too_long")
 	case utf8.RuneCountInString(in.Email) > MaxEmailLength:
 		return Invalid("email_too_long")
-	case !strings.Contains(in.Email, "@") || !storableText(in.Email):
+	case !strings.Contains(in.Email, "@") || !StorableText(in.Email):
 		return Invalid("email_invalid")
 	}
 	return nil

@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -27,13 +26,6 @@ const (
 // erasedPrefix starts the pseudonyms that replace customer fields; it can never
 // be a real address (no @) or be mistaken for one.
 const erasedPrefix = "erased:"
-
-// ErasedOrderRef is the order reference shown in a review's proof after the order's
-// customer data was erased: erased-order:<32 hex>, stable for the order and not
-// revealing its number.
-func (c *Core) ErasedOrderRef(orderID int64) string {
-	return "erased-order:" + c.Keys.Pseudonym("order", strconv.FormatInt(orderID, 10))
-}
 
 // EraseOrderCustomer pseudonymises the customer fields of an order (customer_email
 // and customer_key; the phone is not stored in v1), empties the recipient of its

@@ -62,8 +62,8 @@ func TestErasureAfterReviewWindow(t *testing.T) {
 		t.Fatalf("second run erased again: %s", r)
 	}
 
-	ref := e.c.ErasedOrderRef(o.ID)
-	if !regexp.MustCompile(`^erased-order:[0-9a-f]{32}$`).MatchString(ref) || ref != e.c.ErasedOrderRef(o.ID) || strings.Contains(ref, "P-1") {
+	ref := e.c.Keys.ErasedOrderRef(o.ID)
+	if !regexp.MustCompile(`^erased-order:[0-9a-f]{32}$`).MatchString(ref) || ref != e.c.Keys.ErasedOrderRef(o.ID) || strings.Contains(ref, "P-1") {
 		t.Fatalf("erased order reference %q", ref)
 	}
 }

@@ -30,8 +30,8 @@ func (c *Core) RecordRefusedIngest(ctx context.Context, a *Actor, kind, channel 
 	}
 	ctx = context.WithoutCancel(ctx)
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: truncateRunes(channel, maxChannelLen), Kind: kind,
-			Status: status, Error: truncateRunes(code, 200), Records: records, ActorID: actorID(a)})
+		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: TruncateRunes(channel, MaxChannelLen), Kind: kind,
+			Status: status, Error: TruncateRunes(code, 200), Records: records, ActorID: actorID(a)})
 	})
 	if err != nil {
 		c.Log.Error("record refused transfer", "kind", kind, "err", err)

@@ -108,7 +108,7 @@ func checkReviewTransition(in *ReviewTransitionInput) error {
 // at most 1000 characters (invalid / reason_too_long).
 func freeReason(s string) error {
 	switch {
-	case !storableText(s):
+	case !StorableText(s):
 		return Invalid("reason")
 	case utf8.RuneCountInString(s) > MaxModerationReason:
 		return Invalid("reason_too_long")

@@ -195,14 +195,14 @@ func (c *Core) savePlatformOrder(ctx context.Context, a *Actor, rs readSpec, in 
 // (line_incomplete).
 func sanitizeOrder(in OrderInput, skipped map[string]int) OrderInput {
 	in.CustomerEmail = strings.TrimSpace(in.CustomerEmail)
-	if in.CustomerEmail != "" && (utf8.RuneCountInString(in.CustomerEmail) > maxEmailLen || !storableText(in.CustomerEmail) ||
+	if in.CustomerEmail != "" && (utf8.RuneCountInString(in.CustomerEmail) > MaxEmailLen || !StorableText(in.CustomerEmail) ||
 		!orderEmail(in.CustomerEmail)) {
 		in.CustomerEmail = ""
 	}
-	if p := strings.TrimSpace(in.CustomerPhone); utf8.RuneCountInString(p) > maxPhoneLen || !storableText(p) {
+	if p := strings.TrimSpace(in.CustomerPhone); utf8.RuneCountInString(p) > MaxPhoneLen || !StorableText(p) {
 		in.CustomerPhone = ""
 	}
-	if k := strings.TrimSpace(in.CustomerKey); utf8.RuneCountInString(k) > maxIDLen || !storableText(k) {
+	if k := strings.TrimSpace(in.CustomerKey); utf8.RuneCountInString(k) > MaxIDLen || !StorableText(k) {
 		in.CustomerKey = ""
 	}
 	if in.Language != "tr" && in.Language != "en" {
@@ -229,7 +229,7 @@ func sanitizeOrder(in OrderInput, skipped map[string]int) OrderInput {
 
 func idOK(s string) bool {
 	s = strings.TrimSpace(s)
-	return utf8.RuneCountInString(s) <= maxIDLen && storableText(s)
+	return utf8.RuneCountInString(s) <= MaxIDLen && StorableText(s)
 }
 
 func cleanTitle(s string) string {
@@ -242,7 +242,7 @@ func cleanTitle(s string) string {
 		}
 		return r
 	}, strings.ToValidUTF8(s, ""))
-	return truncateRunes(strings.TrimSpace(s), maxTitleLen)
+	return TruncateRunes(strings.TrimSpace(s), MaxTitleLen)
 }
 
 func sampleOf(in OrderInput) SampleOrder {

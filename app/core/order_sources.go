@@ -176,7 +176,7 @@ func (b sourceBody) str(name string, max int) (string, bool, error) {
 		return "", true, Invalid(name)
 	}
 	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) > max || !storableText(s) {
+	if utf8.RuneCountInString(s) > max || !StorableText(s) {
 		return "", true, Invalid(name)
 	}
 	return s, true, nil
@@ -213,7 +213,7 @@ func NormalizeBaseURL(raw string) (string, error) {
 	if s == "" {
 		return "", Invalid("base_url_required")
 	}
-	if utf8.RuneCountInString(s) > maxBaseURLLen || strings.ContainsAny(s, " \t\r\n\\") || !storableText(s) {
+	if utf8.RuneCountInString(s) > maxBaseURLLen || strings.ContainsAny(s, " \t\r\n\\") || !StorableText(s) {
 		return "", Invalid("base_url")
 	}
 	if !strings.Contains(s, "://") {
@@ -302,7 +302,7 @@ func (c *Core) parseSourceBody(ctx context.Context, q *store.Q, b sourceBody, kn
 		return f, Invalid("platform")
 	}
 	f.def = def
-	chCode, sent, err := b.str("channel", maxChannelLen)
+	chCode, sent, err := b.str("channel", MaxChannelLen)
 	if err != nil {
 		return f, err
 	}

@@ -18,11 +18,6 @@ import (
 const (
 	MaxOrdersPerRequest     = 100
 	MaxDeliveriesPerRequest = 100
-	maxIDLen                = 128
-	maxChannelLen           = 32
-	maxEmailLen             = 254
-	maxPhoneLen             = 32
-	maxTitleLen             = 300
 	maxQuantity             = 1e9
 )
 
@@ -83,15 +78,6 @@ type OrderResult struct {
 	channelID int64 // channel of the first order, for the transfer figures
 }
 
-// OrderPublicID is the stable id of an order shown in answers ("ord_<n>").
-func OrderPublicID(id int64) string { return "ord_" + strconv.FormatInt(id, 10) }
-
-// ParseOrderPublicID reads an id made by OrderPublicID.
-func ParseOrderPublicID(s string) (int64, bool) {
-	n, err := strconv.ParseInt(strings.TrimPrefix(s, "ord_"), 10, 64)
-	return n, err == nil && strings.HasPrefix(s, "ord_") && n > 0
-}
-
 // ChannelLabel is the channel code a request is filed under in the transfer figures:
 // the top-level channel, else the first order's.
 func (r OrderRequest) ChannelLabel() string {
@@ -99,69 +85,11 @@ func (r OrderRequest) ChannelLabel() string {
 	if ch == "" && len(r.Orders) > 0 {
 		ch = strings.TrimSpace(r.Orders[0].Channel)
 	}
-	return truncateRunes(ch, maxChannelLen)
-}
-
-// field checks ------------------------------------------------------------------
-
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n])
-}
-
-// storableText reports whether s is valid UTF-8 without control characters.
-func storableText(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return false
-		}
-	}
-	return true
-}
-
-// text trims v and checks it: field_missing when required and empty,
-// field_too_long over max characters, field_invalid for control characters or bad
-// UTF-8.
-func text(field, v string, max int, required bool) (string, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		if required {
-			return "", Invalidf("field_missing", field)
-		}
-		return "", nil
-	}
-	if !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
-		return "", Invalidf("field_invalid", field)
-	}
-	if utf8.RuneCountInString(v) > max {
-		return "", Invalidf("field_too_long", field)
-	}
-	if !storableText(v) {
-		return "", Invalidf("field_invalid", field)
-	}
-	return v, nil
-}
-
-// title is text that may carry line breaks or tabs from a catalogue; they become
-// spaces.
-func title(v string) (string, error) {
-	v = strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || r == '\r' {
-			return ' '
-		}
-		return r
-	}, v)
-	return text("title", v, maxTitleLen, false)
+	return TruncateRunes(ch, MaxChannelLen)
 }
 
 func unmapped(path, field, value string) error {
-	return Invalidf("status_unmapped", path+field+"/"+truncateRunes(value, 64))
+	return Invalidf("status_unmapped", path+field+"/"+TruncateRunes(value, 64))
 }
 
 // timestamp reads an ISO 8601 time with zone; zero when empty and not required.
@@ -234,10 +162,10 @@ func validateOrder(in OrderInput, path string) (orderIn, error) {
 	var o orderIn
 	var err error
 	o.sentID = in.ExternalID
-	if o.channel, err = text("channel", in.Channel, maxChannelLen, false); err != nil {
+	if o.channel, err = Text("channel", in.Channel, MaxChannelLen, false); err != nil {
 		return o, err
 	}
-	if o.externalID, err = text("external_id", in.ExternalID, maxIDLen, true); err != nil {
+	if o.externalID, err = Text("external_id", in.ExternalID, MaxIDLen, true); err != nil {
 		return o, err
 	}
 	o.paymentState = strings.TrimSpace(in.PaymentState)
@@ -262,16 +190,16 @@ func validateOrder(in OrderInput, path string) (orderIn, error) {
 	if o.placedAt, err = timestamp("placed_at", in.PlacedAt, true); err != nil {
 		return o, err
 	}
-	if o.email, err = text("customer_email", in.CustomerEmail, maxEmailLen, false); err != nil {
+	if o.email, err = Text("customer_email", in.CustomerEmail, MaxEmailLen, false); err != nil {
 		return o, err
 	}
 	if o.email != "" && !orderEmail(o.email) {
 		return o, Invalidf("field_invalid", "customer_email")
 	}
-	if o.customerKey, err = text("customer_key", in.CustomerKey, maxIDLen, false); err != nil {
+	if o.customerKey, err = Text("customer_key", in.CustomerKey, MaxIDLen, false); err != nil {
 		return o, err
 	}
-	if _, err = text("customer_phone", in.CustomerPhone, maxPhoneLen, false); err != nil {
+	if _, err = Text("customer_phone", in.CustomerPhone, MaxPhoneLen, false); err != nil {
 		return o, err
 	}
 	if len(in.Items) == 0 {
@@ -296,19 +224,19 @@ func validateOrder(in OrderInput, path string) (orderIn, error) {
 func validateLine(in LineInput, path string) (lineIn, error) {
 	var l lineIn
 	var err error
-	if l.ref, err = text("line_reference", in.LineReference, maxIDLen, true); err != nil {
+	if l.ref, err = Text("line_reference", in.LineReference, MaxIDLen, true); err != nil {
 		return l, err
 	}
-	if l.variantKey, err = text("variant_key", in.VariantKey, maxIDLen, true); err != nil {
+	if l.variantKey, err = Text("variant_key", in.VariantKey, MaxIDLen, true); err != nil {
 		return l, err
 	}
-	if l.groupKey, err = text("group_key", in.GroupKey, maxIDLen, false); err != nil {
+	if l.groupKey, err = Text("group_key", in.GroupKey, MaxIDLen, false); err != nil {
 		return l, err
 	}
-	if l.catalogID, err = text("catalog_id", in.CatalogID, maxIDLen, false); err != nil {
+	if l.catalogID, err = Text("catalog_id", in.CatalogID, MaxIDLen, false); err != nil {
 		return l, err
 	}
-	if l.title, err = title(in.Title); err != nil {
+	if l.title, err = Title(in.Title); err != nil {
 		return l, err
 	}
 	if in.Quantity != nil {
@@ -542,7 +470,7 @@ func (c *Core) SaveOrders(ctx context.Context, tx *store.Tx, a *Actor, req Order
 	if len(req.Orders) > MaxOrdersPerRequest {
 		return OrderResult{}, Invalidf("batch_too_large", MaxOrdersPerRequest)
 	}
-	top, err := text("channel", req.Channel, maxChannelLen, false)
+	top, err := Text("channel", req.Channel, MaxChannelLen, false)
 	if err != nil {
 		return OrderResult{}, err
 	}

@@ -181,7 +181,7 @@ type QuestionQuery struct {
 func qaProduct(p string) (string, error) {
 	p = strings.TrimSpace(p)
 	switch {
-	case p == "" || !storableText(p):
+	case p == "" || !StorableText(p):
 		return "", Invalid("product_required")
 	case utf8.RuneCountInString(p) > MaxProductKey:
 		return "", Invalid("product_too_long")

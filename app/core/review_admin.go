@@ -366,7 +366,7 @@ func (c *Core) reviewProof(ctx context.Context, q *store.Q, r store.Review) (Rev
 	}
 	p.OrderReference = o.ExternalID
 	if o.Erased() {
-		p.OrderReference = c.ErasedOrderRef(o.ID)
+		p.OrderReference = c.Keys.ErasedOrderRef(o.ID)
 	}
 	return p, nil
 }

@@ -55,9 +55,9 @@ func validateTerm(in TermInput) (store.Term, error) {
 		return store.Term{}, Invalid("pattern_required")
 	case utf8.RuneCountInString(p) > maxTermPattern:
 		return store.Term{}, Invalid("pattern_too_long")
-	case !storableText(p):
+	case !StorableText(p):
 		return store.Term{}, Invalid("pattern_invalid")
-	case utf8.RuneCountInString(l) > maxTermLabel || !storableText(l):
+	case utf8.RuneCountInString(l) > maxTermLabel || !StorableText(l):
 		return store.Term{}, Invalid("label_too_long")
 	}
 	if _, err := CompileTerm(p); err != nil {

@@ -81,7 +81,7 @@ func (c *Core) ReadAskerToken(tok string) (AskerToken, error) {
 func NormalizeCustomer(email string) (string, error) {
 	email = strings.TrimSpace(email)
 	at := strings.LastIndexByte(email, '@')
-	if email == "" || at <= 0 || at == len(email)-1 || utf8.RuneCountInString(email) > MaxEmailLength || !storableText(email) {
+	if email == "" || at <= 0 || at == len(email)-1 || utf8.RuneCountInString(email) > MaxEmailLength || !StorableText(email) {
 		return "", Invalid("customer")
 	}
 	return email, nil
@@ -96,10 +96,10 @@ func DecodeCustomerName(raw string) string {
 		return ""
 	}
 	s = singleLine(s)
-	if !storableText(s) {
+	if !StorableText(s) {
 		return ""
 	}
-	return truncateRunes(s, MaxAuthorName)
+	return TruncateRunes(s, MaxAuthorName)
 }
 
 // Viewer states (GET /v1/viewer) and order line states (GET /v1/viewer/order).
@@ -167,7 +167,7 @@ type ViewerInput struct {
 // missing or over 128 characters.
 func viewerProduct(p string) (string, error) {
 	p = strings.TrimSpace(p)
-	if p == "" || utf8.RuneCountInString(p) > MaxProductKey || !storableText(p) {
+	if p == "" || utf8.RuneCountInString(p) > MaxProductKey || !StorableText(p) {
 		return "", Invalid("product")
 	}
 	return p, nil
@@ -419,7 +419,7 @@ func (c *Core) ViewerOrder(ctx context.Context, a *Actor, ch store.Channel, in V
 	}
 	ref := strings.TrimSpace(in.Order)
 	switch {
-	case ref == "" || !storableText(ref):
+	case ref == "" || !StorableText(ref):
 		return OrderDetail{}, Invalid("order")
 	case utf8.RuneCountInString(ref) > MaxOrderReference:
 		return OrderDetail{}, Invalid("order_too_long")
