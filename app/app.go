@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/mail"
 	"reviewd/app/media"
 	"reviewd/app/outbound"
@@ -25,6 +26,7 @@ type App struct {
 	Config Config
 	DB     *store.DB
 	Core   *core.Core
+	Orders *orders.Service
 	Log    *slog.Logger
 }
 
@@ -67,7 +69,7 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From})
 	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
 	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
-	return &App{Config: cfg, DB: db, Core: c, Log: log}, nil
+	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c), Log: log}, nil
 }
 
 // Close closes the database.

@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/web"
 	"reviewd/jobs"
 )
@@ -16,6 +17,7 @@ import (
 // Handler holds what the admin surface uses.
 type Handler struct {
 	Core   *core.Core
+	Orders *orders.Service
 	Auth   *web.Auth
 	Limits *web.Limits
 	Jobs   *jobs.Runner

@@ -15,6 +15,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/sendtest"
 	"reviewd/store"
 )
@@ -25,9 +26,9 @@ func (o *ownerEnv) sendOrders(t *testing.T, delivered time.Time, addresses map[s
 	t.Helper()
 	c := o.env.App.Core
 	for ext, addr := range addresses {
-		_, err := c.IngestOrders(context.Background(), core.Console(), core.OrderRequest{Orders: []core.OrderInput{{
+		_, err := o.env.App.Orders.IngestOrders(context.Background(), core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
 			Channel: "web-tr", ExternalID: ext, PaymentState: "paid", PlacedAt: delivered.Add(-24 * time.Hour).Format(time.RFC3339),
-			CustomerEmail: addr, Items: []core.LineInput{{LineReference: "L1", VariantKey: "SKU-1", Title: "Kettle",
+			CustomerEmail: addr, Items: []orders.LineInput{{LineReference: "L1", VariantKey: "SKU-1", Title: "Kettle",
 				FulfilmentState: "delivered", DeliveredAt: delivered.Format(time.RFC3339)}}}}})
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/store"
 )
 
@@ -62,9 +63,9 @@ func (m *modEnv) order(rv review) string {
 	m.n++
 	ext := fmt.Sprintf("MO-%03d", m.n)
 	now := m.env.Clock.T
-	_, err := m.env.App.Core.IngestOrders(m.ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{{
+	_, err := m.env.App.Orders.IngestOrders(m.ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
 		Channel: rv.channel, ExternalID: ext, PaymentState: "paid", PlacedAt: now.Add(-10 * 24 * time.Hour).Format(time.RFC3339),
-		CustomerEmail: rv.email, Items: []core.LineInput{{LineReference: "L1", VariantKey: rv.variant, GroupKey: "G-" + rv.variant,
+		CustomerEmail: rv.email, Items: []orders.LineInput{{LineReference: "L1", VariantKey: rv.variant, GroupKey: "G-" + rv.variant,
 			Title: rv.product, FulfilmentState: "delivered", DeliveredAt: now.Add(-48 * time.Hour).Format(time.RFC3339)}}}}})
 	if err != nil {
 		m.t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/sendtest"
 	"reviewd/store"
 )
@@ -47,9 +48,9 @@ func (e *qaEnv) buyerToken(t *testing.T, ext string) string {
 	t.Helper()
 	c := e.env.App.Core
 	delivered := e.env.Clock.T.Add(-48 * time.Hour)
-	_, err := c.IngestOrders(context.Background(), core.Console(), core.OrderRequest{Orders: []core.OrderInput{{
+	_, err := e.env.App.Orders.IngestOrders(context.Background(), core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
 		Channel: "web-tr", ExternalID: ext, PaymentState: "paid", PlacedAt: delivered.Add(-24 * time.Hour).Format(time.RFC3339),
-		CustomerEmail: "buyer@mail.example", Items: []core.LineInput{{LineReference: "L1", VariantKey: "SKU-1", Title: "Kettle",
+		CustomerEmail: "buyer@mail.example", Items: []orders.LineInput{{LineReference: "L1", VariantKey: "SKU-1", Title: "Kettle",
 			FulfilmentState: "delivered", DeliveredAt: delivered.Format(time.RFC3339)}}}}})
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/store"
 )
 
@@ -64,12 +65,12 @@ func TestReviewDetail(t *testing.T) {
 	})
 	m.env.Clock.T = m.env.Clock.T.Add(time.Hour)
 	m.tx(func(tx *store.Tx) error {
-		_, err := m.env.App.Core.EraseOrderCustomer(m.ctx, tx, r.OrderID, core.EraseRequest)
+		_, err := m.env.App.Orders.EraseOrderCustomer(m.ctx, tx, r.OrderID, orders.EraseRequest)
 		return err
 	})
 	proof = m.do("GET", "/admin/v1/reviews/"+id, nil, m.read).JSON["proof"].(map[string]any)
 	if !regexp.MustCompile(`^erased-order:[0-9a-f]{32}$`).MatchString(proof["order_reference"].(string)) ||
-		proof["order_reference"] != m.env.App.Core.ErasedOrderRef(r.OrderID) || proof["returned"] != true ||
+		proof["order_reference"] != m.env.App.Core.Keys.ErasedOrderRef(r.OrderID) || proof["returned"] != true ||
 		proof["returned_at"] != "2026-06-01T10:00:00Z" {
 		t.Fatalf("proof after return and erasure %v", proof)
 	}

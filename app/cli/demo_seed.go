@@ -15,6 +15,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/jobs"
 	"reviewd/store"
 )
@@ -289,18 +290,18 @@ func seedDemoChannel(ctx context.Context, a *app.App, dc demoChannel) (*demoChan
 	st := &demoChannelState{dc: dc, ch: acc.Channel, site: core.KeyActor(acc.Key, core.ViaSiteKey), tokens: map[string]string{}}
 	reviews := demoReviews[dc.Language]
 	now := c.Now()
-	req := core.OrderRequest{Channel: dc.Code, Batch: true}
+	req := orders.OrderRequest{Channel: dc.Code, Batch: true}
 	for i, r := range reviews {
 		it := demoItemByKey(r.item)
 		delivered := now.Add(-time.Duration(2+(i*7)%26)*24*time.Hour - time.Duration(i%9)*time.Hour)
-		req.Orders = append(req.Orders, core.OrderInput{
+		req.Orders = append(req.Orders, orders.OrderInput{
 			ExternalID: demoOrderID(dc, i), PaymentState: core.PaymentPaid, PlacedAt: delivered.Add(-72 * time.Hour).Format(time.RFC3339),
 			CustomerEmail: demoEmail(dc, i), Language: dc.Language,
-			Items: []core.LineInput{{LineReference: "1", VariantKey: it.key, GroupKey: it.group, CatalogID: it.key,
+			Items: []orders.LineInput{{LineReference: "1", VariantKey: it.key, GroupKey: it.group, CatalogID: it.key,
 				Title: it.title[dc.Language], FulfilmentState: core.LineDelivered, DeliveredAt: delivered.Format(time.RFC3339)}},
 		})
 	}
-	if _, err := c.IngestOrders(ctx, core.KeyActor(srv, core.ViaServerKey), req); err != nil {
+	if _, err := a.Orders.IngestOrders(ctx, core.KeyActor(srv, core.ViaServerKey), req); err != nil {
 		return nil, demoErr("orders", err)
 	}
 	for i, r := range reviews {

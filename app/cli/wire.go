@@ -18,8 +18,8 @@ import (
 // Surfaces lists every HTTP surface over an opened data folder.
 func Surfaces(a *app.App, s *app.Server, runner *jobs.Runner) []app.Surface {
 	return []app.Surface{
-		&admin.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
-		&ingest.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
+		&admin.Handler{Core: a.Core, Orders: a.Orders, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
+		&ingest.Handler{Core: a.Core, Orders: a.Orders, Auth: s.Auth, Limits: s.Limits},
 		&mailhook.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
 		&storefront.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
 	}
@@ -37,10 +37,10 @@ func buildServer(a *app.App, runner *jobs.Runner) *app.Server {
 func buildRunner(a *app.App) *jobs.Runner {
 	return jobs.NewRunner(a.DB, a.Log,
 		jobs.Entry{Job: jobs.Invitations{Core: a.Core}, Schedule: "@every 1m"},
-		jobs.Entry{Job: jobs.OrderSources{Core: a.Core}, Schedule: "@every 1m"},
+		jobs.Entry{Job: jobs.OrderSources{Orders: a.Orders}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.Idle{JobName: "marketplace"}, Schedule: "@every 15m"},
 		jobs.Entry{Job: jobs.Media{Core: a.Core}, Schedule: "@every 10s"},
-		jobs.Entry{Job: jobs.Erasure{Core: a.Core}, Schedule: "@every 1h"},
+		jobs.Entry{Job: jobs.Erasure{Orders: a.Orders}, Schedule: "@every 1h"},
 		jobs.Entry{Job: jobs.Cleanup{DB: a.DB}, Schedule: "30 3 * * *"},
 	)
 }

@@ -11,7 +11,7 @@ import (
 
 var (
 	reChannelCode = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$`)
-	reMarket      = regexp.MustCompile(`^[A-Z]{2}$`)
+	ReMarket      = regexp.MustCompile(`^[A-Z]{2}$`)
 	reDomain      = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$|^localhost$`)
 )
 
@@ -48,7 +48,7 @@ func (c *Core) CreateChannel(ctx context.Context, a *Actor, in NewChannel) (stor
 	switch {
 	case !reChannelCode.MatchString(in.Code):
 		return store.Channel{}, Invalid("code")
-	case !reMarket.MatchString(in.Market):
+	case !ReMarket.MatchString(in.Market):
 		return store.Channel{}, Invalid("market")
 	case in.Language != "tr" && in.Language != "en":
 		return store.Channel{}, Invalid("language")

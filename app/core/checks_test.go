@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -116,13 +117,13 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := func(ref string) core.LineInput {
-		return core.LineInput{LineReference: ref, VariantKey: "SKU-" + ref, Title: "Product " + ref,
+	line := func(ref string) orders.LineInput {
+		return orders.LineInput{LineReference: ref, VariantKey: "SKU-" + ref, Title: "Product " + ref,
 			FulfilmentState: "delivered", DeliveredAt: "2026-05-30T10:00:00Z"}
 	}
-	if _, err := c.IngestOrders(ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{{Channel: "web",
+	if _, err := orders.New(c).IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
 		ExternalID: "R-1", PaymentState: "paid", PlacedAt: "2026-05-20T10:00:00Z", CustomerEmail: "ayse@example.com",
-		Items: []core.LineInput{line("1"), line("2")}}}}); err != nil {
+		Items: []orders.LineInput{line("1"), line("2")}}}}); err != nil {
 		t.Fatal(err)
 	}
 	return &reviewEnv{c: c, clock: clock, site: ch}

@@ -65,7 +65,7 @@ const (
 	mailOffWait = 15 * time.Minute
 	// jobBatch is how many rows one query of the job reads; maxPerRun bounds the
 	// sends of one run.
-	jobBatch  = 200
+	JobBatch  = 200
 	maxPerRun = 5000
 )
 
@@ -144,7 +144,7 @@ func (c *Core) createDueInvitations(ctx context.Context, now time.Time, st Setti
 	deliveredAfter := deliveredBefore.Add(-MaxInvitationLag)
 	var after int64
 	for {
-		ids, err := c.DB.Read().OrdersAwaitingInvitation(ctx, deliveredAfter, deliveredBefore, after, jobBatch)
+		ids, err := c.DB.Read().OrdersAwaitingInvitation(ctx, deliveredAfter, deliveredBefore, after, JobBatch)
 		if err != nil {
 			return err
 		}
@@ -162,7 +162,7 @@ func (c *Core) createDueInvitations(ctx context.Context, now time.Time, st Setti
 				return err
 			}
 		}
-		if len(ids) < jobBatch {
+		if len(ids) < JobBatch {
 			return nil
 		}
 	}
@@ -239,7 +239,7 @@ func (c *Core) createDueReminders(ctx context.Context, now time.Time, st Setting
 	sentBefore := now.AddDate(0, 0, -st.ReminderAfterDays)
 	var after int64
 	for {
-		parents, err := c.DB.Read().InvitationsAwaitingReminder(ctx, sentBefore, now, after, jobBatch)
+		parents, err := c.DB.Read().InvitationsAwaitingReminder(ctx, sentBefore, now, after, JobBatch)
 		if err != nil {
 			return err
 		}
@@ -257,7 +257,7 @@ func (c *Core) createDueReminders(ctx context.Context, now time.Time, st Setting
 				return err
 			}
 		}
-		if len(parents) < jobBatch {
+		if len(parents) < JobBatch {
 			return nil
 		}
 	}
@@ -302,7 +302,7 @@ func (c *Core) createReminder(ctx context.Context, tx *store.Tx, p store.Invitat
 // like a product invitation (so lines ending together share one e-mail); orders
 // without an address, erased orders and orders placed longer ago than the market's
 // review window get none.
-func (c *Core) queueExperienceInvitation(ctx context.Context, tx *store.Tx, o store.Order, l store.OrderLine) error {
+func (c *Core) QueueExperienceInvitation(ctx context.Context, tx *store.Tx, o store.Order, l store.OrderLine) error {
 	if o.Erased() || o.CustomerEmail == "" {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/mail"
 	"reviewd/app/sendtest"
 	"reviewd/store"
@@ -105,7 +106,7 @@ func TestSendWindowRules(t *testing.T) {
 func TestInvitationDailyLimitAndBurst(t *testing.T) {
 	e := newSendEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
-	key := func(k string) func(*core.OrderInput) { return func(in *core.OrderInput) { in.CustomerKey = k } }
+	key := func(k string) func(*orders.OrderInput) { return func(in *orders.OrderInput) { in.CustomerKey = k } }
 	e.order("K-1", "one@mail.example", delivered, key("cust-7"))
 	e.order("K-2", "two@mail.example", delivered, key("cust-7"))
 	e.order("E-1", "Deniz@Mail.example", delivered)
@@ -146,8 +147,8 @@ func TestInvitationSkips(t *testing.T) {
 	}
 	e.order("S-OUT", "out@mail.example", delivered)
 	e.order("S-NONE", "", delivered)
-	e.order("S-STALE", "old@mail.example", t0.Add(-40*24*hour), func(in *core.OrderInput) { in.PlacedAt = iso(t0.Add(-41 * 24 * hour)) })
-	e.order("S-CLOSED", "closed@mail.example", t0.Add(-200*24*hour), func(in *core.OrderInput) { in.PlacedAt = iso(t0.Add(-201 * 24 * hour)) })
+	e.order("S-STALE", "old@mail.example", t0.Add(-40*24*hour), func(in *orders.OrderInput) { in.PlacedAt = iso(t0.Add(-41 * 24 * hour)) })
+	e.order("S-CLOSED", "closed@mail.example", t0.Add(-200*24*hour), func(in *orders.OrderInput) { in.PlacedAt = iso(t0.Add(-201 * 24 * hour)) })
 	wantRun(t, e.run(delivered.Add(48*hour)), core.InvitationRun{Created: 1})
 	if inv := e.invite("S-OUT", core.MsgInvitation); inv.State != core.StateSkipped || inv.LastError != core.SkipOptedOut || inv.TokenID != 0 {
 		t.Errorf("S-OUT = %+v, want skipped opted_out", inv)
@@ -186,8 +187,8 @@ func TestInvitationSkips(t *testing.T) {
 func TestOneInvitationPerOrder(t *testing.T) {
 	e := newSendEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
-	lines := func(in *core.OrderInput) {
-		in.Items = []core.LineInput{
+	lines := func(in *orders.OrderInput) {
+		in.Items = []orders.LineInput{
 			{LineReference: "L1", VariantKey: "SKU-1", Title: "Blue kettle", FulfilmentState: "delivered", DeliveredAt: iso(delivered)},
 			{LineReference: "L2", VariantKey: "SKU-2", Title: "Tea cups", FulfilmentState: "delivered", DeliveredAt: iso(delivered.Add(hour))},
 			{LineReference: "L3", VariantKey: "SKU-3", Title: "Teapot", FulfilmentState: "shipped"},

@@ -22,10 +22,10 @@ type ListQuery struct {
 // MaxPageSize is the largest page of an admin list.
 const MaxPageSize = 200
 
-func (l ListQuery) offset() int { return (l.Page - 1) * l.PageSize }
+func (l ListQuery) Offset() int { return (l.Page - 1) * l.PageSize }
 
 // pageCount is the number of pages of size that total items fill.
-func pageCount(total, size int) int {
+func PageCount(total, size int) int {
 	if total <= 0 || size <= 0 {
 		return 0
 	}
@@ -121,7 +121,7 @@ func (c *Core) ListInvites(ctx context.Context, a *Actor, f InviteFilter) (Invit
 			return err
 		}
 		sf := store.InvitationFilter{ChannelID: chID, State: f.State, Kinds: inviteKinds, Q: strings.TrimSpace(f.Q),
-			Oldest: f.Sort == "oldest", Limit: f.PageSize, Offset: f.offset()}
+			Oldest: f.Sort == "oldest", Limit: f.PageSize, Offset: f.Offset()}
 		if id, ok := ParseInvitationPublicID(sf.Q); ok {
 			sf.QID = id
 		}
@@ -129,7 +129,7 @@ func (c *Core) ListInvites(ctx context.Context, a *Actor, f InviteFilter) (Invit
 		if err != nil {
 			return err
 		}
-		out.Total, out.Pages = total, pageCount(total, f.PageSize)
+		out.Total, out.Pages = total, PageCount(total, f.PageSize)
 		personal := 0
 		for _, r := range rows {
 			it := InviteItem{ID: InvitationPublicID(r.ID), Kind: r.Kind, Order: OrderPublicID(r.OrderID), OrderReference: r.OrderReference,
@@ -238,12 +238,12 @@ func (c *Core) ListSendLogs(ctx context.Context, a *Actor, f SendLogFilter) (Sen
 			return err
 		}
 		sf := store.SendLogFilter{ChannelID: chID, ChannelKind: f.ChannelKind, Status: f.Status, Q: strings.TrimSpace(f.Q),
-			Oldest: f.Sort == "oldest", Limit: f.PageSize, Offset: f.offset()}
+			Oldest: f.Sort == "oldest", Limit: f.PageSize, Offset: f.Offset()}
 		rows, total, err := tx.ListSendLogs(ctx, sf)
 		if err != nil {
 			return err
 		}
-		out.Total, out.Pages = total, pageCount(total, f.PageSize)
+		out.Total, out.Pages = total, PageCount(total, f.PageSize)
 		personal := 0
 		for _, r := range rows {
 			it := SendLogItem{ID: strconv.FormatInt(r.ID, 10), Invitation: InvitationPublicID(r.InvitationID), Kind: r.Kind,

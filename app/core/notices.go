@@ -99,7 +99,7 @@ type sendResult struct {
 func (c *Core) sendDue(ctx context.Context, now time.Time, st Settings, run *InvitationRun) error {
 	done := 0
 	for done < maxPerRun {
-		ids, err := c.DB.Read().DueInvitations(ctx, now, jobBatch)
+		ids, err := c.DB.Read().DueInvitations(ctx, now, JobBatch)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/outbound"
 	"reviewd/app/sendtest"
 )
@@ -64,8 +65,8 @@ func (n *noticeEnv) verify(t *testing.T, got sendtest.Notice) core.Notice {
 func TestNoticeAsReceived(t *testing.T) {
 	n := newNoticeEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
-	n.order("N-1", "ayse@mail.example", delivered, func(in *core.OrderInput) {
-		in.Items = append(in.Items, core.LineInput{LineReference: "L2", VariantKey: "SKU-2", Title: "Cups",
+	n.order("N-1", "ayse@mail.example", delivered, func(in *orders.OrderInput) {
+		in.Items = append(in.Items, orders.LineInput{LineReference: "L2", VariantKey: "SKU-2", Title: "Cups",
 			FulfilmentState: "delivered", DeliveredAt: iso(delivered)})
 	})
 	wantRun(t, n.run(delivered.Add(48*hour)), core.InvitationRun{Created: 1, Sent: 1})
@@ -238,7 +239,7 @@ func TestExperienceAndRejectionNotices(t *testing.T) {
 	n := newNoticeEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	n.order("X-1", "exp@mail.example", delivered)
-	n.order("X-1", "exp@mail.example", time.Time{}, func(in *core.OrderInput) {
+	n.order("X-1", "exp@mail.example", time.Time{}, func(in *orders.OrderInput) {
 		in.Items[0].FulfilmentState, in.Items[0].DeliveredAt = "returned", ""
 	})
 	exp := n.invite("X-1", core.MsgExperience)

@@ -242,7 +242,7 @@ func (c *Core) PublishedQuestions(ctx context.Context, ch store.Channel, in Ques
 			Author: DisplayAuthor(a.AuthorName, a.HideName && a.Kind == AnswerBuyer), Verified: a.Kind == AnswerBuyer,
 			Body: a.Body, PublishedAt: a.PublishedAt})
 	}
-	out := QuestionList{Questions: []PublicQuestion{}, Total: total, Page: page, Pages: pageCount(total, size), PageSize: size,
+	out := QuestionList{Questions: []PublicQuestion{}, Total: total, Page: page, Pages: PageCount(total, size), PageSize: size,
 		Limits: QALimits(), Language: Language(in.Lang, ch)}
 	for _, x := range qs {
 		pq := PublicQuestion{ID: x.PublicID, Author: DisplayAuthor(x.AskerName, x.HideName), Body: x.Body,
@@ -789,7 +789,7 @@ func (c *Core) ListQuestions(ctx context.Context, a *Actor, f QuestionFilter) (Q
 	}
 	rows, total, err := q.ListQuestions(ctx, store.QuestionFilter{State: f.State, Market: f.Market, ChannelID: chID,
 		Unanswered: f.Unanswered, AnswersWaiting: f.AnswersWaiting, Q: f.Q, Oldest: f.Sort == "oldest",
-		Limit: f.PageSize, Offset: f.offset()})
+		Limit: f.PageSize, Offset: f.Offset()})
 	if err != nil {
 		return out, err
 	}
@@ -797,7 +797,7 @@ func (c *Core) ListQuestions(ctx context.Context, a *Actor, f QuestionFilter) (Q
 	if err != nil {
 		return out, err
 	}
-	out = QuestionPage{Items: []QuestionItem{}, Total: total, Page: f.Page, Pages: pageCount(total, f.PageSize),
+	out = QuestionPage{Items: []QuestionItem{}, Total: total, Page: f.Page, Pages: PageCount(total, f.PageSize),
 		PageSize: f.PageSize, Enabled: st.QuestionsEnabled}
 	personal := 0
 	for _, r := range rows {

@@ -139,7 +139,7 @@ func filterChannel(ctx context.Context, q *store.Q, code, market string) (int64,
 // invalid / state, channel, channel_market_mismatch, rating, entry_point.
 func storeReviewFilter(ctx context.Context, q *store.Q, f AdminReviewFilter) (store.AdminReviewFilter, error) {
 	sf := store.AdminReviewFilter{State: f.State, Rating: f.Rating, FlagOpen: f.FlagOpen, Reported: f.Reported,
-		Oldest: f.Sort == "oldest", Limit: f.PageSize, Offset: f.offset()}
+		Oldest: f.Sort == "oldest", Limit: f.PageSize, Offset: f.Offset()}
 	if f.State != "" && !slices.Contains(reviewStates, f.State) {
 		return sf, Invalid("state")
 	}
@@ -182,7 +182,7 @@ func (c *Core) ListAdminReviews(ctx context.Context, a *Actor, f AdminReviewFilt
 	if err != nil {
 		return out, err
 	}
-	out.Total, out.Pages = total, pageCount(total, f.PageSize)
+	out.Total, out.Pages = total, PageCount(total, f.PageSize)
 	for _, r := range rows {
 		out.Items = append(out.Items, adminReviewRow(r))
 	}

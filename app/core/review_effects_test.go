@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 )
 
 // writeReview writes a product review for line ref with the token of the order's
@@ -39,8 +40,8 @@ func (e *sendEnv) reviewOf(ext, ref string) (returned time.Time) {
 func TestReviewEffects(t *testing.T) {
 	e := newSendEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
-	two := func(in *core.OrderInput) {
-		in.Items = append(in.Items, core.LineInput{LineReference: "L2", VariantKey: "SKU-2", Title: "Cups",
+	two := func(in *orders.OrderInput) {
+		in.Items = append(in.Items, orders.LineInput{LineReference: "L2", VariantKey: "SKU-2", Title: "Cups",
 			FulfilmentState: "delivered", DeliveredAt: iso(delivered)})
 	}
 	e.order("RV-1", "rv1@mail.example", delivered, two)
@@ -80,7 +81,7 @@ func TestReviewEffects(t *testing.T) {
 	}
 
 	// A refunded order: its product reviews get the mark.
-	e.order("RV-2", "rv2@mail.example", delivered, func(in *core.OrderInput) { in.PaymentState = "refunded" })
+	e.order("RV-2", "rv2@mail.example", delivered, func(in *orders.OrderInput) { in.PaymentState = "refunded" })
 	if e.reviewOf("RV-2", "L1").IsZero() {
 		t.Fatal("the refunded order's review has no Returned mark")
 	}

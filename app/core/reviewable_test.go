@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -66,8 +67,9 @@ func TestLineReviewable(t *testing.T) {
 }
 
 type orderEnv struct {
-	c     *core.Core
-	clock *storetest.Clock
+	c      *core.Core
+	orders *orders.Service
+	clock  *storetest.Clock
 }
 
 func newOrderEnv(t *testing.T) *orderEnv {
@@ -83,7 +85,7 @@ func newOrderEnv(t *testing.T) *orderEnv {
 		Label: "Web", BrandName: "Acme"}); err != nil {
 		t.Fatal(err)
 	}
-	return &orderEnv{c: c, clock: clock}
+	return &orderEnv{c: c, orders: orders.New(c), clock: clock}
 }
 
 func (e *orderEnv) reviewability(t *testing.T, ext string) core.Reviewability {
@@ -127,16 +129,16 @@ func TestReviewabilityFromDeliveries(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.source+"/"+c.confidence+"/"+c.payment, func(t *testing.T) {
 			e := newOrderEnv(t)
-			_, err := e.c.IngestOrders(ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{{
+			_, err := e.orders.IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
 				Channel: "web", ExternalID: "A", PaymentState: c.payment, PlacedAt: "2026-05-20T10:00:00Z",
-				Items: []core.LineInput{{LineReference: "1", VariantKey: "S", FulfilmentState: "shipped"}}}}})
+				Items: []orders.LineInput{{LineReference: "1", VariantKey: "S", FulfilmentState: "shipped"}}}}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if r := e.reviewability(t, "A"); r.Reviewable || r.Reason != core.NotDelivered {
 				t.Fatalf("shipped line: %+v", r)
 			}
-			_, err = e.c.IngestDeliveries(ctx, core.Console(), core.DeliveryRequest{Deliveries: []core.DeliveryInput{{
+			_, err = e.orders.IngestDeliveries(ctx, core.Console(), orders.DeliveryRequest{Deliveries: []orders.DeliveryInput{{
 				ExternalID: "A", LineReference: "1", State: "delivered", ObservedAt: observed, Source: c.source, Confidence: c.confidence}}})
 			if err != nil {
 				t.Fatal(err)
@@ -157,9 +159,9 @@ func TestReviewabilityFromDeliveries(t *testing.T) {
 func TestReviewabilityFromOrderData(t *testing.T) {
 	ctx := context.Background()
 	e := newOrderEnv(t)
-	_, err := e.c.IngestOrders(ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{{
+	_, err := e.orders.IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
 		Channel: "web", ExternalID: "A", PaymentState: "paid", PlacedAt: "2026-05-20T10:00:00Z",
-		Items: []core.LineInput{{LineReference: "1", VariantKey: "S", FulfilmentState: "delivered", DeliveredAt: "2026-05-25T10:00:00+00:00"}}}}})
+		Items: []orders.LineInput{{LineReference: "1", VariantKey: "S", FulfilmentState: "delivered", DeliveredAt: "2026-05-25T10:00:00+00:00"}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/mail"
 	"reviewd/store"
 )
@@ -22,8 +23,8 @@ func TestTransitionEffects(t *testing.T) {
 	e.order("T-REFUND", "refund@mail.example", delivered)
 	e.order("T-VOID", "void@mail.example", delivered)
 	e.run(due)
-	e.order("T-REFUND", "refund@mail.example", delivered, func(in *core.OrderInput) { in.PaymentState = "refunded" })
-	e.order("T-VOID", "void@mail.example", delivered, func(in *core.OrderInput) { in.PaymentState = "voided" })
+	e.order("T-REFUND", "refund@mail.example", delivered, func(in *orders.OrderInput) { in.PaymentState = "refunded" })
+	e.order("T-VOID", "void@mail.example", delivered, func(in *orders.OrderInput) { in.PaymentState = "voided" })
 	e.c.Mailer = e.smtp.Mailer()
 	wantRun(t, e.run(due.Add(hour)), core.InvitationRun{Skipped: 2})
 	for ext, action := range map[string]string{"T-REFUND": "order.refunded", "T-VOID": "order.voided"} {
@@ -47,8 +48,8 @@ func TestTransitionEffects(t *testing.T) {
 		t.Fatalf("experience invitation = %+v", exp)
 	}
 	// A cancelled line of the same order joins the waiting experience invitation.
-	e.order("T-RET", "ret@mail.example", time.Time{}, func(in *core.OrderInput) {
-		in.Items = append(in.Items, core.LineInput{LineReference: "L2", VariantKey: "SKU-2", FulfilmentState: "cancelled"})
+	e.order("T-RET", "ret@mail.example", time.Time{}, func(in *orders.OrderInput) {
+		in.Items = append(in.Items, orders.LineInput{LineReference: "L2", VariantKey: "SKU-2", FulfilmentState: "cancelled"})
 	})
 	if ids, _ := e.c.DB.Read().TokenLineIDs(e.ctx, exp.TokenID); len(ids) != 2 || len(e.invites("T-RET")) != 1 {
 		t.Fatalf("experience token lines = %v, invitations %d", ids, len(e.invites("T-RET")))
@@ -56,7 +57,7 @@ func TestTransitionEffects(t *testing.T) {
 
 	// Line in returned or cancelled, order data with delivered and no
 	// delivered_at: unchanged, and no invitation.
-	e.order("T-RET", "ret@mail.example", time.Time{}, func(in *core.OrderInput) {
+	e.order("T-RET", "ret@mail.example", time.Time{}, func(in *orders.OrderInput) {
 		in.Items[0].FulfilmentState = "delivered"
 	})
 	if l := e.line("T-RET", "L1"); l.FulfilmentState != "returned" {
@@ -81,7 +82,7 @@ func TestTransitionEffects(t *testing.T) {
 		}
 	}
 	// Delivery request with an unknown state: rolled back, nothing changes.
-	_, err := e.c.IngestDeliveries(e.ctx, core.Console(), core.DeliveryRequest{Batch: true, Deliveries: []core.DeliveryInput{
+	_, err := e.env.App.Orders.IngestDeliveries(e.ctx, core.Console(), orders.DeliveryRequest{Batch: true, Deliveries: []orders.DeliveryInput{
 		{ExternalID: "T-EST", LineReference: "L1", State: "delivered", ObservedAt: iso(delivered)},
 		{ExternalID: "T-EST", LineReference: "L1", State: "lost", ObservedAt: iso(delivered)},
 	}})
@@ -89,7 +90,7 @@ func TestTransitionEffects(t *testing.T) {
 		t.Fatal("unknown state accepted")
 	}
 	// Delivery request for an unknown order or line: succeeds, listed in unknown.
-	res, err := e.c.IngestDeliveries(e.ctx, core.Console(), core.DeliveryRequest{Deliveries: []core.DeliveryInput{
+	res, err := e.env.App.Orders.IngestDeliveries(e.ctx, core.Console(), orders.DeliveryRequest{Deliveries: []orders.DeliveryInput{
 		{ExternalID: "NOPE", LineReference: "L1", State: "delivered", ObservedAt: iso(delivered)}}})
 	if err != nil || len(res.Unknown) != 1 {
 		t.Fatalf("unknown order: %+v, %v", res, err)

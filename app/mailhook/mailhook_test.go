@@ -16,6 +16,7 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/sendtest"
 	"reviewd/jobs"
 	"reviewd/store"
@@ -48,9 +49,9 @@ var delivered = time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 // invitations job when it is due; it returns the message-log row of the e-mail.
 func (h *hookEnv) invite(ext, address string) store.SendLog {
 	h.t.Helper()
-	_, err := h.c.IngestOrders(h.ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{{Channel: "web-tr",
+	_, err := h.env.App.Orders.IngestOrders(h.ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web-tr",
 		ExternalID: ext, PaymentState: "paid", PlacedAt: delivered.Add(-24 * time.Hour).Format(time.RFC3339), CustomerEmail: address,
-		Items: []core.LineInput{{LineReference: "L1", VariantKey: "SKU-1", FulfilmentState: "delivered",
+		Items: []orders.LineInput{{LineReference: "L1", VariantKey: "SKU-1", FulfilmentState: "delivered",
 			DeliveredAt: delivered.Format(time.RFC3339)}}}}})
 	if err != nil {
 		h.t.Fatal(err)

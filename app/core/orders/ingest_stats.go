@@ -1,4 +1,4 @@
-package core
+package orders
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -16,9 +17,9 @@ import (
 // Answers 429 are not filed: a caller over its limit would otherwise turn every
 // refused request into a write. Failures are logged, never returned: the figures
 // must not change the answer.
-func (c *Core) RecordRefusedIngest(ctx context.Context, a *Actor, kind, channel string, records int, refusal error) {
-	status, code := http.StatusInternalServerError, ErrInternal.Code+" / "+ErrInternal.Detail
-	var ce *Error
+func (c *Service) RecordRefusedIngest(ctx context.Context, a *core.Actor, kind, channel string, records int, refusal error) {
+	status, code := http.StatusInternalServerError, core.ErrInternal.Code+" / "+core.ErrInternal.Detail
+	var ce *core.Error
 	switch {
 	case errors.As(refusal, &ce):
 		status, code = ce.Status, ce.Code+" / "+ce.Detail
@@ -30,8 +31,8 @@ func (c *Core) RecordRefusedIngest(ctx context.Context, a *Actor, kind, channel 
 	}
 	ctx = context.WithoutCancel(ctx)
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: TruncateRunes(channel, MaxChannelLen), Kind: kind,
-			Status: status, Error: TruncateRunes(code, 200), Records: records, ActorID: actorID(a)})
+		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: core.TruncateRunes(channel, core.MaxChannelLen), Kind: kind,
+			Status: status, Error: core.TruncateRunes(code, 200), Records: records, ActorID: actorID(a)})
 	})
 	if err != nil {
 		c.Log.Error("record refused transfer", "kind", kind, "err", err)
@@ -58,14 +59,14 @@ const (
 
 // IngestStats reads the transfer figures; an unknown channel code is 400 invalid /
 // channel.
-func (c *Core) IngestStats(ctx context.Context, channelCode string) (IngestStats, error) {
+func (c *Service) IngestStats(ctx context.Context, channelCode string) (IngestStats, error) {
 	q := c.DB.Read()
 	var st IngestStats
 	var channelID int64
 	if channelCode != "" {
 		ch, err := q.ChannelByCode(ctx, channelCode)
 		if errors.Is(err, store.ErrNotFound) {
-			return st, Invalid("channel")
+			return st, core.Invalid("channel")
 		} else if err != nil {
 			return st, err
 		}

@@ -1,4 +1,4 @@
-package core
+package orders
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -54,32 +55,32 @@ type deliveryIn struct {
 func validateDelivery(in DeliveryInput, path string) (deliveryIn, error) {
 	var d deliveryIn
 	var err error
-	if d.ext, err = Text("external_id", in.ExternalID, MaxIDLen, true); err != nil {
+	if d.ext, err = core.Text("external_id", in.ExternalID, core.MaxIDLen, true); err != nil {
 		return d, err
 	}
-	if d.ref, err = Text("line_reference", in.LineReference, MaxIDLen, true); err != nil {
+	if d.ref, err = core.Text("line_reference", in.LineReference, core.MaxIDLen, true); err != nil {
 		return d, err
 	}
 	d.state = strings.TrimSpace(in.State)
 	if d.state == "" {
-		return d, Invalidf("field_missing", "state")
+		return d, core.Invalidf("field_missing", "state")
 	}
-	if !lineStates[d.state] {
+	if !core.LineStates[d.state] {
 		return d, unmapped(path, "state", d.state)
 	}
 	if d.observedAt, err = timestamp("observed_at", in.ObservedAt, true); err != nil {
 		return d, err
 	}
-	d.source, d.confidence = SourcePlatform, ConfidenceVerified
+	d.source, d.confidence = core.SourcePlatform, core.ConfidenceVerified
 	if s := strings.TrimSpace(in.Source); s != "" {
-		if !sources[s] {
-			return d, Invalidf("field_invalid", "source")
+		if !core.Sources[s] {
+			return d, core.Invalidf("field_invalid", "source")
 		}
 		d.source = s
 	}
 	if s := strings.TrimSpace(in.Confidence); s != "" {
-		if !confidences[s] {
-			return d, Invalidf("field_invalid", "confidence")
+		if !core.Confidences[s] {
+			return d, core.Invalidf("field_invalid", "confidence")
 		}
 		d.confidence = s
 	}
@@ -95,16 +96,16 @@ func validateDelivery(in DeliveryInput, path string) (deliveryIn, error) {
 // verified move their line by LineMoves, in observation order; the others are
 // recorded only. A verified delivery of an already delivered line keeps the earliest
 // delivery time.
-func (c *Core) SaveDeliveries(ctx context.Context, tx *store.Tx, a *Actor, req DeliveryRequest) (DeliveryResult, error) {
+func (c *Service) SaveDeliveries(ctx context.Context, tx *store.Tx, a *core.Actor, req DeliveryRequest) (DeliveryResult, error) {
 	res := DeliveryResult{Unknown: []UnknownLine{}}
 	if len(req.Deliveries) == 0 {
 		if req.Batch {
-			return res, Invalidf("field_missing", "deliveries")
+			return res, core.Invalidf("field_missing", "deliveries")
 		}
-		return res, Invalidf("field_missing", "external_id")
+		return res, core.Invalidf("field_missing", "external_id")
 	}
 	if len(req.Deliveries) > MaxDeliveriesPerRequest {
-		return res, Invalidf("batch_too_large", MaxDeliveriesPerRequest)
+		return res, core.Invalidf("batch_too_large", MaxDeliveriesPerRequest)
 	}
 	ins := make([]deliveryIn, len(req.Deliveries))
 	exts := make([]string, 0, len(ins))
@@ -166,18 +167,18 @@ func (c *Core) SaveDeliveries(ctx context.Context, tx *store.Tx, a *Actor, req D
 	for _, p := range order {
 		l := b.lines[p.at.ext][p.at.ref]
 		k := dkey{l.ID, p.rec.State, p.rec.Source, store.Ms(p.rec.ObservedAt)}
-		if !fresh[k] || !DeliveryEffective(p.rec.Source, p.rec.Confidence) {
+		if !fresh[k] || !core.DeliveryEffective(p.rec.Source, p.rec.Confidence) {
 			continue
 		}
 		delete(fresh, k) // the same record twice in one request acts once
 		switch {
-		case LineMoves(l.FulfilmentState, l.StateChangedAt, p.rec.State, p.rec.ObservedAt):
+		case core.LineMoves(l.FulfilmentState, l.StateChangedAt, p.rec.State, p.rec.ObservedAt):
 			b.moves = append(b.moves, lineChange{ext: p.at.ext, ref: p.at.ref, old: l.FulfilmentState, new: p.rec.State})
 			l.FulfilmentState, l.StateChangedAt = p.rec.State, p.rec.ObservedAt
-			if p.rec.State == LineDelivered {
+			if p.rec.State == core.LineDelivered {
 				l.DeliveredAt = p.rec.ObservedAt
 			}
-		case l.FulfilmentState == LineDelivered && p.rec.State == LineDelivered && p.rec.ObservedAt.Before(l.DeliveredAt):
+		case l.FulfilmentState == core.LineDelivered && p.rec.State == core.LineDelivered && p.rec.ObservedAt.Before(l.DeliveredAt):
 			l.DeliveredAt = p.rec.ObservedAt
 		default:
 			continue
@@ -193,7 +194,7 @@ func (c *Core) SaveDeliveries(ctx context.Context, tx *store.Tx, a *Actor, req D
 
 // IngestDeliveries serves one delivery transfer: SaveDeliveries in its own
 // transaction, plus the activity entry and the transfer-figures row.
-func (c *Core) IngestDeliveries(ctx context.Context, a *Actor, req DeliveryRequest) (DeliveryResult, error) {
+func (c *Service) IngestDeliveries(ctx context.Context, a *core.Actor, req DeliveryRequest) (DeliveryResult, error) {
 	var res DeliveryResult
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		var err error
@@ -218,7 +219,7 @@ func (c *Core) IngestDeliveries(ctx context.Context, a *Actor, req DeliveryReque
 }
 
 // CheckDeliveries is the dry run of a delivery transfer (rolled back).
-func (c *Core) CheckDeliveries(ctx context.Context, a *Actor, req DeliveryRequest) (DeliveryResult, error) {
+func (c *Service) CheckDeliveries(ctx context.Context, a *core.Actor, req DeliveryRequest) (DeliveryResult, error) {
 	var res DeliveryResult
 	err := c.dryRun(ctx, func(tx *store.Tx) error {
 		var err error

@@ -1,4 +1,4 @@
-package core
+package orders
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -85,11 +86,11 @@ func (r OrderRequest) ChannelLabel() string {
 	if ch == "" && len(r.Orders) > 0 {
 		ch = strings.TrimSpace(r.Orders[0].Channel)
 	}
-	return TruncateRunes(ch, MaxChannelLen)
+	return core.TruncateRunes(ch, core.MaxChannelLen)
 }
 
 func unmapped(path, field, value string) error {
-	return Invalidf("status_unmapped", path+field+"/"+TruncateRunes(value, 64))
+	return core.Invalidf("status_unmapped", path+field+"/"+core.TruncateRunes(value, 64))
 }
 
 // timestamp reads an ISO 8601 time with zone; zero when empty and not required.
@@ -97,13 +98,13 @@ func timestamp(field, v string, required bool) (time.Time, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		if required {
-			return time.Time{}, Invalidf("field_missing", field)
+			return time.Time{}, core.Invalidf("field_missing", field)
 		}
 		return time.Time{}, nil
 	}
-	t, ok := ParseTimestamp(v)
+	t, ok := core.ParseTimestamp(v)
 	if !ok || t.Year() < 1970 || t.Year() > 9999 {
-		return time.Time{}, Invalidf("field_invalid", field)
+		return time.Time{}, core.Invalidf("field_invalid", field)
 	}
 	return t.UTC().Truncate(time.Millisecond), nil
 }
@@ -162,48 +163,48 @@ func validateOrder(in OrderInput, path string) (orderIn, error) {
 	var o orderIn
 	var err error
 	o.sentID = in.ExternalID
-	if o.channel, err = Text("channel", in.Channel, MaxChannelLen, false); err != nil {
+	if o.channel, err = core.Text("channel", in.Channel, core.MaxChannelLen, false); err != nil {
 		return o, err
 	}
-	if o.externalID, err = Text("external_id", in.ExternalID, MaxIDLen, true); err != nil {
+	if o.externalID, err = core.Text("external_id", in.ExternalID, core.MaxIDLen, true); err != nil {
 		return o, err
 	}
 	o.paymentState = strings.TrimSpace(in.PaymentState)
 	if o.paymentState == "" {
-		return o, Invalidf("field_missing", "payment_state")
+		return o, core.Invalidf("field_missing", "payment_state")
 	}
-	if !paymentStates[o.paymentState] {
+	if !core.PaymentStates[o.paymentState] {
 		return o, unmapped(path, "payment_state", o.paymentState)
 	}
 	if m := strings.TrimSpace(in.Market); m != "" {
 		o.market = strings.ToUpper(m)
-		if !reMarket.MatchString(o.market) {
-			return o, Invalidf("field_invalid", "market")
+		if !core.ReMarket.MatchString(o.market) {
+			return o, core.Invalidf("field_invalid", "market")
 		}
 	}
 	if l := strings.TrimSpace(in.Language); l != "" {
 		if l != "tr" && l != "en" {
-			return o, Invalidf("field_invalid", "language")
+			return o, core.Invalidf("field_invalid", "language")
 		}
 		o.language = l
 	}
 	if o.placedAt, err = timestamp("placed_at", in.PlacedAt, true); err != nil {
 		return o, err
 	}
-	if o.email, err = Text("customer_email", in.CustomerEmail, MaxEmailLen, false); err != nil {
+	if o.email, err = core.Text("customer_email", in.CustomerEmail, core.MaxEmailLen, false); err != nil {
 		return o, err
 	}
 	if o.email != "" && !orderEmail(o.email) {
-		return o, Invalidf("field_invalid", "customer_email")
+		return o, core.Invalidf("field_invalid", "customer_email")
 	}
-	if o.customerKey, err = Text("customer_key", in.CustomerKey, MaxIDLen, false); err != nil {
+	if o.customerKey, err = core.Text("customer_key", in.CustomerKey, core.MaxIDLen, false); err != nil {
 		return o, err
 	}
-	if _, err = Text("customer_phone", in.CustomerPhone, MaxPhoneLen, false); err != nil {
+	if _, err = core.Text("customer_phone", in.CustomerPhone, core.MaxPhoneLen, false); err != nil {
 		return o, err
 	}
 	if len(in.Items) == 0 {
-		return o, Invalidf("field_missing", "items")
+		return o, core.Invalidf("field_missing", "items")
 	}
 	seen := make(map[string]bool, len(in.Items))
 	o.lines = make([]lineIn, 0, len(in.Items))
@@ -213,7 +214,7 @@ func validateOrder(in OrderInput, path string) (orderIn, error) {
 			return o, err
 		}
 		if seen[l.ref] {
-			return o, Invalidf("field_invalid", "line_reference")
+			return o, core.Invalidf("field_invalid", "line_reference")
 		}
 		seen[l.ref] = true
 		o.lines = append(o.lines, l)
@@ -224,31 +225,31 @@ func validateOrder(in OrderInput, path string) (orderIn, error) {
 func validateLine(in LineInput, path string) (lineIn, error) {
 	var l lineIn
 	var err error
-	if l.ref, err = Text("line_reference", in.LineReference, MaxIDLen, true); err != nil {
+	if l.ref, err = core.Text("line_reference", in.LineReference, core.MaxIDLen, true); err != nil {
 		return l, err
 	}
-	if l.variantKey, err = Text("variant_key", in.VariantKey, MaxIDLen, true); err != nil {
+	if l.variantKey, err = core.Text("variant_key", in.VariantKey, core.MaxIDLen, true); err != nil {
 		return l, err
 	}
-	if l.groupKey, err = Text("group_key", in.GroupKey, MaxIDLen, false); err != nil {
+	if l.groupKey, err = core.Text("group_key", in.GroupKey, core.MaxIDLen, false); err != nil {
 		return l, err
 	}
-	if l.catalogID, err = Text("catalog_id", in.CatalogID, MaxIDLen, false); err != nil {
+	if l.catalogID, err = core.Text("catalog_id", in.CatalogID, core.MaxIDLen, false); err != nil {
 		return l, err
 	}
-	if l.title, err = Title(in.Title); err != nil {
+	if l.title, err = core.Title(in.Title); err != nil {
 		return l, err
 	}
 	if in.Quantity != nil {
 		q := *in.Quantity
 		if math.IsNaN(q) || math.IsInf(q, 0) || q < 0 || q > maxQuantity {
-			return l, Invalidf("field_invalid", "quantity")
+			return l, core.Invalidf("field_invalid", "quantity")
 		}
 		l.quantity, l.hasQuantity = q, true
 	}
-	l.state = LinePlaced
+	l.state = core.LinePlaced
 	if s := strings.TrimSpace(in.FulfilmentState); s != "" {
-		if !lineStates[s] {
+		if !core.LineStates[s] {
 			return l, unmapped(path, "fulfilment_state", s)
 		}
 		l.state = s
@@ -261,8 +262,8 @@ func validateLine(in LineInput, path string) (lineIn, error) {
 
 // Errors of the order transfer that do not name a field.
 var (
-	errMarketRequired = Invalid("market_required")
-	errChannelUnknown = Invalid("channel_unknown")
+	errMarketRequired = core.Invalid("market_required")
+	errChannelUnknown = core.Invalid("channel_unknown")
 )
 
 // channelCache resolves channels once per request.
@@ -434,7 +435,7 @@ func (b *orderBook) flush(ctx context.Context, tx *store.Tx) ([]store.Delivery, 
 }
 
 // effects runs the state-change hooks once every row has its id.
-func (c *Core) effects(ctx context.Context, tx *store.Tx, a *Actor, b *orderBook) error {
+func (c *Service) effects(ctx context.Context, tx *store.Tx, a *core.Actor, b *orderBook) error {
 	for _, p := range b.payments {
 		if err := c.afterPaymentChange(ctx, tx, a, b.orders[p.ext], p.old, p.new); err != nil {
 			return err
@@ -460,17 +461,17 @@ func (c *Core) effects(ctx context.Context, tx *store.Tx, a *Actor, b *orderBook
 // arrive delivered, returned or cancelled get a delivery record (source platform,
 // confidence verified) unless the same record exists. Payment and line moves run
 // the effects in order_effects.go.
-func (c *Core) SaveOrders(ctx context.Context, tx *store.Tx, a *Actor, req OrderRequest) (OrderResult, error) {
+func (c *Service) SaveOrders(ctx context.Context, tx *store.Tx, a *core.Actor, req OrderRequest) (OrderResult, error) {
 	if len(req.Orders) == 0 {
 		if req.Batch {
-			return OrderResult{}, Invalidf("field_missing", "orders")
+			return OrderResult{}, core.Invalidf("field_missing", "orders")
 		}
-		return OrderResult{}, Invalidf("field_missing", "external_id")
+		return OrderResult{}, core.Invalidf("field_missing", "external_id")
 	}
 	if len(req.Orders) > MaxOrdersPerRequest {
-		return OrderResult{}, Invalidf("batch_too_large", MaxOrdersPerRequest)
+		return OrderResult{}, core.Invalidf("batch_too_large", MaxOrdersPerRequest)
 	}
-	top, err := Text("channel", req.Channel, MaxChannelLen, false)
+	top, err := core.Text("channel", req.Channel, core.MaxChannelLen, false)
 	if err != nil {
 		return OrderResult{}, err
 	}
@@ -504,14 +505,14 @@ func (c *Core) SaveOrders(ctx context.Context, tx *store.Tx, a *Actor, req Order
 	}
 	res := OrderResult{Accepted: len(ins), Orders: make([]SavedOrder, len(ins))}
 	for i, in := range ins {
-		res.Orders[i] = SavedOrder{ExternalID: in.sentID, ID: OrderPublicID(b.orders[in.externalID].ID)}
+		res.Orders[i] = SavedOrder{ExternalID: in.sentID, ID: core.OrderPublicID(b.orders[in.externalID].ID)}
 	}
 	res.channelID = b.orders[ins[0].externalID].ChannelID
 	return res, nil
 }
 
 // placeOrder merges one validated order into the book.
-func (c *Core) placeOrder(ctx context.Context, b *orderBook, channels *channelCache, top string, in orderIn) error {
+func (c *Service) placeOrder(ctx context.Context, b *orderBook, channels *channelCache, top string, in orderIn) error {
 	old, had := b.orders[in.externalID]
 	code := in.channel
 	if code == "" {
@@ -527,16 +528,16 @@ func (c *Core) placeOrder(ctx context.Context, b *orderBook, channels *channelCa
 	case in.market == "":
 		err = errMarketRequired
 	default:
-		err = Invalidf("field_missing", "channel")
+		err = core.Invalidf("field_missing", "channel")
 	}
 	if err != nil {
 		return err
 	}
 	if in.market != "" && in.market != ch.Market {
-		return Invalidf("market_channel_mismatch", in.market)
+		return core.Invalidf("market_channel_mismatch", in.market)
 	}
-	if _, ok := BuiltinRule(ch.Market); !ok {
-		return Invalidf("market_without_policy", ch.Market)
+	if _, ok := core.BuiltinRule(ch.Market); !ok {
+		return core.Invalidf("market_without_policy", ch.Market)
 	}
 	o := store.Order{ChannelID: ch.ID, ExternalID: in.externalID, Market: ch.Market, Language: in.language,
 		PaymentState: in.paymentState, PlacedAt: in.placedAt, CustomerEmail: in.email, CustomerKey: in.customerKey,
@@ -629,18 +630,18 @@ func mergeLine(prev store.OrderLine, had bool, in lineIn, now time.Time) (store.
 	}
 	var rec *store.Delivery
 	record := func(state string, at time.Time) {
-		rec = &store.Delivery{State: state, ObservedAt: at, Source: SourcePlatform, Confidence: ConfidenceVerified}
+		rec = &store.Delivery{State: state, ObservedAt: at, Source: core.SourcePlatform, Confidence: core.ConfidenceVerified}
 	}
-	if !had || LineMoves(prev.FulfilmentState, prev.StateChangedAt, in.state, in.deliveredAt) {
+	if !had || core.LineMoves(prev.FulfilmentState, prev.StateChangedAt, in.state, in.deliveredAt) {
 		l.FulfilmentState, l.StateChangedAt = in.state, now
 		switch in.state {
-		case LineDelivered:
+		case core.LineDelivered:
 			if !in.deliveredAt.IsZero() {
 				l.StateChangedAt = in.deliveredAt
 			}
 			l.DeliveredAt = l.StateChangedAt
-			record(LineDelivered, l.DeliveredAt)
-		case LineReturned, LineCancelled:
+			record(core.LineDelivered, l.DeliveredAt)
+		case core.LineReturned, core.LineCancelled:
 			record(in.state, now)
 		}
 		if l.DeliveredAt.IsZero() && !in.deliveredAt.IsZero() {
@@ -649,17 +650,17 @@ func mergeLine(prev store.OrderLine, had bool, in lineIn, now time.Time) (store.
 		return l, rec
 	}
 	// The store corrects the delivery time of a line it reports delivered again.
-	if prev.FulfilmentState == LineDelivered && in.state == LineDelivered && !in.deliveredAt.IsZero() &&
+	if prev.FulfilmentState == core.LineDelivered && in.state == core.LineDelivered && !in.deliveredAt.IsZero() &&
 		!in.deliveredAt.Equal(prev.DeliveredAt) {
 		l.DeliveredAt, l.StateChangedAt = in.deliveredAt, in.deliveredAt
-		record(LineDelivered, in.deliveredAt)
+		record(core.LineDelivered, in.deliveredAt)
 	}
 	return l, rec
 }
 
 // IngestOrders serves one order transfer: SaveOrders in its own transaction, plus
 // the activity entry and the transfer-figures row of the request.
-func (c *Core) IngestOrders(ctx context.Context, a *Actor, req OrderRequest) (OrderResult, error) {
+func (c *Service) IngestOrders(ctx context.Context, a *core.Actor, req OrderRequest) (OrderResult, error) {
 	var res OrderResult
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		var err error
@@ -684,7 +685,7 @@ var errDryRun = errors.New("core: dry run")
 
 // dryRun runs fn in a write transaction that is always rolled back, so a check
 // answers exactly what a real transfer would without keeping anything.
-func (c *Core) dryRun(ctx context.Context, fn func(tx *store.Tx) error) error {
+func (c *Service) dryRun(ctx context.Context, fn func(tx *store.Tx) error) error {
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if err := fn(tx); err != nil {
 			return err
@@ -699,7 +700,7 @@ func (c *Core) dryRun(ctx context.Context, fn func(tx *store.Tx) error) error {
 
 // CheckOrders is the dry run of an order transfer: the same validation and the
 // same writes in a transaction that is rolled back.
-func (c *Core) CheckOrders(ctx context.Context, a *Actor, req OrderRequest) (OrderResult, error) {
+func (c *Service) CheckOrders(ctx context.Context, a *core.Actor, req OrderRequest) (OrderResult, error) {
 	var res OrderResult
 	err := c.dryRun(ctx, func(tx *store.Tx) error {
 		var err error
@@ -709,7 +710,7 @@ func (c *Core) CheckOrders(ctx context.Context, a *Actor, req OrderRequest) (Ord
 	return res, err
 }
 
-func actorID(a *Actor) string {
+func actorID(a *core.Actor) string {
 	if a == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package core
+package orders
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -39,17 +40,19 @@ const (
 
 // Errors of the order connection endpoints (spec 3).
 var (
-	ErrSourceExists          = Conflict("source_exists", "")
-	ErrSourceInactive        = Conflict("source_inactive", "")
-	ErrChannelInactive       = Conflict("channel_inactive", "")
-	ErrAddressNeedsCreds     = Invalid("address_needs_credentials")
-	errOrderSourceNotFound   = ErrNotFound
-	errOrderSourceBadChannel = Invalid("channel")
+	ErrSourceExists          = core.Conflict("source_exists", "")
+	ErrSourceInactive        = core.Conflict("source_inactive", "")
+	ErrChannelInactive       = core.Conflict("channel_inactive", "")
+	ErrAddressNeedsCreds     = core.Invalid("address_needs_credentials")
+	errOrderSourceNotFound   = core.ErrNotFound
+	errOrderSourceBadChannel = core.Invalid("channel")
 )
 
 // PlatformRefused is the answer of a failed connection try: 400 platform_refused /
 // <failure code>.
-func PlatformRefused(code string) *Error { return E(http.StatusBadRequest, "platform_refused", code) }
+func PlatformRefused(code string) *core.Error {
+	return core.E(http.StatusBadRequest, "platform_refused", code)
+}
 
 // OrderSourcePublicID is the id of a connection in answers ("conn_<n>").
 func OrderSourcePublicID(id int64) string { return "conn_" + strconv.FormatInt(id, 10) }
@@ -121,7 +124,7 @@ func viewOrderSource(s store.OrderSource) OrderSourceView {
 }
 
 // ListOrderSources lists the connections and the platform kinds with their fields.
-func (c *Core) ListOrderSources(ctx context.Context) (OrderSourceList, error) {
+func (c *Service) ListOrderSources(ctx context.Context) (OrderSourceList, error) {
 	rows, err := c.DB.Read().ListOrderSources(ctx)
 	if err != nil {
 		return OrderSourceList{}, err
@@ -134,7 +137,7 @@ func (c *Core) ListOrderSources(ctx context.Context) (OrderSourceList, error) {
 }
 
 // OrderSource returns one connection by its public id (404 when unknown).
-func (c *Core) OrderSource(ctx context.Context, id string) (OrderSourceView, error) {
+func (c *Service) OrderSource(ctx context.Context, id string) (OrderSourceView, error) {
 	s, err := c.orderSourceByPublicID(ctx, c.DB.Read(), id)
 	if err != nil {
 		return OrderSourceView{}, err
@@ -142,7 +145,7 @@ func (c *Core) OrderSource(ctx context.Context, id string) (OrderSourceView, err
 	return viewOrderSource(s), nil
 }
 
-func (c *Core) orderSourceByPublicID(ctx context.Context, q *store.Q, id string) (store.OrderSource, error) {
+func (c *Service) orderSourceByPublicID(ctx context.Context, q *store.Q, id string) (store.OrderSource, error) {
 	n, ok := ParseOrderSourceID(id)
 	if !ok {
 		return store.OrderSource{}, errOrderSourceNotFound
@@ -173,11 +176,11 @@ func (b sourceBody) str(name string, max int) (string, bool, error) {
 	}
 	var s string
 	if err := json.Unmarshal(b[name], &s); err != nil {
-		return "", true, Invalid(name)
+		return "", true, core.Invalid(name)
 	}
 	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) > max || !StorableText(s) {
-		return "", true, Invalid(name)
+	if utf8.RuneCountInString(s) > max || !core.StorableText(s) {
+		return "", true, core.Invalid(name)
 	}
 	return s, true, nil
 }
@@ -189,7 +192,7 @@ func (b sourceBody) integer(name string, min, max int) (int, bool, error) {
 	}
 	var f float64
 	if err := json.Unmarshal(b[name], &f); err != nil || f != float64(int(f)) || int(f) < min || int(f) > max {
-		return 0, true, Invalid(name)
+		return 0, true, core.Invalid(name)
 	}
 	return int(f), true, nil
 }
@@ -200,7 +203,7 @@ func (b sourceBody) boolean(name string) (bool, bool, error) {
 	}
 	var v bool
 	if err := json.Unmarshal(b[name], &v); err != nil {
-		return false, true, Invalid(name)
+		return false, true, core.Invalid(name)
 	}
 	return v, true, nil
 }
@@ -211,10 +214,10 @@ func (b sourceBody) boolean(name string) (bool, bool, error) {
 func NormalizeBaseURL(raw string) (string, error) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
-		return "", Invalid("base_url_required")
+		return "", core.Invalid("base_url_required")
 	}
-	if utf8.RuneCountInString(s) > maxBaseURLLen || strings.ContainsAny(s, " \t\r\n\\") || !StorableText(s) {
-		return "", Invalid("base_url")
+	if utf8.RuneCountInString(s) > maxBaseURLLen || strings.ContainsAny(s, " \t\r\n\\") || !core.StorableText(s) {
+		return "", core.Invalid("base_url")
 	}
 	if !strings.Contains(s, "://") {
 		s = "https://" + s
@@ -222,25 +225,25 @@ func NormalizeBaseURL(raw string) (string, error) {
 	u, err := url.Parse(s)
 	if err != nil || !strings.EqualFold(u.Scheme, "https") || u.Opaque != "" || u.User != nil || u.RawQuery != "" ||
 		u.ForceQuery || u.Fragment != "" || strings.Contains(s, "#") || strings.Contains(s, "@") {
-		return "", Invalid("base_url")
+		return "", core.Invalid("base_url")
 	}
 	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
 	if host == "" || (u.Port() != "" && u.Port() != "443") || strings.HasSuffix(u.Host, ":") {
-		return "", Invalid("base_url")
+		return "", core.Invalid("base_url")
 	}
 	if ip := net.ParseIP(host); ip == nil {
 		for _, label := range strings.Split(host, ".") {
 			if label == "" || len(label) > 63 || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") {
-				return "", Invalid("base_url")
+				return "", core.Invalid("base_url")
 			}
 			for _, r := range label {
 				if !(r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0x80) {
-					return "", Invalid("base_url")
+					return "", core.Invalid("base_url")
 				}
 			}
 		}
 		if !strings.Contains(host, ".") {
-			return "", Invalid("base_url")
+			return "", core.Invalid("base_url")
 		}
 	} else if strings.Contains(host, ":") {
 		host = "[" + host + "]"
@@ -283,7 +286,7 @@ type sourceFields struct {
 
 // parseSourceBody validates every field sent. platform is required unless known
 // (PATCH); the channel is looked up when sent.
-func (c *Core) parseSourceBody(ctx context.Context, q *store.Q, b sourceBody, known string) (sourceFields, error) {
+func (c *Service) parseSourceBody(ctx context.Context, q *store.Q, b sourceBody, known string) (sourceFields, error) {
 	var f sourceFields
 	code, sent, err := b.str("platform", 32)
 	if err != nil {
@@ -291,18 +294,18 @@ func (c *Core) parseSourceBody(ctx context.Context, q *store.Q, b sourceBody, kn
 	}
 	switch {
 	case known != "" && sent && code != known:
-		return f, Invalid("platform")
+		return f, core.Invalid("platform")
 	case known != "":
 		code = known
 	case code == "":
-		return f, Invalid("platform_required")
+		return f, core.Invalid("platform_required")
 	}
 	def, ok := platformDef(code)
 	if !ok {
-		return f, Invalid("platform")
+		return f, core.Invalid("platform")
 	}
 	f.def = def
-	chCode, sent, err := b.str("channel", MaxChannelLen)
+	chCode, sent, err := b.str("channel", core.MaxChannelLen)
 	if err != nil {
 		return f, err
 	}
@@ -317,7 +320,7 @@ func (c *Core) parseSourceBody(ctx context.Context, q *store.Q, b sourceBody, kn
 	}
 	raw, sent, err := b.str("base_url", maxBaseURLLen+16)
 	if err != nil {
-		return f, Invalid("base_url")
+		return f, core.Invalid("base_url")
 	}
 	if sent {
 		if f.baseURL, err = NormalizeBaseURL(raw); err != nil {
@@ -368,14 +371,14 @@ func (b sourceBody) remoteChannel() (string, bool, error) {
 	}
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "", true, Invalid("remote_channel_required")
+		return "", true, core.Invalid("remote_channel_required")
 	}
 	if len(s) > maxRemoteChannelLen {
-		return "", true, Invalid("remote_channel")
+		return "", true, core.Invalid("remote_channel")
 	}
 	for _, r := range s {
 		if r < '0' || r > '9' {
-			return "", true, Invalid("remote_channel")
+			return "", true, core.Invalid("remote_channel")
 		}
 	}
 	n, _ := strconv.Atoi(s)
@@ -392,7 +395,7 @@ func (d PlatformDef) complete(creds map[string]string) bool {
 	return true
 }
 
-func (c *Core) sealCredentials(creds map[string]string) ([]byte, error) {
+func (c *Service) sealCredentials(creds map[string]string) ([]byte, error) {
 	if len(creds) == 0 {
 		return nil, nil
 	}
@@ -405,7 +408,7 @@ func (c *Core) sealCredentials(creds map[string]string) ([]byte, error) {
 
 // openCredentials decrypts stored credentials; a value the master key cannot open
 // is the failure credentials_undecryptable (they must be entered again).
-func (c *Core) openCredentials(sealed []byte) (map[string]string, error) {
+func (c *Service) openCredentials(sealed []byte) (map[string]string, error) {
 	creds := map[string]string{}
 	if len(sealed) == 0 {
 		return creds, nil
@@ -437,7 +440,7 @@ func credentialNames(creds map[string]string) []string {
 // follow later (has_credentials false until then; reads fail with
 // api_credentials_missing or credentials_missing). A second connection of the same
 // platform for the channel is 409 source_exists.
-func (c *Core) CreateOrderSource(ctx context.Context, a *Actor, raw map[string]json.RawMessage) (OrderSourceView, error) {
+func (c *Service) CreateOrderSource(ctx context.Context, a *core.Actor, raw map[string]json.RawMessage) (OrderSourceView, error) {
 	var out store.OrderSource
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		f, err := c.parseSourceBody(ctx, tx.Q, sourceBody(raw), "")
@@ -445,13 +448,13 @@ func (c *Core) CreateOrderSource(ctx context.Context, a *Actor, raw map[string]j
 			return err
 		}
 		if !f.hasChannel {
-			return Invalid("channel_required")
+			return core.Invalid("channel_required")
 		}
 		if !f.hasBaseURL {
-			return Invalid("base_url_required")
+			return core.Invalid("base_url_required")
 		}
 		if f.def.Code == PlatformMagento && !f.hasRemote {
-			return Invalid("remote_channel_required")
+			return core.Invalid("remote_channel_required")
 		}
 		s := store.OrderSource{Platform: f.def.Code, ChannelID: f.channel.ID, BaseURL: f.baseURL, RemoteChannel: f.remoteChannel,
 			HasCredentials: f.def.complete(f.creds), BackfillDays: DefaultBackfillDays, IntervalMinutes: DefaultIntervalMinutes,
@@ -490,7 +493,7 @@ func (c *Core) CreateOrderSource(ctx context.Context, a *Actor, raw map[string]j
 // base_url naming another address needs the platform's credentials in the same
 // body (400 invalid / address_needs_credentials) and starts reading afresh, as does
 // another remote_channel. platform and channel cannot change.
-func (c *Core) UpdateOrderSource(ctx context.Context, a *Actor, id string, raw map[string]json.RawMessage) (OrderSourceView, error) {
+func (c *Service) UpdateOrderSource(ctx context.Context, a *core.Actor, id string, raw map[string]json.RawMessage) (OrderSourceView, error) {
 	var out store.OrderSource
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		s, err := c.orderSourceByPublicID(ctx, tx.Q, id)
@@ -502,7 +505,7 @@ func (c *Core) UpdateOrderSource(ctx context.Context, a *Actor, id string, raw m
 			return err
 		}
 		if f.hasChannel && f.channel.ID != s.ChannelID {
-			return Invalid("channel")
+			return core.Invalid("channel")
 		}
 		changed := []string{}
 		if f.hasBaseURL && f.baseURL != s.BaseURL {
@@ -566,7 +569,7 @@ func (c *Core) UpdateOrderSource(ctx context.Context, a *Actor, id string, raw m
 
 // RemoveOrderSource deletes a connection; the orders it read stay, as does its
 // connection log.
-func (c *Core) RemoveOrderSource(ctx context.Context, a *Actor, id string) error {
+func (c *Service) RemoveOrderSource(ctx context.Context, a *core.Actor, id string) error {
 	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		s, err := c.orderSourceByPublicID(ctx, tx.Q, id)
 		if err != nil {
@@ -585,7 +588,7 @@ func (c *Core) RemoveOrderSource(ctx context.Context, a *Actor, id string) error
 // tick even if the caller's own read (see ReadOrderSource) never happens. A paused
 // connection is 409 source_inactive; one of a channel that is off is 409
 // channel_inactive. It returns the connection's internal id.
-func (c *Core) RequestOrderSourceRun(ctx context.Context, a *Actor, id string) (int64, error) {
+func (c *Service) RequestOrderSourceRun(ctx context.Context, a *core.Actor, id string) (int64, error) {
 	var n int64
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		s, err := c.orderSourceByPublicID(ctx, tx.Q, id)

@@ -1,4 +1,4 @@
-package core
+package orders
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -33,7 +34,7 @@ const erasedPrefix = "erased:"
 // queued are skipped when their turn comes. A re-sent order keeps the pseudonyms
 // (SaveOrders never writes erased fields back). It reports false when the order
 // was erased already.
-func (c *Core) EraseOrderCustomer(ctx context.Context, tx *store.Tx, orderID int64, reason string) (bool, error) {
+func (c *Service) EraseOrderCustomer(ctx context.Context, tx *store.Tx, orderID int64, reason string) (bool, error) {
 	o, err := tx.OrderByID(ctx, orderID)
 	if err != nil {
 		return false, err
@@ -55,7 +56,7 @@ func (c *Core) EraseOrderCustomer(ctx context.Context, tx *store.Tx, orderID int
 	if err := tx.EraseInvitationRecipients(ctx, o.ID); err != nil {
 		return false, err
 	}
-	return true, c.Record(ctx, tx, System("erasure"), "order.erased", "order", OrderPublicID(o.ID), map[string]any{"reason": reason})
+	return true, c.Record(ctx, tx, core.System("erasure"), "order.erased", "order", core.OrderPublicID(o.ID), map[string]any{"reason": reason})
 }
 
 // ErasureRun is what one run of the erasure job did.
@@ -73,7 +74,7 @@ func (r ErasureRun) String() string {
 // RunErasure is the erasure job at now: it pseudonymises the customer data of every
 // order that is due (see erasureDue), channel by channel (the review window is the
 // market rule in force for the channel).
-func (c *Core) RunErasure(ctx context.Context, now time.Time) (ErasureRun, error) {
+func (c *Service) RunErasure(ctx context.Context, now time.Time) (ErasureRun, error) {
 	run := ErasureRun{Erased: map[string]int{}}
 	chans, err := c.DB.Read().ListChannels(ctx)
 	if err != nil {
@@ -86,7 +87,7 @@ func (c *Core) RunErasure(ctx context.Context, now time.Time) (ErasureRun, error
 		}
 		scan := store.ErasureScan{ChannelID: ch.ID, Now: now, WindowStart: now.AddDate(0, 0, -rule.ReviewWindowDays),
 			UninvitedBefore: now.AddDate(0, 0, -eraseUninvitedAfter), GiveUpBefore: now.AddDate(0, 0, -eraseUndeliveredAfter),
-			Limit: jobBatch}
+			Limit: core.JobBatch}
 		for {
 			orders, err := c.DB.Read().ErasureCandidates(ctx, scan)
 			if err != nil {
@@ -115,7 +116,7 @@ func (c *Core) RunErasure(ctx context.Context, now time.Time) (ErasureRun, error
 					return run, err
 				}
 			}
-			if len(orders) < jobBatch {
+			if len(orders) < core.JobBatch {
 				break
 			}
 		}
@@ -138,7 +139,7 @@ func (c *Core) RunErasure(ctx context.Context, now time.Time) (ErasureRun, error
 //     returned, or the address opted out);
 //   - never_delivered: a year after the order, no line was ever delivered and no
 //     invitation exists.
-func (c *Core) erasureDue(ctx context.Context, q *store.Q, o store.Order, now time.Time) (string, error) {
+func (c *Service) erasureDue(ctx context.Context, q *store.Q, o store.Order, now time.Time) (string, error) {
 	lines, err := q.LinesOfOrder(ctx, o.ID)
 	if err != nil {
 		return "", err
@@ -155,21 +156,21 @@ func (c *Core) erasureDue(ctx context.Context, q *store.Q, o store.Order, now ti
 	var windowEnd time.Time
 	for _, l := range lines {
 		switch l.FulfilmentState {
-		case LineDelivered:
+		case core.LineDelivered:
 			if !l.DeliveredAt.IsZero() {
 				delivered = true
 				if end := l.DeliveredAt.AddDate(0, 0, rule.ReviewWindowDays); end.After(windowEnd) {
 					windowEnd = end
 				}
 			}
-		case LineCancelled, LineReturned:
+		case core.LineCancelled, core.LineReturned:
 		default:
 			settled = false
 		}
 	}
 	invited := false
 	for _, inv := range invs {
-		if inv.Kind == MsgRejection {
+		if inv.Kind == core.MsgRejection {
 			continue
 		}
 		invited = true
@@ -185,7 +186,7 @@ func (c *Core) erasureDue(ctx context.Context, q *store.Q, o store.Order, now ti
 		return "", nil
 	}
 	if !now.Before(o.PlacedAt.AddDate(0, 0, eraseUninvitedAfter)) {
-		never := o.CustomerEmail == "" || o.PaymentState == PaymentRefunded || o.PaymentState == PaymentVoided || (settled && !delivered)
+		never := o.CustomerEmail == "" || o.PaymentState == core.PaymentRefunded || o.PaymentState == core.PaymentVoided || (settled && !delivered)
 		if !never {
 			out, err := q.OptedOut(ctx, o.CustomerEmail)
 			if err != nil {

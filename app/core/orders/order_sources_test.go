@@ -1,4 +1,4 @@
-package core_test
+package orders_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"reviewd/app/apptest"
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/platform/platformtest"
 	"reviewd/store"
 
@@ -28,7 +29,7 @@ var srcStart = time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)
 type srcEnv struct {
 	t   *testing.T
 	env *apptest.Env
-	c   *core.Core
+	c   *orders.Service
 	ctx context.Context
 }
 
@@ -36,7 +37,7 @@ func newSrcEnv(t *testing.T) *srcEnv {
 	t.Helper()
 	env := apptest.New(t, nil)
 	env.Channel("web-tr", "TR", "tr")
-	return &srcEnv{t: t, env: env, c: env.App.Core, ctx: context.Background()}
+	return &srcEnv{t: t, env: env, c: env.App.Orders, ctx: context.Background()}
 }
 
 // panelOwner is a signed-in panel owner (connections are managed in the panel).
@@ -57,7 +58,7 @@ func rawBody(t *testing.T, fields map[string]any) map[string]json.RawMessage {
 	return m
 }
 
-func (e *srcEnv) create(fields map[string]any) core.OrderSourceView {
+func (e *srcEnv) create(fields map[string]any) orders.OrderSourceView {
 	e.t.Helper()
 	v, err := e.c.CreateOrderSource(e.ctx, panelOwner(), rawBody(e.t, fields))
 	if err != nil {
@@ -66,7 +67,7 @@ func (e *srcEnv) create(fields map[string]any) core.OrderSourceView {
 	return v
 }
 
-func (e *srcEnv) shopify() (*platformtest.Shopify, core.OrderSourceView) {
+func (e *srcEnv) shopify() (*platformtest.Shopify, orders.OrderSourceView) {
 	e.t.Helper()
 	s := platformtest.StartShopify(e.t)
 	e.c.Outbound = s.Client
@@ -76,7 +77,7 @@ func (e *srcEnv) shopify() (*platformtest.Shopify, core.OrderSourceView) {
 }
 
 // run runs the order-sources job at at.
-func (e *srcEnv) run(at time.Time) core.OrderSourcesRun {
+func (e *srcEnv) run(at time.Time) orders.OrderSourcesRun {
 	e.t.Helper()
 	e.env.Clock.T = at
 	r, err := e.c.RunOrderSources(e.ctx, at)
@@ -86,7 +87,7 @@ func (e *srcEnv) run(at time.Time) core.OrderSourcesRun {
 	return r
 }
 
-func (e *srcEnv) source(id string) core.OrderSourceView {
+func (e *srcEnv) source(id string) orders.OrderSourceView {
 	e.t.Helper()
 	v, err := e.c.OrderSource(e.ctx, id)
 	if err != nil {
@@ -95,9 +96,9 @@ func (e *srcEnv) source(id string) core.OrderSourceView {
 	return v
 }
 
-func (e *srcEnv) report(v core.OrderSourceView) core.ReadReport {
+func (e *srcEnv) report(v orders.OrderSourceView) orders.ReadReport {
 	e.t.Helper()
-	var r core.ReadReport
+	var r orders.ReadReport
 	if err := json.Unmarshal(v.LastReport, &r); err != nil {
 		e.t.Fatalf("last_report %s: %v", v.LastReport, err)
 	}
@@ -131,9 +132,9 @@ func (e *srcEnv) order(ext string) (store.Order, map[string]store.OrderLine) {
 	return o, m
 }
 
-func (e *srcEnv) log() []core.ConnectionLogRow {
+func (e *srcEnv) log() []orders.ConnectionLogRow {
 	e.t.Helper()
-	l, err := e.c.ListConnectionLog(e.ctx, core.ConnectionLogFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 100, Sort: "oldest"}})
+	l, err := e.c.ListConnectionLog(e.ctx, orders.ConnectionLogFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 100, Sort: "oldest"}})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -166,9 +167,9 @@ func TestFirstReadWithBackfill(t *testing.T) {
 	if ptr(v.LastRunAt) != "2026-06-01T10:00:00Z" || v.LastError != nil || ptr(v.NextRunAt) != "2026-06-01T10:15:00Z" || v.Failures != 0 {
 		t.Fatalf("connection = %+v", v)
 	}
-	want := core.ReadReport{Orders: 12, Read: 16, Pages: 1, Complete: true, Since: "2026-05-02T10:00:00Z", Skipped: map[string]int{
-		core.SkipStatusUnknown: 2, core.SkipOrderIncomplete: 2, core.SkipLineIncomplete: 2, core.SkipOrderWithoutLines: 1,
-		core.SkipLinesTruncated: 1}}
+	want := orders.ReadReport{Orders: 12, Read: 16, Pages: 1, Complete: true, Since: "2026-05-02T10:00:00Z", Skipped: map[string]int{
+		orders.SkipStatusUnknown: 2, orders.SkipOrderIncomplete: 2, orders.SkipLineIncomplete: 2, orders.SkipOrderWithoutLines: 1,
+		orders.SkipLinesTruncated: 1}}
 	if diff := cmp.Diff(want, e.report(v)); diff != "" {
 		t.Fatalf("last_report (-want +got):\n%s", diff)
 	}
@@ -264,7 +265,7 @@ func TestPageLimitAndResume(t *testing.T) {
 	e.run(srcStart)
 	v := e.source(src.ID)
 	rep := e.report(v)
-	if rep.Pages != 50 || rep.Orders != 1250 || rep.Complete || rep.Stopped != core.StopPageLimit || v.LastError != nil {
+	if rep.Pages != 50 || rep.Orders != 1250 || rep.Complete || rep.Stopped != orders.StopPageLimit || v.LastError != nil {
 		t.Fatalf("first read = %+v", rep)
 	}
 	if n := len(s.GraphQLRequests()); n != 50 {
@@ -301,7 +302,7 @@ func TestThrottledReads(t *testing.T) {
 	s.Faults[1] = platformtest.Fault{Throttle: true}
 	e.run(srcStart)
 	v := e.source(src.ID)
-	if ptr(v.LastError) != core.FailThrottled || v.Failures != 1 || e.count(`SELECT count(*) FROM orders`) != 0 {
+	if ptr(v.LastError) != orders.FailThrottled || v.Failures != 1 || e.count(`SELECT count(*) FROM orders`) != 0 {
 		t.Fatalf("first page throttled: %+v", v)
 	}
 	s.Reset()
@@ -313,7 +314,7 @@ func TestThrottledReads(t *testing.T) {
 	}
 	v = e.source(src.ID)
 	rep := e.report(v)
-	if v.LastError != nil || v.Failures != 0 || rep.Stopped != core.StopThrottled || rep.Orders != 25 {
+	if v.LastError != nil || v.Failures != 0 || rep.Stopped != orders.StopThrottled || rep.Orders != 25 {
 		t.Fatalf("later page throttled: %+v %+v", v, rep)
 	}
 	s.Reset()
@@ -361,14 +362,14 @@ func TestRefusedOrders(t *testing.T) {
 	s.SetOrders(shopifyOrders(3, srcStart.Add(-time.Hour)))
 	// Order #1001 exists in another channel already.
 	e.env.Channel("web-gb", "GB", "en")
-	if _, err := e.c.IngestOrders(e.ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{{Channel: "web-gb",
+	if _, err := e.c.IngestOrders(e.ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web-gb",
 		ExternalID: "#1001", PaymentState: "paid", PlacedAt: "2026-05-30T10:00:00Z",
-		Items: []core.LineInput{{LineReference: "1", VariantKey: "X"}}}}}); err != nil {
+		Items: []orders.LineInput{{LineReference: "1", VariantKey: "X"}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	e.run(srcStart)
 	rep := e.report(e.source(src.ID))
-	if rep.Orders != 2 || rep.Skipped[core.SkipOrderRefused] != 1 {
+	if rep.Orders != 2 || rep.Skipped[orders.SkipOrderRefused] != 1 {
 		t.Fatalf("report = %+v", rep)
 	}
 	if o, _ := e.order("#1001"); o.Market != "GB" {
@@ -384,7 +385,7 @@ func TestRefusedOrders(t *testing.T) {
 		"client_id": s2.ClientID, "client_secret": s2.ClientSecret})
 	e2.run(srcStart)
 	v := e2.source(src2.ID)
-	if ptr(v.LastError) != core.FailNothingSaved || e2.report(v).Skipped[core.SkipOrderRefused] != 3 {
+	if ptr(v.LastError) != orders.FailNothingSaved || e2.report(v).Skipped[orders.SkipOrderRefused] != 3 {
 		t.Fatalf("nothing saved: %+v %s", v, v.LastReport)
 	}
 }
@@ -401,7 +402,7 @@ func TestPausedAndInactiveNeverRead(t *testing.T) {
 	if r := e.run(srcStart); r.Due != 0 || len(s.Requests()) != 0 {
 		t.Fatalf("paused: %+v", r)
 	}
-	if _, err := e.c.RequestOrderSourceRun(e.ctx, panelOwner(), src.ID); !errors.Is(err, core.ErrSourceInactive) {
+	if _, err := e.c.RequestOrderSourceRun(e.ctx, panelOwner(), src.ID); !errors.Is(err, orders.ErrSourceInactive) {
 		t.Fatalf("manual read of a paused connection: %v", err)
 	}
 	if _, err := e.c.UpdateOrderSource(e.ctx, panelOwner(), src.ID, rawBody(t, map[string]any{"enabled": true})); err != nil {
@@ -417,11 +418,11 @@ func TestPausedAndInactiveNeverRead(t *testing.T) {
 	if v := e.source(src.ID); v.ChannelActive {
 		t.Fatal("channel_active is true")
 	}
-	if _, err := e.c.RequestOrderSourceRun(e.ctx, panelOwner(), src.ID); !errors.Is(err, core.ErrChannelInactive) {
+	if _, err := e.c.RequestOrderSourceRun(e.ctx, panelOwner(), src.ID); !errors.Is(err, orders.ErrChannelInactive) {
 		t.Fatalf("manual read with the channel off: %v", err)
 	}
 	// A read asked for directly does nothing either.
-	if out, err := e.c.ReadOrderSource(e.ctx, 1, srcStart.Add(time.Hour), core.TriggerManual); err != nil || !out.Skipped {
+	if out, err := e.c.ReadOrderSource(e.ctx, 1, srcStart.Add(time.Hour), orders.TriggerManual); err != nil || !out.Skipped {
 		t.Fatalf("direct read: %+v %v", out, err)
 	}
 }
@@ -432,7 +433,7 @@ func TestOneReadAtATime(t *testing.T) {
 	e := newSrcEnv(t)
 	s, src := e.shopify()
 	s.SetOrders(shopifyOrders(3, srcStart.Add(-time.Hour)))
-	id, _ := core.ParseOrderSourceID(src.ID)
+	id, _ := orders.ParseOrderSourceID(src.ID)
 	err := e.c.DB.WithTx(e.ctx, func(tx *store.Tx) error {
 		ok, err := tx.ClaimLease(e.ctx, "order-source:1", "another-runner", srcStart.Add(time.Hour))
 		if !ok {
@@ -443,7 +444,7 @@ func TestOneReadAtATime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := e.c.ReadOrderSource(e.ctx, id, srcStart, core.TriggerManual)
+	out, err := e.c.ReadOrderSource(e.ctx, id, srcStart, orders.TriggerManual)
 	if err != nil || !out.Skipped || len(s.Requests()) != 0 {
 		t.Fatalf("read under another lease: %+v %v", out, err)
 	}
@@ -465,12 +466,12 @@ func TestUndecryptableCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.run(srcStart)
-	if v := e.source(src.ID); ptr(v.LastError) != core.FailUndecryptable || !v.HasCredentials || len(s.Requests()) != 0 {
+	if v := e.source(src.ID); ptr(v.LastError) != orders.FailUndecryptable || !v.HasCredentials || len(s.Requests()) != 0 {
 		t.Fatalf("connection = %+v", v)
 	}
 	_, err := e.c.CheckSavedOrderSource(e.ctx, panelOwner(), src.ID)
 	var ce *core.Error
-	if !errors.As(err, &ce) || ce.Status != 400 || ce.Code != "platform_refused" || ce.Detail != core.FailUndecryptable {
+	if !errors.As(err, &ce) || ce.Status != 400 || ce.Code != "platform_refused" || ce.Detail != orders.FailUndecryptable {
 		t.Fatalf("check = %v", err)
 	}
 	if _, err := e.c.UpdateOrderSource(e.ctx, panelOwner(), src.ID, rawBody(t, map[string]any{"client_id": s.ClientID,
@@ -495,10 +496,10 @@ func TestDryRunSavesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Orders != 12 || !out.Complete || out.Skipped[core.SkipOrderIncomplete] != 2 || len(out.Sample) != 5 {
+	if out.Orders != 12 || !out.Complete || out.Skipped[orders.SkipOrderIncomplete] != 2 || len(out.Sample) != 5 {
 		t.Fatalf("check = %+v", out)
 	}
-	want := core.SampleOrder{ExternalID: "#1002", PlacedAt: "2026-05-21T10:00:00Z", PaymentState: "pending", Lines: 1,
+	want := orders.SampleOrder{ExternalID: "#1002", PlacedAt: "2026-05-21T10:00:00Z", PaymentState: "pending", Lines: 1,
 		States: []string{"placed"}, HasEmail: false}
 	if diff := cmp.Diff(want, out.Sample[0]); diff != "" {
 		t.Fatalf("sample (-want +got):\n%s", diff)
@@ -511,7 +512,7 @@ func TestDryRunSavesNothing(t *testing.T) {
 		e.count(`SELECT count(*) FROM order_source_runs`); n != 0 {
 		t.Fatalf("the dry run kept %d rows", n)
 	}
-	acts, _, _ := e.c.DB.Read().ListActivity(e.ctx, store.ActivityFilter{Action: core.ActOrderSourceTried})
+	acts, _, _ := e.c.DB.Read().ListActivity(e.ctx, store.ActivityFilter{Action: orders.ActOrderSourceTried})
 	if len(acts) != 1 {
 		t.Fatalf("activity = %+v", acts)
 	}
@@ -522,7 +523,7 @@ func TestDryRunSavesNothing(t *testing.T) {
 	_, err = e.c.CheckOrderSource(e.ctx, panelOwner(), rawBody(t, map[string]any{"platform": "shopify",
 		"base_url": platformtest.ShopifyHost, "client_id": s.ClientID, "client_secret": s.ClientSecret}))
 	var ce *core.Error
-	if !errors.As(err, &ce) || ce.Code != "platform_refused" || ce.Detail != core.FailCredentialsRefused {
+	if !errors.As(err, &ce) || ce.Code != "platform_refused" || ce.Detail != orders.FailCredentialsRefused {
 		t.Fatalf("refused check = %v", err)
 	}
 }
@@ -538,8 +539,8 @@ func TestWooCommerceReads(t *testing.T) {
 		"consumer_key": w.Key, "consumer_secret": w.Secret, "backfill_days": 45})
 	e.run(srcStart)
 	rep := e.report(e.source(src.ID))
-	want := map[string]int{core.SkipStatusUnknown: 1, core.SkipOrderIncomplete: 1, core.SkipLineIncomplete: 1,
-		core.SkipOrderWithoutLines: 1, core.SkipLinesTruncated: 1}
+	want := map[string]int{orders.SkipStatusUnknown: 1, orders.SkipOrderIncomplete: 1, orders.SkipLineIncomplete: 1,
+		orders.SkipOrderWithoutLines: 1, orders.SkipLinesTruncated: 1}
 	if rep.Orders != 13 || rep.Read != 16 || !rep.Complete || !cmp.Equal(want, rep.Skipped) {
 		t.Fatalf("report = %+v", rep)
 	}
@@ -571,7 +572,7 @@ func TestMagentoReads(t *testing.T) {
 	}
 	e.run(srcStart)
 	rep := e.report(e.source(src.ID))
-	if rep.Orders != 13 || rep.Read != 16 || !rep.Complete || rep.Skipped[core.SkipLinesTruncated] != 1 {
+	if rep.Orders != 13 || rep.Read != 16 || !rep.Complete || rep.Skipped[orders.SkipLinesTruncated] != 1 {
 		t.Fatalf("report = %+v", rep)
 	}
 	q := m.OrderRequests()[0].Query

@@ -1,4 +1,4 @@
-package core
+package orders
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -89,7 +90,7 @@ type readResult struct {
 // readPlatform runs one read: page by page through the platform reader, each
 // readable order saved by SaveOrders in its own transaction (rolled back in a dry
 // run), so a refused order is counted and the others are kept.
-func (c *Core) readPlatform(ctx context.Context, a *Actor, rs readSpec) (readResult, error) {
+func (c *Service) readPlatform(ctx context.Context, a *core.Actor, rs readSpec) (readResult, error) {
 	res := readResult{report: ReadReport{Skipped: map[string]int{}, Since: rfc3339(rs.since)}}
 	if !rs.def.complete(rs.creds) {
 		return res, Failure(rs.def.missing, nil)
@@ -152,12 +153,12 @@ func (c *Core) readPlatform(ctx context.Context, a *Actor, rs readSpec) (readRes
 }
 
 // errOtherChannel refuses an order whose number is stored under another channel.
-var errOtherChannel = Invalid("order_channel_taken")
+var errOtherChannel = core.Invalid("order_channel_taken")
 
 // savePlatformOrder saves one order read from a platform through SaveOrders, the
 // path of ingested orders. It reports false when the order is refused (a *Error
 // from the order rules); other errors end the read.
-func (c *Core) savePlatformOrder(ctx context.Context, a *Actor, rs readSpec, in OrderInput) (bool, error) {
+func (c *Service) savePlatformOrder(ctx context.Context, a *core.Actor, rs readSpec, in OrderInput) (bool, error) {
 	if rs.channel == nil {
 		return true, nil
 	}
@@ -181,7 +182,7 @@ func (c *Core) savePlatformOrder(ctx context.Context, a *Actor, rs readSpec, in 
 	} else {
 		err = c.DB.WithTx(ctx, save)
 	}
-	var refused *Error
+	var refused *core.Error
 	if errors.As(err, &refused) {
 		return false, nil
 	}
@@ -195,14 +196,14 @@ func (c *Core) savePlatformOrder(ctx context.Context, a *Actor, rs readSpec, in 
 // (line_incomplete).
 func sanitizeOrder(in OrderInput, skipped map[string]int) OrderInput {
 	in.CustomerEmail = strings.TrimSpace(in.CustomerEmail)
-	if in.CustomerEmail != "" && (utf8.RuneCountInString(in.CustomerEmail) > MaxEmailLen || !StorableText(in.CustomerEmail) ||
+	if in.CustomerEmail != "" && (utf8.RuneCountInString(in.CustomerEmail) > core.MaxEmailLen || !core.StorableText(in.CustomerEmail) ||
 		!orderEmail(in.CustomerEmail)) {
 		in.CustomerEmail = ""
 	}
-	if p := strings.TrimSpace(in.CustomerPhone); utf8.RuneCountInString(p) > MaxPhoneLen || !StorableText(p) {
+	if p := strings.TrimSpace(in.CustomerPhone); utf8.RuneCountInString(p) > core.MaxPhoneLen || !core.StorableText(p) {
 		in.CustomerPhone = ""
 	}
-	if k := strings.TrimSpace(in.CustomerKey); utf8.RuneCountInString(k) > MaxIDLen || !StorableText(k) {
+	if k := strings.TrimSpace(in.CustomerKey); utf8.RuneCountInString(k) > core.MaxIDLen || !core.StorableText(k) {
 		in.CustomerKey = ""
 	}
 	if in.Language != "tr" && in.Language != "en" {
@@ -229,7 +230,7 @@ func sanitizeOrder(in OrderInput, skipped map[string]int) OrderInput {
 
 func idOK(s string) bool {
 	s = strings.TrimSpace(s)
-	return utf8.RuneCountInString(s) <= MaxIDLen && StorableText(s)
+	return utf8.RuneCountInString(s) <= core.MaxIDLen && core.StorableText(s)
 }
 
 func cleanTitle(s string) string {
@@ -242,19 +243,19 @@ func cleanTitle(s string) string {
 		}
 		return r
 	}, strings.ToValidUTF8(s, ""))
-	return TruncateRunes(strings.TrimSpace(s), MaxTitleLen)
+	return core.TruncateRunes(strings.TrimSpace(s), core.MaxTitleLen)
 }
 
 func sampleOf(in OrderInput) SampleOrder {
 	s := SampleOrder{ExternalID: strings.TrimSpace(in.ExternalID), PaymentState: in.PaymentState, Lines: len(in.Items),
 		States: make([]string, 0, len(in.Items)), HasEmail: in.CustomerEmail != ""}
-	if t, ok := ParseTimestamp(in.PlacedAt); ok {
+	if t, ok := core.ParseTimestamp(in.PlacedAt); ok {
 		s.PlacedAt = rfc3339(t)
 	}
 	for _, l := range in.Items {
 		st := l.FulfilmentState
 		if st == "" {
-			st = LinePlaced
+			st = core.LinePlaced
 		}
 		s.States = append(s.States, st)
 	}
@@ -300,8 +301,8 @@ type ReadOutcome struct {
 // in the leases table); a paused connection or one of a channel that is off does
 // not read. A failed read keeps the position and records its failure code as
 // last_error; the next read is due one interval after this one started either way.
-func (c *Core) ReadOrderSource(ctx context.Context, id int64, now time.Time, trigger string) (ReadOutcome, error) {
-	lease, holder := "order-source:"+fmt.Sprint(id), RandomToken(12)
+func (c *Service) ReadOrderSource(ctx context.Context, id int64, now time.Time, trigger string) (ReadOutcome, error) {
+	lease, holder := "order-source:"+fmt.Sprint(id), core.RandomToken(12)
 	var claimed bool
 	if err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		var err error
@@ -331,7 +332,7 @@ func (c *Core) ReadOrderSource(ctx context.Context, id int64, now time.Time, tri
 	rctx, cancel := context.WithTimeout(ctx, readTimeout)
 	defer cancel()
 	since := readSince(s, now)
-	res, rerr := c.readSource(rctx, System("order-sources"), s, since, false)
+	res, rerr := c.readSource(rctx, core.System("order-sources"), s, since, false)
 	if rerr == nil && res.report.Read > 0 && res.report.Orders == 0 {
 		rerr = Failure(FailNothingSaved, nil) // none of the orders read could be saved
 	}
@@ -369,7 +370,7 @@ func (c *Core) ReadOrderSource(ctx context.Context, id int64, now time.Time, tri
 }
 
 // readSource reads a stored connection with its stored credentials.
-func (c *Core) readSource(ctx context.Context, a *Actor, s store.OrderSource, since time.Time, dry bool) (readResult, error) {
+func (c *Service) readSource(ctx context.Context, a *core.Actor, s store.OrderSource, since time.Time, dry bool) (readResult, error) {
 	def, ok := platformDef(s.Platform)
 	reader, has := platformReader(s.Platform)
 	if !ok || !has {
@@ -402,7 +403,7 @@ func (r OrderSourcesRun) String() string {
 
 // RunOrderSources reads every due connection at now, one after the other (the
 // order-sources job), and prunes connection-log rows older than 90 days.
-func (c *Core) RunOrderSources(ctx context.Context, now time.Time) (OrderSourcesRun, error) {
+func (c *Service) RunOrderSources(ctx context.Context, now time.Time) (OrderSourcesRun, error) {
 	var run OrderSourcesRun
 	due, err := c.DB.Read().DueOrderSources(ctx, now)
 	if err != nil {
@@ -438,7 +439,7 @@ func (c *Core) RunOrderSources(ctx context.Context, now time.Time) (OrderSources
 // platform_refused / <code>.
 func checkAnswer(res readResult, err error) (OrderSourceCheck, error) {
 	if err != nil {
-		var ce *Error
+		var ce *core.Error
 		if errors.As(err, &ce) {
 			return OrderSourceCheck{}, err
 		}
@@ -458,7 +459,7 @@ func checkAnswer(res readResult, err error) (OrderSourceCheck, error) {
 	return out, nil
 }
 
-func (c *Core) recordTry(ctx context.Context, a *Actor, targetID string, detail map[string]any, err error, res readResult) error {
+func (c *Service) recordTry(ctx context.Context, a *core.Actor, targetID string, detail map[string]any, err error, res readResult) error {
 	detail["outcome"] = "ok"
 	if err != nil {
 		detail["outcome"] = FailureCode(err)
@@ -475,16 +476,16 @@ func (c *Core) recordTry(ctx context.Context, a *Actor, targetID string, detail 
 // reads the first page of the first read (orders changed within backfill_days) and
 // saves nothing; with a channel each order also runs through the order rules in a
 // rolled-back transaction. Failures answer 400 platform_refused / <code>.
-func (c *Core) CheckOrderSource(ctx context.Context, a *Actor, raw map[string]json.RawMessage) (OrderSourceCheck, error) {
+func (c *Service) CheckOrderSource(ctx context.Context, a *core.Actor, raw map[string]json.RawMessage) (OrderSourceCheck, error) {
 	f, err := c.parseSourceBody(ctx, c.DB.Read(), sourceBody(raw), "")
 	if err != nil {
 		return OrderSourceCheck{}, err
 	}
 	if !f.hasBaseURL {
-		return OrderSourceCheck{}, Invalid("base_url_required")
+		return OrderSourceCheck{}, core.Invalid("base_url_required")
 	}
 	if f.def.Code == PlatformMagento && !f.hasRemote {
-		return OrderSourceCheck{}, Invalid("remote_channel_required")
+		return OrderSourceCheck{}, core.Invalid("remote_channel_required")
 	}
 	reader, ok := platformReader(f.def.Code)
 	if !ok {
@@ -521,7 +522,7 @@ func (c *Core) CheckOrderSource(ctx context.Context, a *Actor, raw map[string]js
 // CheckSavedOrderSource is the dry run of a saved connection (POST
 // /admin/v1/order-sources/<id>/check): the first page of its next read, with its
 // saved details and channel, saving nothing and leaving the position alone.
-func (c *Core) CheckSavedOrderSource(ctx context.Context, a *Actor, id string) (OrderSourceCheck, error) {
+func (c *Service) CheckSavedOrderSource(ctx context.Context, a *core.Actor, id string) (OrderSourceCheck, error) {
 	s, err := c.orderSourceByPublicID(ctx, c.DB.Read(), id)
 	if err != nil {
 		return OrderSourceCheck{}, err
@@ -552,7 +553,7 @@ type ConnectionLogRow struct {
 
 // ConnectionLogFilter selects connection-log rows.
 type ConnectionLogFilter struct {
-	ListQuery
+	core.ListQuery
 	Channel    string
 	Connection string
 	Outcome    string
@@ -584,28 +585,28 @@ type ConnectionState struct {
 
 // ListConnectionLog reads one page of the connection log, newest first unless
 // sort is oldest.
-func (c *Core) ListConnectionLog(ctx context.Context, f ConnectionLogFilter) (ConnectionLog, error) {
+func (c *Service) ListConnectionLog(ctx context.Context, f ConnectionLogFilter) (ConnectionLog, error) {
 	q := c.DB.Read()
 	sf := store.OrderSourceRunFilter{Channel: f.Channel, Outcome: f.Outcome, Oldest: f.Sort == "oldest",
-		Limit: f.PageSize, Offset: f.offset()}
+		Limit: f.PageSize, Offset: f.Offset()}
 	if f.Connection != "" {
 		n, ok := ParseOrderSourceID(f.Connection)
 		if !ok {
-			return ConnectionLog{}, Invalid("connection")
+			return ConnectionLog{}, core.Invalid("connection")
 		}
 		sf.SourceID = n
 	}
 	switch f.Outcome {
 	case "", "ok", "partial", "failed":
 	default:
-		return ConnectionLog{}, Invalid("outcome")
+		return ConnectionLog{}, core.Invalid("outcome")
 	}
 	rows, total, err := q.ListOrderSourceRuns(ctx, sf)
 	if err != nil {
 		return ConnectionLog{}, err
 	}
 	out := ConnectionLog{Items: make([]ConnectionLogRow, 0, len(rows)), Total: total, Page: f.Page,
-		Pages: pageCount(total, f.PageSize), PageSize: f.PageSize, Connections: []ConnectionState{}}
+		Pages: core.PageCount(total, f.PageSize), PageSize: f.PageSize, Connections: []ConnectionState{}}
 	for _, r := range rows {
 		row := ConnectionLogRow{Connection: OrderSourcePublicID(r.SourceID), Platform: r.Platform, Channel: r.Channel,
 			Trigger: r.Trigger, StartedAt: rfc3339(r.StartedAt), FinishedAt: rfc3339(r.FinishedAt), Outcome: r.Outcome,

@@ -1,9 +1,10 @@
-package core
+package orders
 
 import (
 	"context"
 	"strconv"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -16,17 +17,17 @@ import (
 
 // afterPaymentChange runs when a stored order's payment_state moves from old to new
 // (not for new orders: their lines' first states reach afterLineStateChange).
-func (c *Core) afterPaymentChange(ctx context.Context, tx *store.Tx, a *Actor, o store.Order, old, new string) error {
+func (c *Service) afterPaymentChange(ctx context.Context, tx *store.Tx, a *core.Actor, o store.Order, old, new string) error {
 	switch new {
-	case PaymentRefunded, PaymentVoided:
+	case core.PaymentRefunded, core.PaymentVoided:
 		// The order's earlier product reviews get the Returned mark on their proof
 		// and their automatic checks rerun; shopping-experience reviews get no mark.
 		if err := c.MarkReturned(ctx, tx, a, o.ID, 0); err != nil {
 			return err
 		}
-		return c.Record(ctx, tx, a, "order."+new, "order", OrderPublicID(o.ID),
+		return c.Record(ctx, tx, a, "order."+new, "order", core.OrderPublicID(o.ID),
 			map[string]any{"external_id": o.ExternalID, "from": old})
-	case PaymentPaid, PaymentPartiallyRefunded:
+	case core.PaymentPaid, core.PaymentPartiallyRefunded:
 		// Invitations of delivered lines become due after the waiting time: the
 		// invitations job finds them (RunInvitations).
 	}
@@ -35,29 +36,29 @@ func (c *Core) afterPaymentChange(ctx context.Context, tx *store.Tx, a *Actor, o
 
 // afterLineStateChange runs when a line's fulfilment_state moves from old to new;
 // old is empty for a line received for the first time.
-func (c *Core) afterLineStateChange(ctx context.Context, tx *store.Tx, a *Actor, o store.Order, l store.OrderLine, old, new string) error {
+func (c *Service) afterLineStateChange(ctx context.Context, tx *store.Tx, a *core.Actor, o store.Order, l store.OrderLine, old, new string) error {
 	switch new {
-	case LineDelivered:
+	case core.LineDelivered:
 		// The invitation becomes due after the waiting time when the line is
 		// reviewable: the invitations job finds it (RunInvitations).
-	case LineReturned, LineCancelled:
+	case core.LineReturned, core.LineCancelled:
 		// A returned line's product review gets the Returned mark and its checks
 		// rerun.
-		if new == LineReturned {
+		if new == core.LineReturned {
 			if err := c.MarkReturned(ctx, tx, a, o.ID, l.ID); err != nil {
 				return err
 			}
 		}
 		// A line not yet reviewed gets a shopping-experience invitation
 		// (invitations.go).
-		if err := c.queueExperienceInvitation(ctx, tx, o, l); err != nil {
+		if err := c.QueueExperienceInvitation(ctx, tx, o, l); err != nil {
 			return err
 		}
 		if old == "" {
 			return nil
 		}
 		return c.Record(ctx, tx, a, "line."+new, "order_line", strconv.FormatInt(l.ID, 10),
-			map[string]any{"order": OrderPublicID(o.ID), "line_reference": l.LineReference, "from": old})
+			map[string]any{"order": core.OrderPublicID(o.ID), "line_reference": l.LineReference, "from": old})
 	}
 	return nil
 }
