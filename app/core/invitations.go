@@ -363,11 +363,11 @@ func (c *Core) RetryInvitations(ctx context.Context, a *Actor, ids []int64, chan
 		return res, Invalid("ids")
 	}
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		channelID, err := channelFilter(ctx, tx.Q, channel)
+		only, err := ChannelFilter(ctx, tx.Q, channel, "")
 		if err != nil {
 			return err
 		}
-		failed, err := tx.FailedInvitations(ctx, ids, channelID)
+		failed, err := tx.FailedInvitations(ctx, ids, only.ID)
 		if err != nil {
 			return err
 		}

@@ -10,28 +10,6 @@ import (
 	"reviewd/store"
 )
 
-// ListQuery is the shared list contract of the admin list endpoints (CONTRACT.md):
-// page from 1, page size up to MaxPageSize, q, sort.
-type ListQuery struct {
-	Page     int
-	PageSize int
-	Q        string
-	Sort     string // newest (default) or oldest
-}
-
-// MaxPageSize is the largest page of an admin list.
-const MaxPageSize = 200
-
-func (l ListQuery) Offset() int { return (l.Page - 1) * l.PageSize }
-
-// pageCount is the number of pages of size that total items fill.
-func PageCount(total, size int) int {
-	if total <= 0 || size <= 0 {
-		return 0
-	}
-	return (total + size - 1) / size
-}
-
 // InviteFilter selects invitations for GET /admin/v1/invites.
 type InviteFilter struct {
 	ListQuery
@@ -93,21 +71,9 @@ func inviteTime(t time.Time) *time.Time {
 	return &t
 }
 
-// channelFilter resolves a channel code of a list filter (400 invalid / channel
-// when unknown).
-func channelFilter(ctx context.Context, q *store.Q, code string) (int64, error) {
-	if code == "" {
-		return 0, nil
-	}
-	ch, err := q.ChannelByCode(ctx, code)
-	if err != nil {
-		return 0, Invalid("channel")
-	}
-	return ch.ID, nil
-}
-
 // ListInvites lists invitations, reminders and experience invitations with the
-// counters, and writes the read to the personal-data access log (invites.listed).
+// counters from the read pool, then writes the read to the personal-data access log
+// (invites.listed).
 func (c *Core) ListInvites(ctx context.Context, a *Actor, f InviteFilter) (InviteList, error) {
 	out := InviteList{Items: []InviteItem{}, Page: f.Page, PageSize: f.PageSize}
 	switch f.State {
@@ -115,22 +81,23 @@ func (c *Core) ListInvites(ctx context.Context, a *Actor, f InviteFilter) (Invit
 	default:
 		return out, Invalid("state")
 	}
-	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		chID, err := channelFilter(ctx, tx.Q, f.Channel)
+	q := c.DB.Read()
+	personal := 0
+	err := func() error {
+		only, err := ChannelFilter(ctx, q, f.Channel, "")
 		if err != nil {
 			return err
 		}
-		sf := store.InvitationFilter{ChannelID: chID, State: f.State, Kinds: inviteKinds, Q: strings.TrimSpace(f.Q),
+		sf := store.InvitationFilter{ChannelID: only.ID, State: f.State, Kinds: inviteKinds, Q: strings.TrimSpace(f.Q),
 			Oldest: f.Sort == "oldest", Limit: f.PageSize, Offset: f.Offset()}
 		if id, ok := ParseInvitationPublicID(sf.Q); ok {
 			sf.QID = id
 		}
-		rows, total, err := tx.ListInvitations(ctx, sf)
+		rows, total, err := q.ListInvitations(ctx, sf)
 		if err != nil {
 			return err
 		}
 		out.Total, out.Pages = total, PageCount(total, f.PageSize)
-		personal := 0
 		for _, r := range rows {
 			it := InviteItem{ID: InvitationPublicID(r.ID), Kind: r.Kind, Order: OrderPublicID(r.OrderID), OrderReference: r.OrderReference,
 				Channel: r.ChannelCode, LineReferences: r.LineReferences, Recipient: r.Address, RecipientErased: r.RecipientErased,
@@ -151,22 +118,28 @@ func (c *Core) ListInvites(ctx context.Context, a *Actor, f InviteFilter) (Invit
 			}
 			out.Items = append(out.Items, it)
 		}
-		counts, err := tx.InvitationCounts(ctx, chID, inviteKinds)
+		counts, err := q.InvitationCounts(ctx, only.ID, inviteKinds)
 		if err != nil {
 			return err
 		}
 		out.Counters = InviteCounters{Queued: counts[StateQueued], Sent: counts[StateSent], Failed: counts[StateFailed], Skipped: counts[StateSkipped]}
-		sentInv, err := tx.InvitationCounts(ctx, chID, []string{MsgInvitation})
+		sentInv, err := q.InvitationCounts(ctx, only.ID, []string{MsgInvitation})
 		if err != nil {
 			return err
 		}
-		reviewed, err := c.reviewedInvitations(ctx, tx.Q, chID)
+		reviewed, err := c.reviewedInvitations(ctx, q, only.ID)
 		if err != nil {
 			return err
 		}
 		if n := sentInv[StateSent]; n > 0 {
 			out.Counters.Conversion = math.Round(float64(reviewed)/float64(n)*10000) / 10000
 		}
+		return nil
+	}()
+	if err != nil {
+		return out, err
+	}
+	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		return c.LogAccess(ctx, tx, a, "invites.listed", "invitation", f.Channel, personal)
 	})
 	return out, err
@@ -232,19 +205,20 @@ func (c *Core) ListSendLogs(ctx context.Context, a *Actor, f SendLogFilter) (Sen
 	default:
 		return out, Invalid("status")
 	}
-	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		chID, err := channelFilter(ctx, tx.Q, f.Channel)
+	q := c.DB.Read()
+	personal := 0
+	err := func() error {
+		only, err := ChannelFilter(ctx, q, f.Channel, "")
 		if err != nil {
 			return err
 		}
-		sf := store.SendLogFilter{ChannelID: chID, ChannelKind: f.ChannelKind, Status: f.Status, Q: strings.TrimSpace(f.Q),
+		sf := store.SendLogFilter{ChannelID: only.ID, ChannelKind: f.ChannelKind, Status: f.Status, Q: strings.TrimSpace(f.Q),
 			Oldest: f.Sort == "oldest", Limit: f.PageSize, Offset: f.Offset()}
-		rows, total, err := tx.ListSendLogs(ctx, sf)
+		rows, total, err := q.ListSendLogs(ctx, sf)
 		if err != nil {
 			return err
 		}
 		out.Total, out.Pages = total, PageCount(total, f.PageSize)
-		personal := 0
 		for _, r := range rows {
 			it := SendLogItem{ID: strconv.FormatInt(r.ID, 10), Invitation: InvitationPublicID(r.InvitationID), Kind: r.Kind,
 				OrderReference: r.OrderReference, Channel: r.ChannelCode, ChannelKind: r.ChannelKind, Recipient: r.Recipient,
@@ -258,11 +232,17 @@ func (c *Core) ListSendLogs(ctx context.Context, a *Actor, f SendLogFilter) (Sen
 			}
 			out.Items = append(out.Items, it)
 		}
-		counts, err := tx.SendLogCounts(ctx, sf)
+		counts, err := q.SendLogCounts(ctx, sf)
 		if err != nil {
 			return err
 		}
 		out.Counters = SendLogCounters{Sent: counts[LogSent], Retry: counts[LogRetry], Failed: counts[LogFailed]}
+		return nil
+	}()
+	if err != nil {
+		return out, err
+	}
+	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		return c.LogAccess(ctx, tx, a, "send_logs.listed", "send_log", f.Channel, personal)
 	})
 	return out, err

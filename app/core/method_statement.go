@@ -266,7 +266,7 @@ func (c *Core) statementRow(ctx context.Context, q *store.Q, ch store.Channel, l
 	}
 	row := StatementRow{Channel: ch.Code, ChannelLabel: ch.Label, Market: ch.Market, Language: lang,
 		ExternalURL: saved.ExternalURL, HostedURL: c.HostedStatementURL(ch, lang), CurrentFingerprint: s.Fingerprint,
-		ConfirmedAt: qaTime(saved.ConfirmedAt), Statement: s}
+		ConfirmedAt: OptTime(saved.ConfirmedAt), Statement: s}
 	row.EffectiveURL = row.HostedURL
 	if row.ExternalURL != "" {
 		row.EffectiveURL = row.ExternalURL

@@ -109,16 +109,13 @@ func (c *Core) Policies(ctx context.Context, channel string) (PolicyList, error)
 	markets := BuiltinMarkets()
 	var only store.Channel
 	if channel != "" {
-		ch, err := q.ChannelByCode(ctx, channel)
-		if errors.Is(err, store.ErrNotFound) {
-			return out, Invalid("channel")
-		}
+		ch, err := ChannelFilter(ctx, q, channel, "")
 		if err != nil {
 			return out, err
 		}
 		only, markets = ch, []string{ch.Market}
 	}
-	codes, err := qaChannelCodes(ctx, q)
+	codes, err := ChannelCodes(ctx, q)
 	if err != nil {
 		return out, err
 	}

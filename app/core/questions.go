@@ -189,17 +189,6 @@ func qaProduct(p string) (string, error) {
 	return p, nil
 }
 
-// qaScope reads variant (the default) or group.
-func qaScope(s string) (string, error) {
-	switch strings.TrimSpace(s) {
-	case "", "variant":
-		return "variant", nil
-	case "group":
-		return "group", nil
-	}
-	return "", Invalid("scope")
-}
-
 // PublishedQuestions lists the published questions of a product with their
 // published answers for channel ch (spec 2, GET /v1/questions): pooled over the
 // channel's market, newest question first, answers in publication order; page
@@ -214,7 +203,7 @@ func (c *Core) PublishedQuestions(ctx context.Context, ch store.Channel, in Ques
 	if err != nil {
 		return QuestionList{}, err
 	}
-	scope, err := qaScope(in.Scope)
+	scope, err := ProductScope(in.Scope)
 	if err != nil {
 		return QuestionList{}, err
 	}
@@ -329,7 +318,7 @@ func (c *Core) AskQuestion(ctx context.Context, a *Actor, site store.Channel, in
 	if err != nil {
 		return out, err
 	}
-	scope, err := qaScope(in.Scope)
+	scope, err := ProductScope(in.Scope)
 	if err != nil {
 		return out, err
 	}
@@ -654,7 +643,7 @@ func (c *Core) deliverAnswerMail(ctx context.Context, job *answerMail, publicID 
 	}
 	c.sendAnswerMail(ctx, job)
 	if ans, err := c.DB.Read().AnswerByPublicID(ctx, publicID); err == nil {
-		out.Notice, out.NoticeAt = ans.Notice, qaTime(ans.NoticeAt)
+		out.Notice, out.NoticeAt = ans.Notice, OptTime(ans.NoticeAt)
 	}
 }
 
@@ -735,13 +724,6 @@ type QuestionPage struct {
 	Enabled  bool             `json:"enabled"`
 }
 
-func qaTime(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
-}
-
 func qaQuestionItem(x store.Question, channel string) QuestionItem {
 	product := x.VariantKey
 	if x.Scope == "group" {
@@ -750,20 +732,7 @@ func qaQuestionItem(x store.Question, channel string) QuestionItem {
 	return QuestionItem{ID: x.PublicID, Channel: channel, Market: x.Market, Scope: x.Scope, Product: product,
 		VariantKey: x.VariantKey, GroupKey: x.GroupKey, Language: x.Language, AskerName: x.AskerName,
 		NameHidden: x.HideName, HasEmail: x.AskerEmail != "", SignedIn: x.SignedIn, Body: x.Body, State: x.State,
-		FlagOpen: x.FlagOpen, CreatedAt: x.CreatedAt, PublishedAt: qaTime(x.PublishedAt)}
-}
-
-// qaChannelCodes maps channel ids to codes.
-func qaChannelCodes(ctx context.Context, q *store.Q) (map[int64]string, error) {
-	chans, err := q.ListChannels(ctx)
-	if err != nil {
-		return nil, err
-	}
-	m := map[int64]string{}
-	for _, ch := range chans {
-		m[ch.ID] = ch.Code
-	}
-	return m, nil
+		FlagOpen: x.FlagOpen, CreatedAt: x.CreatedAt, PublishedAt: OptTime(x.PublishedAt)}
 }
 
 // ListQuestions lists questions for the panel (GET /admin/v1/questions) with the
@@ -779,10 +748,11 @@ func (c *Core) ListQuestions(ctx context.Context, a *Actor, f QuestionFilter) (Q
 	}
 	f.Market = strings.ToUpper(strings.TrimSpace(f.Market))
 	q := c.DB.Read()
-	chID, err := filterChannel(ctx, q, f.Channel, f.Market)
+	only, err := ChannelFilter(ctx, q, f.Channel, f.Market)
 	if err != nil {
 		return out, err
 	}
+	chID := only.ID
 	st, err := c.LoadSettings(ctx, q)
 	if err != nil {
 		return out, err
@@ -793,7 +763,7 @@ func (c *Core) ListQuestions(ctx context.Context, a *Actor, f QuestionFilter) (Q
 	if err != nil {
 		return out, err
 	}
-	codes, err := qaChannelCodes(ctx, q)
+	codes, err := ChannelCodes(ctx, q)
 	if err != nil {
 		return out, err
 	}
@@ -932,8 +902,8 @@ func (c *Core) answerItem(ctx context.Context, q *store.Q, x store.Question, ans
 	it := AnswerItem{ID: ans.PublicID, Question: x.PublicID, Kind: ans.Kind, AuthorName: ans.AuthorName,
 		NameHidden: ans.HideName, Verified: ans.Kind == AnswerBuyer, Body: ans.Body, Language: ans.Language,
 		State: ans.State, FlagOpen: ans.FlagOpen, Checks: qaFindingList(ans.Findings), Notice: ans.Notice,
-		NoticeAt: qaTime(ans.NoticeAt), AvailableEvents: qaAvailable(ans.State, !ans.AnonymizedAt.IsZero()),
-		CreatedAt: ans.CreatedAt, PublishedAt: qaTime(ans.PublishedAt)}
+		NoticeAt: OptTime(ans.NoticeAt), AvailableEvents: qaAvailable(ans.State, !ans.AnonymizedAt.IsZero()),
+		CreatedAt: ans.CreatedAt, PublishedAt: OptTime(ans.PublishedAt)}
 	if ans.OrderID != 0 {
 		o, err := q.OrderByID(ctx, ans.OrderID)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -971,7 +941,7 @@ func (c *Core) questionDetail(ctx context.Context, q *store.Q, x store.Question)
 			d.AnswersWaiting++
 		}
 		if ans.Notice != "" && (d.Notice == nil || !ans.NoticeAt.Before(*d.Notice.At)) {
-			d.Notice = &QANotice{Answer: ans.PublicID, Result: ans.Notice, At: qaTime(ans.NoticeAt)}
+			d.Notice = &QANotice{Answer: ans.PublicID, Result: ans.Notice, At: OptTime(ans.NoticeAt)}
 		}
 	}
 	events, err := q.QAEventsOf(ctx, x.ID)

@@ -115,26 +115,6 @@ func isReviewID(s string) bool {
 	return true
 }
 
-// filterChannel resolves the channel filter of an admin list: the id of the channel
-// with code (0 for no code), which must be in market when market is set. Errors:
-// invalid / channel, channel_market_mismatch.
-func filterChannel(ctx context.Context, q *store.Q, code, market string) (int64, error) {
-	if code == "" {
-		return 0, nil
-	}
-	ch, err := q.ChannelByCode(ctx, code)
-	if errors.Is(err, store.ErrNotFound) {
-		return 0, Invalid("channel")
-	}
-	if err != nil {
-		return 0, err
-	}
-	if market != "" && market != ch.Market {
-		return 0, Invalid("channel_market_mismatch")
-	}
-	return ch.ID, nil
-}
-
 // storeReviewFilter validates f and turns it into the store filter. Errors:
 // invalid / state, channel, channel_market_mismatch, rating, entry_point.
 func storeReviewFilter(ctx context.Context, q *store.Q, f AdminReviewFilter) (store.AdminReviewFilter, error) {
@@ -154,11 +134,11 @@ func storeReviewFilter(ctx context.Context, q *store.Q, f AdminReviewFilter) (st
 		return sf, Invalid("entry_point")
 	}
 	sf.Market = strings.ToUpper(strings.TrimSpace(f.Market))
-	id, err := filterChannel(ctx, q, f.Channel, sf.Market)
+	only, err := ChannelFilter(ctx, q, f.Channel, sf.Market)
 	if err != nil {
 		return sf, err
 	}
-	sf.ChannelID = id
+	sf.ChannelID = only.ID
 	sf.Q = strings.TrimSpace(f.Q)
 	if isReviewID(sf.Q) {
 		sf.QID = sf.Q

@@ -183,7 +183,7 @@ func viewerLineIs(l store.OrderLine, scope, product string) bool {
 func viewerReview(r store.Review, lineRef string) ViewerReview {
 	return ViewerReview{ID: r.PublicID, LineReference: lineRef, Rating: r.Rating, Title: r.Title, Body: r.Body,
 		Author: DisplayAuthor(r.AuthorName, r.HideName), Anonymous: r.HideName || r.AuthorName == "", Language: r.Language,
-		Experience: r.Experience, State: r.State, SubmittedAt: r.SubmittedAt, PublishedAt: qaTime(r.PublishedAt)}
+		Experience: r.Experience, State: r.State, SubmittedAt: r.SubmittedAt, PublishedAt: OptTime(r.PublishedAt)}
 }
 
 // Viewer answers GET /v1/viewer for a signed-in customer on channel ch: can_write
@@ -203,7 +203,7 @@ func (c *Core) Viewer(ctx context.Context, a *Actor, ch store.Channel, in Viewer
 	if err != nil {
 		return ViewerAnswer{}, err
 	}
-	scope, err := qaScope(in.Scope)
+	scope, err := ProductScope(in.Scope)
 	if err != nil {
 		return ViewerAnswer{}, err
 	}
