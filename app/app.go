@@ -9,6 +9,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/qa"
 	"reviewd/app/mail"
 	"reviewd/app/media"
 	"reviewd/app/outbound"
@@ -27,6 +28,7 @@ type App struct {
 	DB     *store.DB
 	Core   *core.Core
 	Orders *orders.Service
+	QA     *qa.Service
 	Log    *slog.Logger
 }
 
@@ -69,7 +71,7 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From})
 	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
 	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
-	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c), Log: log}, nil
+	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c), QA: qa.New(c), Log: log}, nil
 }
 
 // Close closes the database.

@@ -10,6 +10,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/qa"
 	"reviewd/app/web"
 	"reviewd/jobs"
 )
@@ -18,6 +19,7 @@ import (
 type Handler struct {
 	Core   *core.Core
 	Orders *orders.Service
+	QA     *qa.Service
 	Auth   *web.Auth
 	Limits *web.Limits
 	Jobs   *jobs.Runner

@@ -16,6 +16,7 @@ import (
 	"reviewd/app"
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/qa"
 	"reviewd/jobs"
 	"reviewd/store"
 )
@@ -394,18 +395,18 @@ func demoUpload(ctx context.Context, a *app.App, st *demoChannelState, token str
 // the brand (the panel's brand answer) and as buyers (with the order-check token of
 // a customer who bought the product).
 func seedDemoQuestions(ctx context.Context, a *app.App, st *demoChannelState) error {
-	c, console := a.Core, core.Console()
+	console := core.Console()
 	for _, q := range demoQuestions[st.dc.Language] {
-		asked, err := c.AskQuestion(ctx, st.site, st.ch, core.QuestionInput{Product: q.product, Scope: q.scope, Name: q.name,
+		asked, err := a.QA.AskQuestion(ctx, st.site, st.ch, qa.QuestionInput{Product: q.product, Scope: q.scope, Name: q.name,
 			Body: q.body, HideName: json.RawMessage(strconv.FormatBool(q.hide)), Language: st.dc.Language})
 		if err != nil {
 			return demoErr("question", err)
 		}
-		if asked.State != core.QAPublished {
+		if asked.State != qa.QAPublished {
 			continue // held by the checks: waits for a moderator
 		}
 		if q.brand != "" {
-			if _, err := c.AnswerAsBrand(ctx, console, asked.ID, core.BrandAnswerInput{Body: q.brand}); err != nil {
+			if _, err := a.QA.AnswerAsBrand(ctx, console, asked.ID, qa.BrandAnswerInput{Body: q.brand}); err != nil {
 				return demoErr("brand answer", err)
 			}
 		}
@@ -414,7 +415,7 @@ func seedDemoQuestions(ctx context.Context, a *app.App, st *demoChannelState) er
 			if !ok {
 				return fmt.Errorf("demo: no order of %s", q.buyerName)
 			}
-			if _, err := c.AnswerQuestion(ctx, st.site, st.ch, asked.ID, tok, core.AnswerInput{Body: q.buyer,
+			if _, err := a.QA.AnswerQuestion(ctx, st.site, st.ch, asked.ID, tok, qa.AnswerInput{Body: q.buyer,
 				Name: q.buyerName, HideName: json.RawMessage(`true`), Language: st.dc.Language}); err != nil {
 				return demoErr("buyer answer", err)
 			}

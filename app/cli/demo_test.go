@@ -18,6 +18,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/core/qa"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -142,7 +143,7 @@ func checkDemoContent(t *testing.T, a *app.App, info demoInfo) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, err := a.Core.PublishedQuestions(ctx, ch, core.QuestionQuery{Product: "demo-mug-blue"})
+		list, err := a.QA.PublishedQuestions(ctx, ch, qa.QuestionQuery{Product: "demo-mug-blue"})
 		if err != nil || list.Total != 2 {
 			t.Fatalf("%s questions: %+v %v", dc.Code, list, err)
 		}
@@ -152,14 +153,14 @@ func checkDemoContent(t *testing.T, a *app.App, info demoInfo) {
 				kinds[ans.Kind] = true
 			}
 		}
-		if !kinds[core.AnswerBrand] || !kinds[core.AnswerBuyer] {
+		if !kinds[qa.AnswerBrand] || !kinds[qa.AnswerBuyer] {
 			t.Fatalf("%s answers: %+v", dc.Code, list.Questions)
 		}
-		group, err := a.Core.PublishedQuestions(ctx, ch, core.QuestionQuery{Product: "demo-tshirt", Scope: "group"})
+		group, err := a.QA.PublishedQuestions(ctx, ch, qa.QuestionQuery{Product: "demo-tshirt", Scope: "group"})
 		if err != nil || group.Total != 2 {
 			t.Fatalf("%s t-shirt questions: %+v %v", dc.Code, group, err)
 		}
-		held, err := a.Core.ListQuestions(ctx, core.Console(), core.QuestionFilter{State: core.QAPending, Channel: dc.Code,
+		held, err := a.QA.ListQuestions(ctx, core.Console(), qa.QuestionFilter{State: qa.QAPending, Channel: dc.Code,
 			ListQuery: core.ListQuery{Page: 1, PageSize: 50}})
 		if err != nil || held.Total != 1 {
 			t.Fatalf("%s questions awaiting approval: %+v %v", dc.Code, held, err)

@@ -96,7 +96,7 @@ func links(field, s string) []Finding {
 
 // words splits text into lower-case words (letters and digits). Turkish text is
 // lowered with Turkish rules (I -> ı); İ is always i.
-func words(s, lang string) []string {
+func SplitWords(s, lang string) []string {
 	lower := func(r rune) rune {
 		if r == 'İ' {
 			return 'i'
@@ -118,7 +118,7 @@ type phraseList struct {
 	prefix  [][]string // entries whose first word is a prefix
 }
 
-func newPhraseList(entries []string) *phraseList {
+func NewPhraseList(entries []string) *phraseList {
 	pl := &phraseList{byFirst: map[string][][]string{}}
 	for _, e := range entries {
 		ws := strings.Fields(strings.ToLower(e))
@@ -154,7 +154,7 @@ func entryAt(entry, ws []string, i int) bool {
 }
 
 // find returns the first entry found in ws, as written in the list.
-func (pl *phraseList) find(ws []string) (string, bool) {
+func (pl *phraseList) Find(ws []string) (string, bool) {
 	for i, w := range ws {
 		for _, e := range pl.byFirst[w] {
 			if entryAt(e, ws, i) {
@@ -189,7 +189,7 @@ func loadLists() error {
 				}
 				all = append(all, l...)
 			}
-			return newPhraseList(all)
+			return NewPhraseList(all)
 		}
 		profanity = load("profanity.tr", "profanity.en")
 		health = load("health.tr", "health.en")
@@ -228,11 +228,11 @@ func TextFindings(t CheckText, terms []store.Term) ([]Finding, error) {
 		}
 		out = append(out, personalData(f.name, f.text)...)
 		out = append(out, links(f.name, f.text)...)
-		ws := words(f.text, t.Language)
-		if w, ok := profanity.find(ws); ok {
+		ws := SplitWords(f.text, t.Language)
+		if w, ok := profanity.Find(ws); ok {
 			out = append(out, Finding{CheckProfanity, f.name, w})
 		}
-		if w, ok := health.find(ws); ok {
+		if w, ok := health.Find(ws); ok {
 			out = append(out, Finding{CheckHealthClaim, f.name, w})
 		}
 		for _, term := range terms {
@@ -252,7 +252,7 @@ func TextFindings(t CheckText, terms []store.Term) ([]Finding, error) {
 // lower-cased words joined by single spaces; "" when shorter than
 // MinDuplicateLength characters.
 func BodyHash(body, lang string) string {
-	norm := strings.Join(words(body, lang), " ")
+	norm := strings.Join(SplitWords(body, lang), " ")
 	if utf8.RuneCountInString(norm) < MinDuplicateLength {
 		return ""
 	}

@@ -53,6 +53,9 @@ func ChannelFilter(ctx context.Context, q *store.Q, code, market string) (store.
 	return ch, nil
 }
 
+// MaxProductKey is the longest product key (variant or group) a request may name.
+const MaxProductKey = 128
+
 // ProductScope reads variant (the default) or group.
 func ProductScope(s string) (string, error) {
 	switch strings.TrimSpace(s) {

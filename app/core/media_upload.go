@@ -44,7 +44,7 @@ var ErrBodyTooLarge = E(http.StatusRequestEntityTooLarge, "refused", "too_large:
 func refusalOf(r *media.Refusal) *Error { return E(r.Status(), r.Code(), r.Detail()) }
 
 // NewMediaID returns a new public media id (m_<20 base32>).
-func NewMediaID() string { return newPublicID("m_") }
+func NewMediaID() string { return NewPublicID("m_") }
 
 func validMediaID(s string) bool {
 	if len(s) != 22 || !strings.HasPrefix(s, "m_") {

@@ -181,7 +181,7 @@ func (c *Core) BuildMethodStatement(ctx context.Context, q *store.Q, ch store.Ch
 	if err != nil {
 		return MethodStatement{}, err
 	}
-	f := statementFacts{brand: brandOf(ch), lang: lang, method: st.PublishingMethod, rule: rule, imported: imported > 0,
+	f := statementFacts{brand: BrandOf(ch), lang: lang, method: st.PublishingMethod, rule: rule, imported: imported > 0,
 		syndicated: st.SyndicationEnabled}
 	title, secs, il, sl := statementSections(f)
 	var b strings.Builder

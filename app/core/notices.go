@@ -197,7 +197,7 @@ func (c *Core) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitati
 	if err != nil {
 		return nil, "", err
 	}
-	job := &sendJob{inv: inv, route: route, eventID: newEventID(), fromName: brandOf(ch)}
+	job := &sendJob{inv: inv, route: route, eventID: newEventID(), fromName: BrandOf(ch)}
 	if inv.Kind == MsgRejection {
 		return c.prepareRejection(ctx, tx, job, ch, st)
 	}
@@ -345,7 +345,7 @@ func (c *Core) routeReady(ctx context.Context, tx *store.Tx, job *sendJob, st Se
 		if job.from == "" {
 			job.from = st.SenderAddress
 		}
-		job.messageID = mail.NewMessageID(messageIDDomain(job.from, c.PublicURL))
+		job.messageID = mail.NewMessageID(MessageIDDomain(job.from, c.PublicURL))
 		return nil
 	}
 	if st.WebhookURL == "" {
@@ -367,7 +367,7 @@ func (c *Core) routeReady(ctx context.Context, tx *store.Tx, job *sendJob, st Se
 
 // messageIDDomain is the domain of our Message-IDs: the sender's, else the public
 // address's host.
-func messageIDDomain(from, publicURL string) string {
+func MessageIDDomain(from, publicURL string) string {
 	if from != "" {
 		return from
 	}
@@ -379,7 +379,7 @@ func messageIDDomain(from, publicURL string) string {
 
 // brandOf is the name a customer knows the channel by: its brand name, else its
 // label.
-func brandOf(ch store.Channel) string {
+func BrandOf(ch store.Channel) string {
 	if ch.BrandName != "" {
 		return ch.BrandName
 	}

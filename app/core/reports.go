@@ -31,7 +31,7 @@ type ReportResult struct {
 }
 
 // NewReportID returns a new public report id (rp_<20 base32>).
-func NewReportID() string { return newPublicID("rp_") }
+func NewReportID() string { return NewPublicID("rp_") }
 
 // ReportReview records a visitor's report of a review shown on channel ch. Errors:
 // 400 invalid_reason, invalid / note_too_long, 404 not_found (the review is not
@@ -40,7 +40,7 @@ func (c *Core) ReportReview(ctx context.Context, a *Actor, ch store.Channel, rev
 	if !validReason(in.Reason) {
 		return ReportResult{}, ErrInvalidReason
 	}
-	note := multiLine(in.Note)
+	note := MultiLine(in.Note)
 	if utf8.RuneCountInString(note) > MaxReportNote {
 		return ReportResult{}, Invalid("note_too_long")
 	}

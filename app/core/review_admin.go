@@ -510,7 +510,7 @@ func (c *Core) RemoveReviewMedia(ctx context.Context, a *Actor, reviewPublicID, 
 // 1000 characters; invalid / note_too_long) kept in the review's history; it
 // returns how many were closed. Unknown reviews: 404 not_found.
 func (c *Core) ResolveReports(ctx context.Context, a *Actor, reviewPublicID, note string) (int64, error) {
-	note = multiLine(note)
+	note = MultiLine(note)
 	if utf8.RuneCountInString(note) > MaxResolveNote {
 		return 0, Invalid("note_too_long")
 	}

@@ -43,7 +43,7 @@ var ErrNotRevisable = Invalid("review_not_revisable")
 var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
 // newPublicID returns prefix + 20 random base32 characters (100 bits).
-func newPublicID(prefix string) string {
+func NewPublicID(prefix string) string {
 	b := make([]byte, 13)
 	if _, err := rand.Read(b); err != nil {
 		panic(err)
@@ -52,7 +52,7 @@ func newPublicID(prefix string) string {
 }
 
 // NewReviewID returns a new public review id (r_<20 base32>).
-func NewReviewID() string { return newPublicID("r_") }
+func NewReviewID() string { return NewPublicID("r_") }
 
 // ReviewInput is one row of POST /v1/reviews. Rating and HideName stay raw so a
 // wrong type gets its own detail (rating_out_of_range, hide_name).
@@ -94,7 +94,7 @@ type reviewText struct {
 
 // singleLine cleans a one-line field: line breaks and tabs become spaces, other
 // control characters go, surrounding space is trimmed.
-func singleLine(s string) string {
+func SingleLine(s string) string {
 	s = strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
@@ -109,7 +109,7 @@ func singleLine(s string) string {
 
 // multiLine cleans a text field: line breaks become \n, tabs spaces, other control
 // characters go, surrounding space is trimmed.
-func multiLine(s string) string {
+func MultiLine(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.Map(func(r rune) rune {
 		switch {
@@ -142,7 +142,7 @@ func parseRating(raw json.RawMessage) (int, error) {
 
 // parseHideName reads hide_name: absent or null is unset, else it must be a
 // boolean (invalid / hide_name).
-func parseHideName(raw json.RawMessage) (v, set bool, err error) {
+func ParseHideName(raw json.RawMessage) (v, set bool, err error) {
 	if isNull(raw) {
 		return false, false, nil
 	}
@@ -159,7 +159,7 @@ func validateText(rating json.RawMessage, title, body string, author *string, hi
 	if t.rating, err = parseRating(rating); err != nil {
 		return t, err
 	}
-	t.title, t.body = singleLine(title), multiLine(body)
+	t.title, t.body = SingleLine(title), MultiLine(body)
 	if utf8.RuneCountInString(t.title) > MaxReviewTitle {
 		return t, Invalidf("title_too_long", MaxReviewTitle)
 	}
@@ -167,12 +167,12 @@ func validateText(rating json.RawMessage, title, body string, author *string, hi
 		return t, Invalidf("body_too_long", MaxReviewBody)
 	}
 	if author != nil {
-		t.author, t.authorSet = singleLine(*author), true
+		t.author, t.authorSet = SingleLine(*author), true
 		if utf8.RuneCountInString(t.author) > MaxAuthorName {
 			return t, Invalidf("author_too_long", MaxAuthorName)
 		}
 	}
-	if t.hide, t.hideSet, err = parseHideName(hide); err != nil {
+	if t.hide, t.hideSet, err = ParseHideName(hide); err != nil {
 		return t, err
 	}
 	return t, nil

@@ -38,7 +38,7 @@ func (c *Core) TagToken(plain string) string { return c.TenantTag() + "." + plai
 
 // untagToken strips this installation's tag. foreign is true when the token carries
 // another installation's tag.
-func (c *Core) untagToken(tok string) (plain string, foreign bool) {
+func (c *Core) UntagToken(tok string) (plain string, foreign bool) {
 	tag, rest, ok := strings.Cut(tok, ".")
 	if !ok || len(tag) != tenantTagLen || !isLowerHex(tag) {
 		return tok, false
@@ -132,7 +132,7 @@ func (c *Core) VerifyToken(ctx context.Context, q *store.Q, tok string, site sto
 	if tok == "" {
 		return v, ErrTokenRequired
 	}
-	plain, foreign := c.untagToken(tok)
+	plain, foreign := c.UntagToken(tok)
 	if foreign {
 		return v, TokenRefused(TokenForeignTenant).AsRefusal()
 	}

@@ -95,7 +95,7 @@ func DecodeCustomerName(raw string) string {
 	if err != nil || !utf8.ValidString(s) {
 		return ""
 	}
-	s = singleLine(s)
+	s = SingleLine(s)
 	if !StorableText(s) {
 		return ""
 	}

@@ -16,12 +16,14 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/qa"
 	"reviewd/app/web"
 )
 
 // Handler holds what the storefront surface uses.
 type Handler struct {
 	Core   *core.Core
+	QA     *qa.Service
 	Auth   *web.Auth
 	Limits *web.Limits
 	// EligibilityEmail and EligibilityOrder count failed order checks per

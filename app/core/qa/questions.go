@@ -1,4 +1,4 @@
-package core
+package qa
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/app/mail"
 	"reviewd/store"
 )
@@ -32,7 +33,6 @@ const (
 const (
 	MaxQuestionBody   = 1000
 	MaxAnswerBody     = 2000
-	MaxProductKey     = 128
 	MaxQAReason       = 1000
 	QuestionPageSize  = 5
 	MaxQuestionPage   = 20
@@ -43,7 +43,7 @@ const (
 
 // ErrQuestionsDisabled is 403 refused / questions_disabled: the brand has not turned
 // questions and answers on.
-var ErrQuestionsDisabled = Refused("questions_disabled")
+var ErrQuestionsDisabled = core.Refused("questions_disabled")
 
 // Not-a-buyer refusal of a customer answer (spec 2, "Vote, report, questions").
 const NotABuyer = "not_a_buyer"
@@ -58,18 +58,18 @@ type QuestionLimits struct {
 
 // QALimits are the question form limits.
 func QALimits() QuestionLimits {
-	return QuestionLimits{QuestionLength: MaxQuestionBody, AnswerLength: MaxAnswerBody, NameLength: MaxAuthorName,
-		EmailLength: MaxEmailLength}
+	return QuestionLimits{QuestionLength: MaxQuestionBody, AnswerLength: MaxAnswerBody, NameLength: core.MaxAuthorName,
+		EmailLength: core.MaxEmailLength}
 }
 
 // NewQuestionID returns a new public question id (q_<20 base32>).
-func NewQuestionID() string { return newPublicID("q_") }
+func NewQuestionID() string { return core.NewPublicID("q_") }
 
 // NewAnswerID returns a new public answer id (a_<20 base32>).
-func NewAnswerID() string { return newPublicID("a_") }
+func NewAnswerID() string { return core.NewPublicID("a_") }
 
 // questionsOn refuses with questions_disabled while the brand has questions off.
-func (c *Core) questionsOn(ctx context.Context, q *store.Q) error {
+func (c *Service) questionsOn(ctx context.Context, q *store.Q) error {
 	st, err := c.LoadSettings(ctx, q)
 	if err != nil {
 		return err
@@ -81,7 +81,7 @@ func (c *Core) questionsOn(ctx context.Context, q *store.Q) error {
 }
 
 // QuestionsEnabled reports whether the brand has questions and answers on.
-func (c *Core) QuestionsEnabled(ctx context.Context) (bool, error) {
+func (c *Service) QuestionsEnabled(ctx context.Context) (bool, error) {
 	st, err := c.LoadSettings(ctx, c.DB.Read())
 	return st.QuestionsEnabled, err
 }
@@ -96,12 +96,12 @@ type qaFinding struct {
 // qaChecks runs the text checks (personal data, links, swearing, health claims,
 // the brand's terms) on a question or answer and returns the findings as stored
 // JSON and whether anything was found.
-func (c *Core) qaChecks(ctx context.Context, q *store.Q, body, name, lang string) (string, bool, error) {
+func (c *Service) qaChecks(ctx context.Context, q *store.Q, body, name, lang string) (string, bool, error) {
 	terms, err := q.Terms(ctx)
 	if err != nil {
 		return "", false, err
 	}
-	found, err := TextFindings(CheckText{Body: body, AuthorName: name, Language: lang}, terms)
+	found, err := core.TextFindings(core.CheckText{Body: body, AuthorName: name, Language: lang}, terms)
 	if err != nil {
 		return "", false, err
 	}
@@ -118,21 +118,21 @@ func (c *Core) qaChecks(ctx context.Context, q *store.Q, body, name, lang string
 // otherwise it waits for approval (spec 2, "States and transitions"). Hybrid needs
 // no proof of purchase here, so PublishDecision is asked as for a verified text.
 func qaPublishDecision(method string, flagged bool) string {
-	return PublishDecision(method, true, flagged)
+	return core.PublishDecision(method, true, flagged)
 }
 
 // qaActor names who acted in a question's history.
-func qaActor(a *Actor) (typ, id, name string) {
+func qaActor(a *core.Actor) (typ, id, name string) {
 	switch {
 	case a == nil:
-		return ViaSystem, "", "system"
-	case a.Via == ViaSiteKey || a.Via == ViaServerKey:
+		return core.ViaSystem, "", "system"
+	case a.Via == core.ViaSiteKey || a.Via == core.ViaServerKey:
 		return "customer", "", ""
 	}
 	return a.Via, a.ID, a.Name
 }
 
-func (c *Core) addQAEvent(ctx context.Context, tx *store.Tx, a *Actor, questionID, answerID int64, event, from, to, reason string) error {
+func (c *Service) addQAEvent(ctx context.Context, tx *store.Tx, a *core.Actor, questionID, answerID int64, event, from, to, reason string) error {
 	typ, id, name := qaActor(a)
 	return tx.AddQAEvent(ctx, store.QAEvent{QuestionID: questionID, AnswerID: answerID, Event: event, FromState: from,
 		ToState: to, Reason: reason, ActorType: typ, ActorID: id, ActorName: name})
@@ -181,10 +181,10 @@ type QuestionQuery struct {
 func qaProduct(p string) (string, error) {
 	p = strings.TrimSpace(p)
 	switch {
-	case p == "" || !StorableText(p):
-		return "", Invalid("product_required")
-	case utf8.RuneCountInString(p) > MaxProductKey:
-		return "", Invalid("product_too_long")
+	case p == "" || !core.StorableText(p):
+		return "", core.Invalid("product_required")
+	case utf8.RuneCountInString(p) > core.MaxProductKey:
+		return "", core.Invalid("product_too_long")
 	}
 	return p, nil
 }
@@ -194,7 +194,7 @@ func qaProduct(p string) (string, error) {
 // channel's market, newest question first, answers in publication order; page
 // 1–1000 and page_size 1–20 (default 5) are clamped. Errors: questions_disabled,
 // invalid / product_required, product_too_long, scope.
-func (c *Core) PublishedQuestions(ctx context.Context, ch store.Channel, in QuestionQuery) (QuestionList, error) {
+func (c *Service) PublishedQuestions(ctx context.Context, ch store.Channel, in QuestionQuery) (QuestionList, error) {
 	q := c.DB.Read()
 	if err := c.questionsOn(ctx, q); err != nil {
 		return QuestionList{}, err
@@ -203,7 +203,7 @@ func (c *Core) PublishedQuestions(ctx context.Context, ch store.Channel, in Ques
 	if err != nil {
 		return QuestionList{}, err
 	}
-	scope, err := ProductScope(in.Scope)
+	scope, err := core.ProductScope(in.Scope)
 	if err != nil {
 		return QuestionList{}, err
 	}
@@ -228,13 +228,13 @@ func (c *Core) PublishedQuestions(ctx context.Context, ch store.Channel, in Ques
 	byQ := map[int64][]PublicAnswer{}
 	for _, a := range answers {
 		byQ[a.QuestionID] = append(byQ[a.QuestionID], PublicAnswer{ID: a.PublicID, Kind: a.Kind,
-			Author: DisplayAuthor(a.AuthorName, a.HideName && a.Kind == AnswerBuyer), Verified: a.Kind == AnswerBuyer,
+			Author: core.DisplayAuthor(a.AuthorName, a.HideName && a.Kind == AnswerBuyer), Verified: a.Kind == AnswerBuyer,
 			Body: a.Body, PublishedAt: a.PublishedAt})
 	}
-	out := QuestionList{Questions: []PublicQuestion{}, Total: total, Page: page, Pages: PageCount(total, size), PageSize: size,
-		Limits: QALimits(), Language: Language(in.Lang, ch)}
+	out := QuestionList{Questions: []PublicQuestion{}, Total: total, Page: page, Pages: core.PageCount(total, size), PageSize: size,
+		Limits: QALimits(), Language: core.Language(in.Lang, ch)}
 	for _, x := range qs {
-		pq := PublicQuestion{ID: x.PublicID, Author: DisplayAuthor(x.AskerName, x.HideName), Body: x.Body,
+		pq := PublicQuestion{ID: x.PublicID, Author: core.DisplayAuthor(x.AskerName, x.HideName), Body: x.Body,
 			PublishedAt: x.PublishedAt, Answers: byQ[x.ID]}
 		if pq.Answers == nil {
 			pq.Answers = []PublicAnswer{}
@@ -268,21 +268,21 @@ type QACreated struct {
 // validateQABody checks the text of a question or answer: body_required,
 // body_too_long.
 func validateQABody(body string, limit int) (string, error) {
-	body = multiLine(body)
+	body = core.MultiLine(body)
 	switch {
 	case body == "":
-		return "", Invalid("body_required")
+		return "", core.Invalid("body_required")
 	case utf8.RuneCountInString(body) > limit:
-		return "", Invalid("body_too_long")
+		return "", core.Invalid("body_too_long")
 	}
 	return body, nil
 }
 
 // validateQAName checks an optional display name: name_too_long.
 func validateQAName(name string) (string, error) {
-	name = singleLine(name)
-	if utf8.RuneCountInString(name) > MaxAuthorName {
-		return "", Invalid("name_too_long")
+	name = core.SingleLine(name)
+	if utf8.RuneCountInString(name) > core.MaxAuthorName {
+		return "", core.Invalid("name_too_long")
 	}
 	return name, nil
 }
@@ -293,10 +293,10 @@ func validateQAEmail(email string) (string, error) {
 	switch {
 	case email == "":
 		return "", nil
-	case utf8.RuneCountInString(email) > MaxEmailLength:
-		return "", Invalid("email_too_long")
-	case !ValidEmail(email):
-		return "", Invalid("email_invalid")
+	case utf8.RuneCountInString(email) > core.MaxEmailLength:
+		return "", core.Invalid("email_too_long")
+	case !core.ValidEmail(email):
+		return "", core.Invalid("email_invalid")
 	}
 	return email, nil
 }
@@ -309,7 +309,7 @@ func validateQAEmail(email string) (string, error) {
 // invalid / product_required, product_too_long, scope, body_required,
 // body_too_long, name_too_long, email_too_long, email_invalid, hide_name,
 // asker_too_long, token_refused / asker_invalid, asker_expired.
-func (c *Core) AskQuestion(ctx context.Context, a *Actor, site store.Channel, in QuestionInput) (QACreated, error) {
+func (c *Service) AskQuestion(ctx context.Context, a *core.Actor, site store.Channel, in QuestionInput) (QACreated, error) {
 	var out QACreated
 	if err := c.questionsOn(ctx, c.DB.Read()); err != nil {
 		return out, err
@@ -318,7 +318,7 @@ func (c *Core) AskQuestion(ctx context.Context, a *Actor, site store.Channel, in
 	if err != nil {
 		return out, err
 	}
-	scope, err := ProductScope(in.Scope)
+	scope, err := core.ProductScope(in.Scope)
 	if err != nil {
 		return out, err
 	}
@@ -342,11 +342,11 @@ func (c *Core) AskQuestion(ctx context.Context, a *Actor, site store.Channel, in
 			return out, err
 		}
 	}
-	hide, _, err := parseHideName(in.HideName)
+	hide, _, err := core.ParseHideName(in.HideName)
 	if err != nil {
 		return out, err
 	}
-	lang := Language(in.Language, site)
+	lang := core.Language(in.Language, site)
 	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		st, err := c.LoadSettings(ctx, tx.Q)
 		if err != nil {
@@ -394,35 +394,35 @@ type AnswerInput struct {
 // answerTokenKinds are the tokens a customer answer is accepted with: a product
 // review invitation or an order check (both prove the purchase of the order's
 // products). Shopping-experience and correction tokens are token_wrong_kind.
-var answerTokenKinds = []string{TokenInvitation, TokenOrderCheck}
+var answerTokenKinds = []string{core.TokenInvitation, core.TokenOrderCheck}
 
 // verifyAnswerToken checks the writing token of a customer answer on channel site.
 // Unlike VerifyToken, a token already used for a review is accepted (spec 2).
 // Refusals: 401 token_required, token_foreign_tenant, token_unknown,
 // token_wrong_kind, token_foreign_market, token_expired.
-func (c *Core) verifyAnswerToken(ctx context.Context, q *store.Q, tok string, site store.Channel) (store.Token, error) {
+func (c *Service) verifyAnswerToken(ctx context.Context, q *store.Q, tok string, site store.Channel) (store.Token, error) {
 	tok = strings.TrimSpace(tok)
 	if tok == "" {
-		return store.Token{}, ErrTokenRequired
+		return store.Token{}, core.ErrTokenRequired
 	}
-	plain, foreign := c.untagToken(tok)
+	plain, foreign := c.UntagToken(tok)
 	if foreign {
-		return store.Token{}, TokenRefused(TokenForeignTenant).AsRefusal()
+		return store.Token{}, core.TokenRefused(core.TokenForeignTenant).AsRefusal()
 	}
-	t, err := q.TokenByHash(ctx, HashToken(plain))
+	t, err := q.TokenByHash(ctx, core.HashToken(plain))
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Token{}, TokenRefused(TokenUnknown).AsRefusal()
+		return store.Token{}, core.TokenRefused(core.TokenUnknown).AsRefusal()
 	}
 	if err != nil {
 		return store.Token{}, err
 	}
 	switch {
 	case !slices.Contains(answerTokenKinds, t.Kind):
-		return store.Token{}, TokenRefused(TokenWrongKind)
+		return store.Token{}, core.TokenRefused(core.TokenWrongKind)
 	case t.Market != site.Market:
-		return store.Token{}, TokenRefused(TokenForeignMarket)
+		return store.Token{}, core.TokenRefused(core.TokenForeignMarket)
 	case !q.Now.Before(t.ExpiresAt):
-		return store.Token{}, TokenRefused(TokenExpired)
+		return store.Token{}, core.TokenRefused(core.TokenExpired)
 	}
 	return t, nil
 }
@@ -432,16 +432,16 @@ func (c *Core) verifyAnswerToken(ctx context.Context, q *store.Q, tok string, si
 // cancelled or returned. None: token_refused / not_a_buyer.
 func qaBuyerLine(o store.Order, lines []store.OrderLine, x store.Question) (store.OrderLine, error) {
 	if o.Erased() {
-		return store.OrderLine{}, TokenRefused(NotABuyer)
+		return store.OrderLine{}, core.TokenRefused(NotABuyer)
 	}
 	for _, l := range lines {
 		same := (x.Scope == "variant" && x.VariantKey != "" && l.VariantKey == x.VariantKey) ||
 			(x.Scope == "group" && x.GroupKey != "" && l.GroupKey == x.GroupKey)
-		if same && l.FulfilmentState != LineCancelled && l.FulfilmentState != LineReturned {
+		if same && l.FulfilmentState != core.LineCancelled && l.FulfilmentState != core.LineReturned {
 			return l, nil
 		}
 	}
-	return store.OrderLine{}, TokenRefused(NotABuyer)
+	return store.OrderLine{}, core.TokenRefused(NotABuyer)
 }
 
 // liveQuestion loads a published question of the site's market; anything else is
@@ -449,7 +449,7 @@ func qaBuyerLine(o store.Order, lines []store.OrderLine, x store.Question) (stor
 func qaLiveQuestion(ctx context.Context, q *store.Q, publicID string, site store.Channel) (store.Question, error) {
 	x, err := q.QuestionByPublicID(ctx, publicID)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && (x.State != QAPublished || x.Market != site.Market)) {
-		return store.Question{}, ErrNotFound
+		return store.Question{}, core.ErrNotFound
 	}
 	return x, err
 }
@@ -463,13 +463,13 @@ func qaLiveQuestion(ctx context.Context, q *store.Q, publicID string, site store
 // body_required, body_too_long, name_too_long, hide_name, 404 not_found,
 // token_refused / token_unknown, token_wrong_kind, token_foreign_market,
 // token_expired, not_a_buyer.
-func (c *Core) AnswerQuestion(ctx context.Context, a *Actor, site store.Channel, questionID, token string, in AnswerInput) (QACreated, error) {
+func (c *Service) AnswerQuestion(ctx context.Context, a *core.Actor, site store.Channel, questionID, token string, in AnswerInput) (QACreated, error) {
 	var out QACreated
 	if err := c.questionsOn(ctx, c.DB.Read()); err != nil {
 		return out, err
 	}
 	if strings.TrimSpace(token) == "" {
-		return out, ErrTokenRequired
+		return out, core.ErrTokenRequired
 	}
 	body, err := validateQABody(in.Body, MaxAnswerBody)
 	if err != nil {
@@ -479,11 +479,11 @@ func (c *Core) AnswerQuestion(ctx context.Context, a *Actor, site store.Channel,
 	if err != nil {
 		return out, err
 	}
-	hide, _, err := parseHideName(in.HideName)
+	hide, _, err := core.ParseHideName(in.HideName)
 	if err != nil {
 		return out, err
 	}
-	lang := Language(in.Language, site)
+	lang := core.Language(in.Language, site)
 	var mailJob *answerMail
 	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		x, err := qaLiveQuestion(ctx, tx.Q, questionID, site)
@@ -566,7 +566,7 @@ type answerMail struct {
 }
 
 // answerAddressHash is the keyed hash of an asker address the cap counts by.
-func (c *Core) answerAddressHash(address string) string {
+func (c *Service) answerAddressHash(address string) string {
 	return c.Keys.Pseudonym("answer_email", strings.ToLower(strings.TrimSpace(address)))
 }
 
@@ -576,7 +576,7 @@ func (c *Core) answerAddressHash(address string) string {
 // address in AnswerEmailWindow, and only while e-mail sending is on. The outcome is
 // recorded on the answer; the returned message (nil when none) is sent by
 // sendAnswerMail after the commit.
-func (c *Core) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Question, ans store.Answer, st Settings) (*answerMail, error) {
+func (c *Service) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Question, ans store.Answer, st core.Settings) (*answerMail, error) {
 	if ans.Notice != "" {
 		return nil, nil
 	}
@@ -604,12 +604,12 @@ func (c *Core) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Ques
 	if err != nil {
 		return nil, err
 	}
-	brand := brandOf(ch)
-	unsub := c.UnsubscribeURL(RouteEmail, x.Language, x.AskerEmail)
+	brand := core.BrandOf(ch)
+	unsub := c.UnsubscribeURL(core.RouteEmail, x.Language, x.AskerEmail)
 	subject, text, html, err := mail.Render(mail.KindAnswer, x.Language, mail.TemplateData{Brand: brand,
 		CustomerName: x.AskerName, QuestionText: x.Body, AnswerText: ans.Body, UnsubscribeURL: unsub})
 	if err != nil {
-		return skip(noticeFailedStart + ErrRenderFailed)
+		return skip(noticeFailedStart + core.ErrRenderFailed)
 	}
 	from := ch.SenderAddress
 	if from == "" {
@@ -622,12 +622,12 @@ func (c *Core) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Ques
 		return nil, err
 	}
 	return &answerMail{answerID: ans.ID, msg: mail.Message{From: from, FromName: brand, To: x.AskerEmail, Subject: subject,
-		Text: text, HTML: html, ListUnsubscribeURL: unsub, MessageID: mail.NewMessageID(messageIDDomain(from, c.PublicURL))}}, nil
+		Text: text, HTML: html, ListUnsubscribeURL: unsub, MessageID: mail.NewMessageID(core.MessageIDDomain(from, c.PublicURL))}}, nil
 }
 
 // publishedAnswerMail prepares, in the transaction that published answer ans, the
 // answer e-mail under the current settings (see prepareAnswerMail).
-func (c *Core) publishedAnswerMail(ctx context.Context, tx *store.Tx, x store.Question, ans store.Answer) (*answerMail, error) {
+func (c *Service) publishedAnswerMail(ctx context.Context, tx *store.Tx, x store.Question, ans store.Answer) (*answerMail, error) {
 	st, err := c.LoadSettings(ctx, tx.Q)
 	if err != nil {
 		return nil, err
@@ -637,19 +637,19 @@ func (c *Core) publishedAnswerMail(ctx context.Context, tx *store.Tx, x store.Qu
 
 // deliverAnswerMail sends a prepared answer e-mail (if any) after the commit and
 // copies the notice it recorded on answer publicID onto out.
-func (c *Core) deliverAnswerMail(ctx context.Context, job *answerMail, publicID string, out *AnswerItem) {
+func (c *Service) deliverAnswerMail(ctx context.Context, job *answerMail, publicID string, out *AnswerItem) {
 	if job == nil {
 		return
 	}
 	c.sendAnswerMail(ctx, job)
 	if ans, err := c.DB.Read().AnswerByPublicID(ctx, publicID); err == nil {
-		out.Notice, out.NoticeAt = ans.Notice, OptTime(ans.NoticeAt)
+		out.Notice, out.NoticeAt = ans.Notice, core.OptTime(ans.NoticeAt)
 	}
 }
 
 // sendAnswerMail sends a prepared answer e-mail once and records sent or failed:
 // <reason> on the answer. A failed answer e-mail is not retried.
-func (c *Core) sendAnswerMail(ctx context.Context, m *answerMail) {
+func (c *Service) sendAnswerMail(ctx context.Context, m *answerMail) {
 	if m == nil {
 		return
 	}
@@ -675,7 +675,7 @@ func (c *Core) sendAnswerMail(ctx context.Context, m *answerMail) {
 
 // QuestionFilter selects questions for GET /admin/v1/questions.
 type QuestionFilter struct {
-	ListQuery
+	core.ListQuery
 	State          string
 	Market         string
 	Channel        string
@@ -732,7 +732,7 @@ func qaQuestionItem(x store.Question, channel string) QuestionItem {
 	return QuestionItem{ID: x.PublicID, Channel: channel, Market: x.Market, Scope: x.Scope, Product: product,
 		VariantKey: x.VariantKey, GroupKey: x.GroupKey, Language: x.Language, AskerName: x.AskerName,
 		NameHidden: x.HideName, HasEmail: x.AskerEmail != "", SignedIn: x.SignedIn, Body: x.Body, State: x.State,
-		FlagOpen: x.FlagOpen, CreatedAt: x.CreatedAt, PublishedAt: OptTime(x.PublishedAt)}
+		FlagOpen: x.FlagOpen, CreatedAt: x.CreatedAt, PublishedAt: core.OptTime(x.PublishedAt)}
 }
 
 // ListQuestions lists questions for the panel (GET /admin/v1/questions) with the
@@ -741,14 +741,14 @@ func qaQuestionItem(x store.Question, channel string) QuestionItem {
 // only) and whether questions are on. The asker names shown are logged in the
 // personal-data access log (questions.listed). Errors: invalid / state, channel,
 // channel_market_mismatch.
-func (c *Core) ListQuestions(ctx context.Context, a *Actor, f QuestionFilter) (QuestionPage, error) {
+func (c *Service) ListQuestions(ctx context.Context, a *core.Actor, f QuestionFilter) (QuestionPage, error) {
 	var out QuestionPage
 	if f.State != "" && !slices.Contains([]string{QAPending, QAPublished, QARejected, QAHidden}, f.State) {
-		return out, Invalid("state")
+		return out, core.Invalid("state")
 	}
 	f.Market = strings.ToUpper(strings.TrimSpace(f.Market))
 	q := c.DB.Read()
-	only, err := ChannelFilter(ctx, q, f.Channel, f.Market)
+	only, err := core.ChannelFilter(ctx, q, f.Channel, f.Market)
 	if err != nil {
 		return out, err
 	}
@@ -763,11 +763,11 @@ func (c *Core) ListQuestions(ctx context.Context, a *Actor, f QuestionFilter) (Q
 	if err != nil {
 		return out, err
 	}
-	codes, err := ChannelCodes(ctx, q)
+	codes, err := core.ChannelCodes(ctx, q)
 	if err != nil {
 		return out, err
 	}
-	out = QuestionPage{Items: []QuestionItem{}, Total: total, Page: f.Page, Pages: PageCount(total, f.PageSize),
+	out = QuestionPage{Items: []QuestionItem{}, Total: total, Page: f.Page, Pages: core.PageCount(total, f.PageSize),
 		PageSize: f.PageSize, Enabled: st.QuestionsEnabled}
 	personal := 0
 	for _, r := range rows {
@@ -879,18 +879,18 @@ func qaMove(event, state string, anonymized bool, subject string) (string, error
 		}
 		to, ok := e.moves[state]
 		if !ok {
-			return "", Conflict("transition_refused", "event_not_available")
+			return "", core.Conflict("transition_refused", "event_not_available")
 		}
 		if anonymized && to == QAPublished {
-			return "", Conflict("transition_refused", subject+"_anonymized")
+			return "", core.Conflict("transition_refused", subject+"_anonymized")
 		}
 		return to, nil
 	}
-	return "", Invalid("event")
+	return "", core.Invalid("event")
 }
 
 // reloadAnswerItem reads answer id again in tx and builds its panel item.
-func (c *Core) reloadAnswerItem(ctx context.Context, tx *store.Tx, x store.Question, id int64) (AnswerItem, error) {
+func (c *Service) reloadAnswerItem(ctx context.Context, tx *store.Tx, x store.Question, id int64) (AnswerItem, error) {
 	ans, err := tx.AnswerByID(ctx, id)
 	if err != nil {
 		return AnswerItem{}, err
@@ -898,12 +898,12 @@ func (c *Core) reloadAnswerItem(ctx context.Context, tx *store.Tx, x store.Quest
 	return c.answerItem(ctx, tx.Q, x, ans)
 }
 
-func (c *Core) answerItem(ctx context.Context, q *store.Q, x store.Question, ans store.Answer) (AnswerItem, error) {
+func (c *Service) answerItem(ctx context.Context, q *store.Q, x store.Question, ans store.Answer) (AnswerItem, error) {
 	it := AnswerItem{ID: ans.PublicID, Question: x.PublicID, Kind: ans.Kind, AuthorName: ans.AuthorName,
 		NameHidden: ans.HideName, Verified: ans.Kind == AnswerBuyer, Body: ans.Body, Language: ans.Language,
 		State: ans.State, FlagOpen: ans.FlagOpen, Checks: qaFindingList(ans.Findings), Notice: ans.Notice,
-		NoticeAt: OptTime(ans.NoticeAt), AvailableEvents: qaAvailable(ans.State, !ans.AnonymizedAt.IsZero()),
-		CreatedAt: ans.CreatedAt, PublishedAt: OptTime(ans.PublishedAt)}
+		NoticeAt: core.OptTime(ans.NoticeAt), AvailableEvents: qaAvailable(ans.State, !ans.AnonymizedAt.IsZero()),
+		CreatedAt: ans.CreatedAt, PublishedAt: core.OptTime(ans.PublishedAt)}
 	if ans.OrderID != 0 {
 		o, err := q.OrderByID(ctx, ans.OrderID)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -915,7 +915,7 @@ func (c *Core) answerItem(ctx context.Context, q *store.Q, x store.Question, ans
 }
 
 // questionDetail builds the panel view of a question over q.
-func (c *Core) questionDetail(ctx context.Context, q *store.Q, x store.Question) (QuestionDetail, error) {
+func (c *Service) questionDetail(ctx context.Context, q *store.Q, x store.Question) (QuestionDetail, error) {
 	ch, err := q.ChannelByID(ctx, x.ChannelID)
 	if err != nil {
 		return QuestionDetail{}, err
@@ -941,7 +941,7 @@ func (c *Core) questionDetail(ctx context.Context, q *store.Q, x store.Question)
 			d.AnswersWaiting++
 		}
 		if ans.Notice != "" && (d.Notice == nil || !ans.NoticeAt.Before(*d.Notice.At)) {
-			d.Notice = &QANotice{Answer: ans.PublicID, Result: ans.Notice, At: OptTime(ans.NoticeAt)}
+			d.Notice = &QANotice{Answer: ans.PublicID, Result: ans.Notice, At: core.OptTime(ans.NoticeAt)}
 		}
 	}
 	events, err := q.QAEventsOf(ctx, x.ID)
@@ -959,7 +959,7 @@ func (c *Core) questionDetail(ctx context.Context, q *store.Q, x store.Question)
 // /admin/v1/questions/<id>): the asker's full name, the answers with their authors,
 // the outcome of the latest e-mail to the asker, the events offered and the
 // history. The read is logged as question.viewed. Unknown ids: 404 not_found.
-func (c *Core) QuestionDetailOf(ctx context.Context, a *Actor, publicID string) (QuestionDetail, error) {
+func (c *Service) QuestionDetailOf(ctx context.Context, a *core.Actor, publicID string) (QuestionDetail, error) {
 	var d QuestionDetail
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		x, err := tx.QuestionByPublicID(ctx, publicID)
@@ -985,9 +985,9 @@ func (in *QATransitionInput) normalize() error {
 	in.Reason = strings.TrimSpace(in.Reason)
 	switch {
 	case in.Event == "":
-		return Invalid("event_required")
+		return core.Invalid("event_required")
 	case utf8.RuneCountInString(in.Reason) > MaxQAReason:
-		return Invalid("reason_too_long")
+		return core.Invalid("reason_too_long")
 	}
 	return nil
 }
@@ -1005,7 +1005,7 @@ type qaSubject struct {
 // moveQA applies one moderation event to a question or an answer in tx: the state
 // move (qaMove), the publication time, closing the check flag on approve or reject,
 // the Q&A history and the activity history. It returns the new state.
-func (c *Core) moveQA(ctx context.Context, tx *store.Tx, a *Actor, in QATransitionInput, s qaSubject) (string, error) {
+func (c *Service) moveQA(ctx context.Context, tx *store.Tx, a *core.Actor, in QATransitionInput, s qaSubject) (string, error) {
 	to, err := qaMove(in.Event, s.state, s.anonymized, s.kind)
 	if err != nil {
 		return "", err
@@ -1037,7 +1037,7 @@ func (c *Core) moveQA(ctx context.Context, tx *store.Tx, a *Actor, in QATransiti
 // available_events offers them. A moderator's approve or reject closes the check
 // flag. Errors: 404 not_found, invalid / event_required, event, reason_too_long,
 // 409 transition_refused / event_not_available, question_anonymized.
-func (c *Core) TransitionQuestion(ctx context.Context, a *Actor, publicID string, in QATransitionInput) (QuestionDetail, error) {
+func (c *Service) TransitionQuestion(ctx context.Context, a *core.Actor, publicID string, in QATransitionInput) (QuestionDetail, error) {
 	if err := in.normalize(); err != nil {
 		return QuestionDetail{}, err
 	}
@@ -1066,7 +1066,7 @@ func (c *Core) TransitionQuestion(ctx context.Context, a *Actor, publicID string
 // TransitionAnswer applies a moderation event to an answer (POST
 // /admin/v1/answers/<id>/transition), like TransitionQuestion. When the answer goes
 // live for the first time the asker gets the answer e-mail. It returns the answer.
-func (c *Core) TransitionAnswer(ctx context.Context, a *Actor, publicID string, in QATransitionInput) (AnswerItem, error) {
+func (c *Service) TransitionAnswer(ctx context.Context, a *core.Actor, publicID string, in QATransitionInput) (AnswerItem, error) {
 	if err := in.normalize(); err != nil {
 		return AnswerItem{}, err
 	}
@@ -1106,12 +1106,14 @@ func (c *Core) TransitionAnswer(ctx context.Context, a *Actor, publicID string, 
 }
 
 // AnswerRefused is 409 answer_refused / detail (a brand answer refused).
-func AnswerRefused(detail string) *Error { return E(http.StatusConflict, "answer_refused", detail) }
+func AnswerRefused(detail string) *core.Error {
+	return core.E(http.StatusConflict, "answer_refused", detail)
+}
 
 // qaSteeringPhrases are what a brand answer may not say: asking for a better rating
 // or for a review to be changed or removed, or offering something in return for a
 // review (spec 3, answer_refused / text_steering). A word ending in * is a prefix.
-var qaSteeringPhrases = newPhraseList([]string{
+var qaSteeringPhrases = core.NewPhraseList([]string{
 	"change your review", "change your rating", "update your review", "update your rating", "edit your review",
 	"remove your review", "delete your review", "withdraw your review", "in exchange for a review",
 	"in exchange for your review", "for a positive review", "for a 5 star*", "for a five star*", "leave us 5 star*",
@@ -1125,15 +1127,15 @@ var qaSteeringPhrases = newPhraseList([]string{
 // brandAnswerCheck refuses a brand answer that steers the customer, makes a health
 // claim, holds personal data or swears (in this order).
 func qaBrandAnswerCheck(body, lang string) error {
-	found, err := TextFindings(CheckText{Body: body, Language: lang}, nil)
+	found, err := core.TextFindings(core.CheckText{Body: body, Language: lang}, nil)
 	if err != nil {
 		return err
 	}
-	if _, ok := qaSteeringPhrases.find(words(body, lang)); ok {
+	if _, ok := qaSteeringPhrases.Find(core.SplitWords(body, lang)); ok {
 		return AnswerRefused("text_steering")
 	}
-	for _, kind := range []struct{ check, detail string }{{CheckHealthClaim, "text_health_claim"},
-		{CheckPersonalData, "text_personal_data"}, {CheckProfanity, "text_profanity"}} {
+	for _, kind := range []struct{ check, detail string }{{core.CheckHealthClaim, "text_health_claim"},
+		{core.CheckPersonalData, "text_personal_data"}, {core.CheckProfanity, "text_profanity"}} {
 		for _, f := range found {
 			if f.Kind == kind.check {
 				return AnswerRefused(kind.detail)
@@ -1153,7 +1155,7 @@ type BrandAnswerInput struct {
 // channel and the asker gets the answer e-mail. Errors: 404 not_found, invalid /
 // body_required, body_too_long, 409 answer_refused / question_not_published,
 // text_steering, text_health_claim, text_personal_data, text_profanity.
-func (c *Core) AnswerAsBrand(ctx context.Context, a *Actor, publicID string, in BrandAnswerInput) (AnswerItem, error) {
+func (c *Service) AnswerAsBrand(ctx context.Context, a *core.Actor, publicID string, in BrandAnswerInput) (AnswerItem, error) {
 	body, err := validateQABody(in.Body, MaxAnswerBody)
 	if err != nil {
 		return AnswerItem{}, err
@@ -1177,7 +1179,7 @@ func (c *Core) AnswerAsBrand(ctx context.Context, a *Actor, publicID string, in 
 			return err
 		}
 		ans, err := tx.CreateAnswer(ctx, store.Answer{PublicID: NewAnswerID(), QuestionID: x.ID, Kind: AnswerBrand,
-			ChannelID: x.ChannelID, AuthorName: brandOf(ch), Body: body, Language: x.Language, State: QAPublished,
+			ChannelID: x.ChannelID, AuthorName: core.BrandOf(ch), Body: body, Language: x.Language, State: QAPublished,
 			Findings: "[]", ActorID: a.ID, PublishedAt: tx.Now})
 		if err != nil {
 			return err
