@@ -10,6 +10,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
+	"reviewd/app/core/reviews"
 	"reviewd/app/mail"
 	"reviewd/app/media"
 	"reviewd/app/outbound"
@@ -24,12 +25,13 @@ const (
 
 // App is one opened data folder: database, master key and the domain service.
 type App struct {
-	Config Config
-	DB     *store.DB
-	Core   *core.Core
-	Orders *orders.Service
-	QA     *qa.Service
-	Log    *slog.Logger
+	Config  Config
+	DB      *store.DB
+	Core    *core.Core
+	Orders  *orders.Service
+	QA      *qa.Service
+	Reviews *reviews.Service
+	Log     *slog.Logger
 }
 
 // Open prepares the data folder (creating it, media/ and secret.key when missing),
@@ -71,7 +73,8 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From})
 	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
 	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
-	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c), QA: qa.New(c), Log: log}, nil
+	rv := reviews.New(c)
+	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c, rv), QA: qa.New(c), Reviews: rv, Log: log}, nil
 }
 
 // Close closes the database.

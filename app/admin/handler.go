@@ -11,18 +11,20 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
+	"reviewd/app/core/reviews"
 	"reviewd/app/web"
 	"reviewd/jobs"
 )
 
 // Handler holds what the admin surface uses.
 type Handler struct {
-	Core   *core.Core
-	Orders *orders.Service
-	QA     *qa.Service
-	Auth   *web.Auth
-	Limits *web.Limits
-	Jobs   *jobs.Runner
+	Core    *core.Core
+	Orders  *orders.Service
+	QA      *qa.Service
+	Reviews *reviews.Service
+	Auth    *web.Auth
+	Limits  *web.Limits
+	Jobs    *jobs.Runner
 }
 
 // route is one line of the route table.

@@ -16,6 +16,7 @@ import (
 	"reviewd/app/cli"
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/reviews"
 	"reviewd/store"
 )
 
@@ -121,15 +122,15 @@ func (m *modEnv) write(rv review) (string, string) {
 func (m *modEnv) writeFor(ext string, rv review) string {
 	m.t.Helper()
 	site := m.channel(rv.channel)
-	in := core.ReviewInput{LineReference: "L1", Rating: json.RawMessage("4"), Title: rv.title, Body: rv.body, Media: rv.media}
+	in := reviews.ReviewInput{LineReference: "L1", Rating: json.RawMessage("4"), Title: rv.title, Body: rv.body, Media: rv.media}
 	if rv.author != "" {
 		in.AuthorName = &rv.author
 	}
 	if rv.hide {
 		in.HideName = json.RawMessage("true")
 	}
-	out, err := m.env.App.Core.WriteReviews(m.ctx, &core.Actor{Via: core.ViaSiteKey}, site, core.WriteInput{Token: m.token(ext),
-		Reviews: []core.ReviewInput{in}})
+	out, err := m.env.App.Reviews.WriteReviews(m.ctx, &core.Actor{Via: core.ViaSiteKey}, site, reviews.WriteInput{Token: m.token(ext),
+		Reviews: []reviews.ReviewInput{in}})
 	if err != nil {
 		m.t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func (m *modEnv) channel(code string) store.Channel {
 func (m *modEnv) raw(channel, state string, mods ...func(*store.Review)) string {
 	m.t.Helper()
 	ch := m.channel(channel)
-	r := store.Review{PublicID: core.NewReviewID(), ChannelID: ch.ID, Market: ch.Market, Language: ch.Language,
+	r := store.Review{PublicID: reviews.NewReviewID(), ChannelID: ch.ID, Market: ch.Market, Language: ch.Language,
 		VariantKey: "SKU-RAW", ProductName: "Raw product", Experience: core.ExperienceProduct, Origin: core.OriginOwn,
 		State: state, Rating: 3, Body: "Stored directly.", AuthorName: "Raw Author", SubmittedAt: m.env.Clock.T}
 	for _, f := range mods {
@@ -263,7 +264,7 @@ func (m *modEnv) uploadWith(token, site string, photo []byte) string {
 
 func (m *modEnv) runMedia() {
 	m.t.Helper()
-	if _, err := m.env.App.Core.ProcessMedia(m.ctx, m.env.Clock.T, 50); err != nil {
+	if _, err := m.env.App.Reviews.ProcessMedia(m.ctx, m.env.Clock.T, 50); err != nil {
 		m.t.Fatal(err)
 	}
 }

@@ -61,7 +61,7 @@ func TestReviewDetail(t *testing.T) {
 	// The Returned mark, then erasure of the order's customer data.
 	r := m.get(id)
 	m.tx(func(tx *store.Tx) error {
-		return m.env.App.Core.MarkReturned(m.ctx, tx, core.System("test"), r.OrderID, 0)
+		return m.env.App.Reviews.MarkReturned(m.ctx, tx, core.System("test"), r.OrderID, 0)
 	})
 	m.env.Clock.T = m.env.Clock.T.Add(time.Hour)
 	m.tx(func(tx *store.Tx) error {

@@ -17,6 +17,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
+	"reviewd/app/core/reviews"
 	"reviewd/jobs"
 	"reviewd/store"
 )
@@ -263,7 +264,7 @@ func seedDemoContent(ctx context.Context, a *app.App, info *demoInfo) error {
 		}
 	}
 	// The media job prepares the photos (metadata-free JPEGs and renditions).
-	summary, err := jobs.Media{Core: c}.Run(ctx, c.Now())
+	summary, err := jobs.Media{Reviews: a.Reviews}.Run(ctx, c.Now())
 	if err != nil {
 		return demoErr("media", err)
 	}
@@ -343,7 +344,7 @@ func seedDemoReview(ctx context.Context, a *app.App, st *demoChannelState, i int
 			media = append(media, id)
 		}
 	}
-	row := core.ReviewInput{LineReference: "1", Rating: json.RawMessage(strconv.Itoa(r.rating)), Title: r.title, Body: r.body,
+	row := reviews.ReviewInput{LineReference: "1", Rating: json.RawMessage(strconv.Itoa(r.rating)), Title: r.title, Body: r.body,
 		Media: media, HideName: json.RawMessage(strconv.FormatBool(r.hide)), Aspects: map[string]json.RawMessage{}}
 	if r.name != "" {
 		name := r.name
@@ -352,8 +353,8 @@ func seedDemoReview(ctx context.Context, a *app.App, st *demoChannelState, i int
 	for k, v := range r.aspects {
 		row.Aspects[k] = json.RawMessage(strconv.Itoa(v))
 	}
-	out, err := c.WriteReviews(ctx, st.site, st.ch, core.WriteInput{Token: el.Token, Language: st.dc.Language,
-		Reviews: []core.ReviewInput{row}})
+	out, err := a.Reviews.WriteReviews(ctx, st.site, st.ch, reviews.WriteInput{Token: el.Token, Language: st.dc.Language,
+		Reviews: []reviews.ReviewInput{row}})
 	if err != nil {
 		return "", demoErr("review", err)
 	}
@@ -362,7 +363,7 @@ func seedDemoReview(ctx context.Context, a *app.App, st *demoChannelState, i int
 		return w.ID, nil
 	}
 	for v := 0; v < r.votes; v++ {
-		if _, err := c.VoteHelpful(ctx, st.site, st.ch, w.ID, core.VoteInput{Vote: core.VoteUp,
+		if _, err := a.Reviews.VoteHelpful(ctx, st.site, st.ch, w.ID, reviews.VoteInput{Vote: reviews.VoteUp,
 			VisitorKey: "demo-visitor-" + strconv.Itoa(v+1)}); err != nil {
 			return "", demoErr("helpful vote", err)
 		}
@@ -374,12 +375,11 @@ func seedDemoReview(ctx context.Context, a *app.App, st *demoChannelState, i int
 // functions as POST /v1/media. A refusal (a virus scanner that cannot be reached,
 // for one) leaves the review without that photo.
 func demoUpload(ctx context.Context, a *app.App, st *demoChannelState, token string, it demoItem, n int) (string, error) {
-	c := a.Core
-	file, err := c.ReceiveUpload(bytes.NewReader(demoPhoto(it.palette, n)))
+	file, err := a.Reviews.ReceiveUpload(bytes.NewReader(demoPhoto(it.palette, n)))
 	if err != nil {
 		return "", demoErr("photo", err)
 	}
-	up, err := c.UploadMedia(ctx, st.site, st.ch, core.UploadInput{Token: token, LineReference: "1", File: file})
+	up, err := a.Reviews.UploadMedia(ctx, st.site, st.ch, reviews.UploadInput{Token: token, LineReference: "1", File: file})
 	var ce *core.Error
 	if errors.As(err, &ce) {
 		a.Log.Warn("demo photo not uploaded", "code", ce.Code, "detail", ce.Detail)

@@ -18,10 +18,10 @@ import (
 // Surfaces lists every HTTP surface over an opened data folder.
 func Surfaces(a *app.App, s *app.Server, runner *jobs.Runner) []app.Surface {
 	return []app.Surface{
-		&admin.Handler{Core: a.Core, Orders: a.Orders, QA: a.QA, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
+		&admin.Handler{Core: a.Core, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
 		&ingest.Handler{Core: a.Core, Orders: a.Orders, Auth: s.Auth, Limits: s.Limits},
 		&mailhook.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
-		&storefront.Handler{Core: a.Core, QA: a.QA, Auth: s.Auth, Limits: s.Limits},
+		&storefront.Handler{Core: a.Core, QA: a.QA, Reviews: a.Reviews, Auth: s.Auth, Limits: s.Limits},
 	}
 }
 
@@ -39,7 +39,7 @@ func buildRunner(a *app.App) *jobs.Runner {
 		jobs.Entry{Job: jobs.Invitations{Core: a.Core}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.OrderSources{Orders: a.Orders}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.Idle{JobName: "marketplace"}, Schedule: "@every 15m"},
-		jobs.Entry{Job: jobs.Media{Core: a.Core}, Schedule: "@every 10s"},
+		jobs.Entry{Job: jobs.Media{Reviews: a.Reviews}, Schedule: "@every 10s"},
 		jobs.Entry{Job: jobs.Erasure{Orders: a.Orders}, Schedule: "@every 1h"},
 		jobs.Entry{Job: jobs.Cleanup{DB: a.DB}, Schedule: "30 3 * * *"},
 	)

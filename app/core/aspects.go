@@ -273,7 +273,7 @@ func (c *Core) TemplateForProduct(ctx context.Context, q *store.Q, variantKey, g
 // aspect_out_of_range, an empty required topic is aspect_required. It returns the
 // JSON object to store. With ok false (no list, or a shopping-experience review)
 // every value is unknown.
-func validateAspectValues(t AspectTemplate, ok bool, in map[string]json.RawMessage) (string, error) {
+func ValidateAspectValues(t AspectTemplate, ok bool, in map[string]json.RawMessage) (string, error) {
 	vals := map[string]int{}
 	for k, raw := range in {
 		var d *AspectDef
@@ -287,7 +287,7 @@ func validateAspectValues(t AspectTemplate, ok bool, in map[string]json.RawMessa
 		if d == nil {
 			return "", Invalid("aspect_unknown")
 		}
-		if isNull(raw) {
+		if IsNull(raw) {
 			continue
 		}
 		var f float64
@@ -307,7 +307,7 @@ func validateAspectValues(t AspectTemplate, ok bool, in map[string]json.RawMessa
 	return string(b), err
 }
 
-func isNull(raw json.RawMessage) bool {
+func IsNull(raw json.RawMessage) bool {
 	s := strings.TrimSpace(string(raw))
 	return s == "" || s == "null"
 }
@@ -597,7 +597,7 @@ func (c *Core) RetireAspectTemplate(ctx context.Context, a *Actor, key string) e
 }
 
 // storedAspects reads a review's stored topic values.
-func storedAspects(s string) map[string]int {
+func StoredAspects(s string) map[string]int {
 	out := map[string]int{}
 	_ = json.Unmarshal([]byte(s), &out)
 	return out

@@ -9,6 +9,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/reviews"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -97,6 +98,7 @@ func TestPublishDecision(t *testing.T) {
 // paid order R-1 with lines 1 and 2.
 type reviewEnv struct {
 	c     *core.Core
+	rv    *reviews.Service
 	clock *storetest.Clock
 	site  store.Channel
 }
@@ -121,15 +123,15 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 		return orders.LineInput{LineReference: ref, VariantKey: "SKU-" + ref, Title: "Product " + ref,
 			FulfilmentState: "delivered", DeliveredAt: "2026-05-30T10:00:00Z"}
 	}
-	if _, err := orders.New(c).IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
+	if _, err := orders.New(c, reviews.New(c)).IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
 		ExternalID: "R-1", PaymentState: "paid", PlacedAt: "2026-05-20T10:00:00Z", CustomerEmail: "ayse@example.com",
 		Items: []orders.LineInput{line("1"), line("2")}}}}); err != nil {
 		t.Fatal(err)
 	}
-	return &reviewEnv{c: c, clock: clock, site: ch}
+	return &reviewEnv{c: c, rv: reviews.New(c), clock: clock, site: ch}
 }
 
-func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string) []core.WrittenReview {
+func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string) []reviews.WrittenReview {
 	t.Helper()
 	ctx := context.Background()
 	var tok string
@@ -149,11 +151,11 @@ func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []core.ReviewInput
+	var rows []reviews.ReviewInput
 	for _, r := range refs {
-		rows = append(rows, core.ReviewInput{LineReference: r, Rating: json.RawMessage("4"), Body: body})
+		rows = append(rows, reviews.ReviewInput{LineReference: r, Rating: json.RawMessage("4"), Body: body})
 	}
-	out, err := e.c.WriteReviews(ctx, core.Console(), e.site, core.WriteInput{Token: tok, Reviews: rows})
+	out, err := e.rv.WriteReviews(ctx, core.Console(), e.site, reviews.WriteInput{Token: tok, Reviews: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +175,7 @@ func TestNotifyRejection(t *testing.T) {
 			return err
 		}
 		var err error
-		noticeID, err = e.c.NotifyRejection(ctx, tx, r.ID, "personal_data", "Your review contained a phone number.")
+		noticeID, err = e.rv.NotifyRejection(ctx, tx, r.ID, "personal_data", "Your review contained a phone number.")
 		return err
 	})
 	if err != nil || noticeID == 0 {
@@ -214,7 +216,7 @@ func TestMarkReturned(t *testing.T) {
 	r2, _ := e.c.DB.Read().ReviewByPublicID(ctx, w[1].ID)
 	mark := func(lineID int64) {
 		if err := e.c.DB.WithTx(ctx, func(tx *store.Tx) error {
-			return e.c.MarkReturned(ctx, tx, core.System("test"), r1.OrderID, lineID)
+			return e.rv.MarkReturned(ctx, tx, core.System("test"), r1.OrderID, lineID)
 		}); err != nil {
 			t.Fatal(err)
 		}

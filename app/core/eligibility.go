@@ -226,7 +226,7 @@ func (c *Core) OpenToken(ctx context.Context, site store.Channel, tok, lang stri
 		ExpiresAt: v.Token.ExpiresAt, Products: []TokenProduct{}, Limits: ReviewFormLimits()}
 	if v.Mode() == ModeRevise {
 		r := v.Review
-		if !revisable(r) {
+		if !Revisable(r) {
 			return TokenView{}, ErrNotRevisable
 		}
 		l, ok := v.Line(lineRefOf(v, r.LineID))
@@ -239,7 +239,7 @@ func (c *Core) OpenToken(ctx context.Context, site store.Channel, tok, lang stri
 		}
 		out.Products = append(out.Products, p)
 		tr := &TokenReview{ID: r.PublicID, LineReference: l.Line.LineReference, Rating: r.Rating, Title: r.Title, Body: r.Body,
-			AuthorName: r.AuthorName, HideName: r.HideName, Aspects: storedAspects(r.Aspects), Media: []TokenMedia{}}
+			AuthorName: r.AuthorName, HideName: r.HideName, Aspects: StoredAspects(r.Aspects), Media: []TokenMedia{}}
 		ms, err := q.MediaOfReview(ctx, r.ID)
 		if err != nil {
 			return TokenView{}, err

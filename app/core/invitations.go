@@ -46,7 +46,7 @@ const (
 	ErrRenderFailed   = "message_invalid"
 	errUndecryptable  = "secret_undecryptable"
 	templateDefault   = "default"
-	rejectionTemplate = "rejection:"
+	RejectionTemplate = "rejection:"
 )
 
 // Sending limits (docs/decisions.md, "Invitations").

@@ -549,7 +549,7 @@ func (c *Core) QueueRejectionNotice(ctx context.Context, tx *store.Tx, n Rejecti
 	}
 	inv, _, err := tx.CreateInvitation(ctx, store.Invitation{Kind: MsgRejection, OrderID: n.OrderID, ChannelID: n.ChannelID,
 		ReviewID: n.ReviewID, PayloadEnc: c.Keys.Encrypt(payload), Address: n.Address, Language: n.Language,
-		TemplateKey: rejectionTemplate + n.Reason, State: StateQueued, NextAttemptAt: tx.Now})
+		TemplateKey: RejectionTemplate + n.Reason, State: StateQueued, NextAttemptAt: tx.Now})
 	return inv.ID, err
 }
 
@@ -604,7 +604,7 @@ func (c *Core) prepareRejection(ctx context.Context, tx *store.Tx, job *sendJob,
 	job.unsub = c.UnsubscribeURL(job.route, inv.Language, inv.Address)
 	reason := p.ReasonText
 	if reason == "" {
-		reason = strings.TrimPrefix(inv.TemplateKey, rejectionTemplate)
+		reason = strings.TrimPrefix(inv.TemplateKey, RejectionTemplate)
 	}
 	job.subject, job.text, job.html, err = mail.Render(mail.KindRejection, inv.Language, mail.TemplateData{Brand: job.fromName,
 		Reason: reason, CorrectionURL: p.CorrectionURL, ProductName: p.ProductName, UnsubscribeURL: job.unsub})

@@ -200,7 +200,7 @@ func (c *Core) contributionOf(ctx context.Context, q *store.Q, r store.Review, m
 			break
 		}
 	}
-	vals := storedAspects(r.Aspects)
+	vals := StoredAspects(r.Aspects)
 	if len(vals) > 0 && r.AspectTemplate != "" {
 		tpl, ok, err := c.AspectTemplateByKey(ctx, q, r.AspectTemplate)
 		if err != nil {
@@ -221,9 +221,9 @@ func (c *Core) contributionOf(ctx context.Context, q *store.Q, r store.Review, m
 }
 
 // productRef names one product_stats row.
-type productRef struct{ scope, key, market string }
+type productRef struct{ Scope, Key, Market string }
 
-func refsOf(variant, group, market string) []productRef {
+func RefsOf(variant, group, market string) []productRef {
 	out := []productRef{{store.ScopeVariant, variant, market}}
 	if group != "" {
 		out = append(out, productRef{store.ScopeGroup, group, market})
@@ -298,7 +298,7 @@ func (w *statsWork) apply(ct contribution, sign int) {
 // refreshReviewStats brings the listing, search entry and product figures of one
 // review up to date with its current state, in tx. It is called by
 // afterReviewStateChange for every change of a review or of its media.
-func (c *Core) refreshReviewStats(ctx context.Context, tx *store.Tx, reviewID int64) error {
+func (c *Core) RefreshReviewStats(ctx context.Context, tx *store.Tx, reviewID int64) error {
 	r, err := tx.ReviewByID(ctx, reviewID)
 	if err != nil {
 		return fmt.Errorf("core: refresh review stats: %w", err)
@@ -328,9 +328,9 @@ func (c *Core) refreshReviewStats(ctx context.Context, tx *store.Tx, reviewID in
 		if w := work[ref]; w != nil {
 			return w, nil
 		}
-		st, err := tx.ProductStatsOf(ctx, ref.scope, ref.key, ref.market)
+		st, err := tx.ProductStatsOf(ctx, ref.Scope, ref.Key, ref.Market)
 		if errors.Is(err, store.ErrNotFound) {
-			st, err = store.ProductStats{Scope: ref.scope, ProductKey: ref.key, Market: ref.market}, nil
+			st, err = store.ProductStats{Scope: ref.Scope, ProductKey: ref.Key, Market: ref.Market}, nil
 		}
 		if err != nil {
 			return nil, err
@@ -340,7 +340,7 @@ func (c *Core) refreshReviewStats(ctx context.Context, tx *store.Tx, reviewID in
 		return w, nil
 	}
 	if hadOld {
-		for _, ref := range refsOf(old.VariantKey, old.GroupKey, old.Market) {
+		for _, ref := range RefsOf(old.VariantKey, old.GroupKey, old.Market) {
 			w, err := get(ref)
 			if err != nil {
 				return err
@@ -350,7 +350,7 @@ func (c *Core) refreshReviewStats(ctx context.Context, tx *store.Tx, reviewID in
 		}
 	}
 	if listed {
-		for _, ref := range refsOf(r.VariantKey, r.GroupKey, r.Market) {
+		for _, ref := range RefsOf(r.VariantKey, r.GroupKey, r.Market) {
 			w, err := get(ref)
 			if err != nil {
 				return err
@@ -367,13 +367,13 @@ func (c *Core) refreshReviewStats(ctx context.Context, tx *store.Tx, reviewID in
 			w.words, w.unwords = nil, nil
 		}
 		if len(w.unwords) > 0 {
-			if err := tx.AddProductWords(ctx, ref.scope, ref.key, ref.market, w.unwords, -1); err != nil {
+			if err := tx.AddProductWords(ctx, ref.Scope, ref.Key, ref.Market, w.unwords, -1); err != nil {
 				return err
 			}
 			w.topics = true
 		}
 		if len(w.words) > 0 {
-			if err := tx.AddProductWords(ctx, ref.scope, ref.key, ref.market, w.words, +1); err != nil {
+			if err := tx.AddProductWords(ctx, ref.Scope, ref.Key, ref.Market, w.words, +1); err != nil {
 				return err
 			}
 			w.topics = true
@@ -431,8 +431,8 @@ func jsonString(v any) string {
 // alters how a product's listed reviews look without going through
 // AfterReviewStateChange (for example a renamed rating-topic list).
 func (c *Core) RefreshProductStats(ctx context.Context, tx *store.Tx, variantKey, groupKey, market string) error {
-	for _, ref := range refsOf(variantKey, groupKey, market) {
-		st, err := tx.ProductStatsOf(ctx, ref.scope, ref.key, ref.market)
+	for _, ref := range RefsOf(variantKey, groupKey, market) {
+		st, err := tx.ProductStatsOf(ctx, ref.Scope, ref.Key, ref.Market)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -454,7 +454,7 @@ func (c *Core) RefreshProductStats(ctx context.Context, tx *store.Tx, variantKey
 func (c *Core) refreshProductStats(ctx context.Context, tx *store.Tx, ref productRef, w *statsWork) error {
 	st := &w.st
 	if w.topics || st.Revision == 0 {
-		top, err := tx.TopProductWords(ctx, ref.scope, ref.key, ref.market, MinTopicReviews, MaxTopics)
+		top, err := tx.TopProductWords(ctx, ref.Scope, ref.Key, ref.Market, MinTopicReviews, MaxTopics)
 		if err != nil {
 			return err
 		}
@@ -534,7 +534,7 @@ type GalleryItem struct {
 // buildGallery lists up to 12 ready media of a product's newest published reviews
 // with media, newest review first, each review's files in their order.
 func (c *Core) buildGallery(ctx context.Context, q *store.Q, ref productRef) ([]GalleryItem, error) {
-	ids, err := q.MediaReviewsNewest(ctx, ref.scope, ref.key, ref.market, MaxGalleryItems)
+	ids, err := q.MediaReviewsNewest(ctx, ref.Scope, ref.Key, ref.Market, MaxGalleryItems)
 	if err != nil {
 		return nil, err
 	}
@@ -626,10 +626,10 @@ func (c *Core) RebuildProductStats(ctx context.Context) (int, error) {
 				if err != nil {
 					return err
 				}
-				for _, ref := range refsOf(r.VariantKey, r.GroupKey, r.Market) {
+				for _, ref := range RefsOf(r.VariantKey, r.GroupKey, r.Market) {
 					w := work[ref]
 					if w == nil {
-						w = newStatsWork(store.ProductStats{Scope: ref.scope, ProductKey: ref.key, Market: ref.market})
+						w = newStatsWork(store.ProductStats{Scope: ref.Scope, ProductKey: ref.Key, Market: ref.Market})
 						work[ref] = w
 					}
 					w.apply(ct, +1)
@@ -668,7 +668,7 @@ func (c *Core) RebuildProductStats(ctx context.Context) (int, error) {
 	for _, r := range refs {
 		ref := productRef{r[0], r[1], r[2]}
 		if work[ref] == nil {
-			work[ref] = newStatsWork(store.ProductStats{Scope: ref.scope, ProductKey: ref.key, Market: ref.market})
+			work[ref] = newStatsWork(store.ProductStats{Scope: ref.Scope, ProductKey: ref.Key, Market: ref.Market})
 		}
 	}
 	list := make([]productRef, 0, len(work))
@@ -680,10 +680,10 @@ func (c *Core) RebuildProductStats(ctx context.Context) (int, error) {
 		err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 			for _, ref := range part {
 				w := work[ref]
-				if err := tx.AddProductWordCounts(ctx, ref.scope, ref.key, ref.market, wordCounts(words[ref])); err != nil {
+				if err := tx.AddProductWordCounts(ctx, ref.Scope, ref.Key, ref.Market, wordCounts(words[ref])); err != nil {
 					return err
 				}
-				old, err := tx.ProductStatsOf(ctx, ref.scope, ref.key, ref.market)
+				old, err := tx.ProductStatsOf(ctx, ref.Scope, ref.Key, ref.Market)
 				if err == nil {
 					w.st.Revision = old.Revision
 				} else if !errors.Is(err, store.ErrNotFound) {

@@ -7,6 +7,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/reviews"
 )
 
 // writeReview writes a product review for line ref with the token of the order's
@@ -17,8 +18,8 @@ func (e *sendEnv) writeReview(address, ref string) {
 	if len(m) == 0 {
 		e.t.Fatalf("no e-mail to %s", address)
 	}
-	_, err := e.c.WriteReviews(e.ctx, core.Console(), channelOf(e.t, e, "web-tr"), core.WriteInput{Token: linkToken(e.t, m[0].Text),
-		Reviews: []core.ReviewInput{{LineReference: ref, Rating: json.RawMessage("5"), Title: "Boils fast",
+	_, err := e.env.App.Reviews.WriteReviews(e.ctx, core.Console(), channelOf(e.t, e, "web-tr"), reviews.WriteInput{Token: linkToken(e.t, m[0].Text),
+		Reviews: []reviews.ReviewInput{{LineReference: ref, Rating: json.RawMessage("5"), Title: "Boils fast",
 			Body: "The kettle boils a full litre in under three minutes and the handle stays cool."}}})
 	if err != nil {
 		e.t.Fatalf("write review: %v", err)

@@ -645,7 +645,7 @@ func (c *Core) reviewRows(ctx context.Context, q *store.Q, rows []store.Review, 
 		author, anon := reviewAuthor(r)
 		row := ReviewRow{ID: r.PublicID, Rating: r.Rating, Title: r.Title, Body: r.Body, Author: author, Anonymous: anon,
 			Language: r.Language, PublishedAt: publishedAt(r), Verified: Verified(r), HelpfulCount: r.HelpfulCount,
-			UnhelpfulCount: r.UnhelpfulCount, AspectScores: storedAspects(r.Aspects), AspectTemplate: r.AspectTemplate,
+			UnhelpfulCount: r.UnhelpfulCount, AspectScores: StoredAspects(r.Aspects), AspectTemplate: r.AspectTemplate,
 			Media: byReview[r.ID], Origin: r.Origin, Experience: r.Experience, Translations: map[string]any{},
 			Aspects: []AspectValue{}}
 		if row.Media == nil {

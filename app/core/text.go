@@ -1,8 +1,12 @@
 package core
 
 import (
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -79,4 +83,62 @@ func Title(v string) (string, error) {
 		return r
 	}, v)
 	return Text("title", v, MaxTitleLen, false)
+}
+
+// SingleLine cleans a one-line field: line breaks and tabs become spaces, other
+// control characters go, surrounding space is trimmed.
+func SingleLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			return ' '
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
+			return -1
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(s)
+}
+
+var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// NewPublicID returns prefix + 20 random base32 characters (100 bits).
+func NewPublicID(prefix string) string {
+	b := make([]byte, 13)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return prefix + idEncoding.EncodeToString(b)[:20]
+}
+
+// MultiLine cleans a text field: line breaks become \n, tabs spaces, other control
+// characters go, surrounding space is trimmed.
+func MultiLine(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\r' || r == '\u2028' || r == '\u2029':
+			return '\n'
+		case r == '\t':
+			return ' '
+		case r == '\n':
+			return r
+		case unicode.IsControl(r):
+			return -1
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(s)
+}
+
+// ParseHideName reads hide_name: absent or null is unset, else it must be a
+// boolean (invalid / hide_name).
+func ParseHideName(raw json.RawMessage) (v, set bool, err error) {
+	if IsNull(raw) {
+		return false, false, nil
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return false, false, Invalid("hide_name")
+	}
+	return v, true, nil
 }

@@ -201,7 +201,7 @@ func (c *Core) VerifyToken(ctx context.Context, q *store.Q, tok string, site sto
 // lineFor applies the per-line rules of a writing token: a line the token does not
 // cover, or one that can no longer be reviewed, is line_out_of_scope; a line with a
 // review is line_already_written.
-func (v VerifiedToken) lineFor(ref string) (store.OrderLine, error) {
+func (v VerifiedToken) LineFor(ref string) (store.OrderLine, error) {
 	l, ok := v.Line(ref)
 	switch {
 	case !ok:
@@ -216,9 +216,9 @@ func (v VerifiedToken) lineFor(ref string) (store.OrderLine, error) {
 
 // uploadLine is the line an upload with this token is for: the correction's own
 // line for a correction token, else a line the token may still write.
-func (v VerifiedToken) uploadLine(ref string) (store.OrderLine, error) {
+func (v VerifiedToken) UploadLine(ref string) (store.OrderLine, error) {
 	if v.Token.Kind != TokenCorrection {
-		return v.lineFor(ref)
+		return v.LineFor(ref)
 	}
 	l, ok := v.Line(ref)
 	if !ok || l.Line.ID != v.Review.LineID {

@@ -43,7 +43,7 @@ type ViewClient struct {
 
 func rawString(raw json.RawMessage) (string, bool) {
 	var s string
-	if isNull(raw) || json.Unmarshal(raw, &s) != nil {
+	if IsNull(raw) || json.Unmarshal(raw, &s) != nil {
 		return "", false
 	}
 	return s, true
@@ -59,7 +59,7 @@ func oneOfOr(v string, allowed []string) string {
 // widthRange maps a width in pixels to its range ("" when not a number >= 0).
 func widthRange(raw json.RawMessage) string {
 	var f float64
-	if isNull(raw) || json.Unmarshal(raw, &f) != nil || f < 0 || f > 1e6 {
+	if IsNull(raw) || json.Unmarshal(raw, &f) != nil || f < 0 || f > 1e6 {
 		return ""
 	}
 	for _, r := range WidthRanges {

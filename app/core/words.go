@@ -206,7 +206,7 @@ func ReportReasons(lang string) []CodeLabel {
 }
 
 // validReason reports whether code is a report reason.
-func validReason(code string) bool {
+func ValidReason(code string) bool {
 	for _, c := range ReportReasonCodes {
 		if c == code {
 			return true

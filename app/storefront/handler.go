@@ -17,15 +17,17 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/qa"
+	"reviewd/app/core/reviews"
 	"reviewd/app/web"
 )
 
 // Handler holds what the storefront surface uses.
 type Handler struct {
-	Core   *core.Core
-	QA     *qa.Service
-	Auth   *web.Auth
-	Limits *web.Limits
+	Core    *core.Core
+	QA      *qa.Service
+	Reviews *reviews.Service
+	Auth    *web.Auth
+	Limits  *web.Limits
 	// EligibilityEmail and EligibilityOrder count failed order checks per
 	// lower-cased address and per order number: 10 per hour each, then 429
 	// rate_limited (spec 2, "Errors"). Mount creates them on the core clock.

@@ -206,7 +206,7 @@ func (f *fx) correction(id string) string {
 	var link string
 	err := f.App.DB.WithTx(ctx, func(tx *store.Tx) error {
 		var err error
-		link, err = f.App.Core.IssueCorrectionLink(ctx, tx, f.review(id).ID)
+		link, err = f.App.Reviews.IssueCorrectionLink(ctx, tx, f.review(id).ID)
 		return err
 	})
 	if err != nil {
@@ -249,7 +249,7 @@ func (f *fx) mustUpload(token, ref string, file []byte) string {
 // runMedia runs the media job once.
 func (f *fx) runMedia() string {
 	f.T.Helper()
-	run, err := f.App.Core.ProcessMedia(ctx, f.Clock.T, 50)
+	run, err := f.App.Reviews.ProcessMedia(ctx, f.Clock.T, 50)
 	if err != nil {
 		f.T.Fatal(err)
 	}

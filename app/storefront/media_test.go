@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/core/reviews"
 	"reviewd/app/media"
 )
 
@@ -75,7 +76,7 @@ func TestMediaBodyTooLarge(t *testing.T) {
 	}
 	defer conn.Close()
 	fmt.Fprintf(conn, "POST /v1/media HTTP/1.1\r\nHost: x\r\nX-Service-Site-Key: %s\r\nOrigin: https://shop.example\r\n"+
-		"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: %d\r\n\r\n--b\r\n", f.site, core.MaxUploadBody+1)
+		"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: %d\r\n\r\n--b\r\n", f.site, reviews.MaxUploadBody+1)
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatal(err)

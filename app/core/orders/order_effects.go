@@ -22,7 +22,7 @@ func (c *Service) afterPaymentChange(ctx context.Context, tx *store.Tx, a *core.
 	case core.PaymentRefunded, core.PaymentVoided:
 		// The order's earlier product reviews get the Returned mark on their proof
 		// and their automatic checks rerun; shopping-experience reviews get no mark.
-		if err := c.MarkReturned(ctx, tx, a, o.ID, 0); err != nil {
+		if err := c.Reviews.MarkReturned(ctx, tx, a, o.ID, 0); err != nil {
 			return err
 		}
 		return c.Record(ctx, tx, a, "order."+new, "order", core.OrderPublicID(o.ID),
@@ -45,7 +45,7 @@ func (c *Service) afterLineStateChange(ctx context.Context, tx *store.Tx, a *cor
 		// A returned line's product review gets the Returned mark and its checks
 		// rerun.
 		if new == core.LineReturned {
-			if err := c.MarkReturned(ctx, tx, a, o.ID, l.ID); err != nil {
+			if err := c.Reviews.MarkReturned(ctx, tx, a, o.ID, l.ID); err != nil {
 				return err
 			}
 		}

@@ -3,12 +3,17 @@
 // store platforms, and the erasure of customer data.
 package orders
 
-import "reviewd/app/core"
+import (
+	"reviewd/app/core"
+	"reviewd/app/core/reviews"
+)
 
 // Service is the order domain service.
 type Service struct {
 	*core.Core
+	// Reviews marks reviews Returned when their order line is refunded or returned.
+	Reviews *reviews.Service
 }
 
 // New builds the order service.
-func New(c *core.Core) *Service { return &Service{Core: c} }
+func New(c *core.Core, rv *reviews.Service) *Service { return &Service{Core: c, Reviews: rv} }

@@ -1,4 +1,4 @@
-package core
+package reviews
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/app/media"
 	"reviewd/store"
 )
@@ -38,13 +39,13 @@ const (
 
 // ErrBodyTooLarge is 413 refused / too_large: 200 for an upload body over
 // MaxUploadBody.
-var ErrBodyTooLarge = E(http.StatusRequestEntityTooLarge, "refused", "too_large: "+strconv.Itoa(media.VideoMaxBytes>>20))
+var ErrBodyTooLarge = core.E(http.StatusRequestEntityTooLarge, "refused", "too_large: "+strconv.Itoa(media.VideoMaxBytes>>20))
 
 // refusalOf turns a media library refusal into the spec's answer.
-func refusalOf(r *media.Refusal) *Error { return E(r.Status(), r.Code(), r.Detail()) }
+func refusalOf(r *media.Refusal) *core.Error { return core.E(r.Status(), r.Code(), r.Detail()) }
 
 // NewMediaID returns a new public media id (m_<20 base32>).
-func NewMediaID() string { return NewPublicID("m_") }
+func NewMediaID() string { return core.NewPublicID("m_") }
 
 func validMediaID(s string) bool {
 	if len(s) != 22 || !strings.HasPrefix(s, "m_") {
@@ -80,7 +81,7 @@ func (u *Upload) Discard() {
 // over its type's size limit, is not kept and is refused by UploadMedia (400
 // type_not_allowed: <type>, too_large: 12 | 200). A read error (the request body
 // over its limit, a broken connection) is returned wrapped.
-func (c *Core) ReceiveUpload(r io.Reader) (*Upload, error) {
+func (c *Service) ReceiveUpload(r io.Reader) (*Upload, error) {
 	dir := filepath.Join(c.MediaDir, incomingDir)
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("core: media folder: %w", err)
@@ -142,30 +143,30 @@ type Uploaded struct {
 // the header (422 image_unreadable, image_too_large); for videos ffprobe's limits
 // when the video is readable now (422 video_*; an unreadable video is accepted and
 // refused during processing). The kept file waits for the media job.
-func (c *Core) UploadMedia(ctx context.Context, a *Actor, site store.Channel, in UploadInput) (Uploaded, error) {
+func (c *Service) UploadMedia(ctx context.Context, a *core.Actor, site store.Channel, in UploadInput) (Uploaded, error) {
 	defer in.File.Discard()
 	if strings.TrimSpace(in.Token) == "" {
-		return Uploaded{}, ErrTokenRequired
+		return Uploaded{}, core.ErrTokenRequired
 	}
-	v, err := c.VerifyToken(ctx, c.DB.Read(), in.Token, site, AllTokenKinds...)
+	v, err := c.VerifyToken(ctx, c.DB.Read(), in.Token, site, core.AllTokenKinds...)
 	if err != nil {
 		return Uploaded{}, err
 	}
 	ref := strings.TrimSpace(in.LineReference)
 	if ref == "" {
-		return Uploaded{}, Invalid("line_reference_required")
+		return Uploaded{}, core.Invalid("line_reference_required")
 	}
-	line, err := v.uploadLine(ref)
+	line, err := v.UploadLine(ref)
 	if err != nil {
 		return Uploaded{}, err
 	}
 	if in.File == nil {
-		return Uploaded{}, Invalid("file_required")
+		return Uploaded{}, core.Invalid("file_required")
 	}
 	if in.File.refusal != nil {
 		return Uploaded{}, in.File.refusal
 	}
-	tooMany := E(http.StatusBadRequest, "refused", "too_many_items: "+strconv.Itoa(MaxUnattachedPerLine))
+	tooMany := core.E(http.StatusBadRequest, "refused", "too_many_items: "+strconv.Itoa(MaxUnattachedPerLine))
 	if n, err := c.DB.Read().CountUnattachedMedia(ctx, line.ID); err != nil {
 		return Uploaded{}, err
 	} else if n >= MaxUnattachedPerLine {
@@ -201,7 +202,7 @@ func (c *Core) UploadMedia(ctx context.Context, a *Actor, site store.Channel, in
 }
 
 // checkUpload scans a received file and checks what can be checked at upload.
-func (c *Core) checkUpload(ctx context.Context, u *Upload) error {
+func (c *Service) checkUpload(ctx context.Context, u *Upload) error {
 	if c.Scanner.Enabled() {
 		f, err := os.Open(u.path)
 		if err != nil {
@@ -248,111 +249,6 @@ func (c *Core) checkUpload(ctx context.Context, u *Upload) error {
 	}
 }
 
-// MediaFiles lists the processed files of a media item (review_media.files).
-type MediaFiles struct {
-	Main             string      `json:"main"`
-	Renditions       []Rendition `json:"renditions,omitempty"`
-	Poster           string      `json:"poster,omitempty"`
-	PosterWidth      int         `json:"poster_width,omitempty"`
-	PosterRenditions []Rendition `json:"poster_renditions,omitempty"`
-}
-
-// Rendition is one resized JPEG of a photo or poster.
-type Rendition struct {
-	Width int    `json:"w"`
-	Name  string `json:"name"`
-}
-
-// ParseMediaFiles reads review_media.files.
-func ParseMediaFiles(s string) MediaFiles {
-	var f MediaFiles
-	_ = json.Unmarshal([]byte(s), &f)
-	return f
-}
-
-// Names lists every file name.
-func (f MediaFiles) Names() []string {
-	var out []string
-	if f.Main != "" {
-		out = append(out, f.Main)
-	}
-	for _, r := range f.Renditions {
-		out = append(out, r.Name)
-	}
-	if f.Poster != "" {
-		out = append(out, f.Poster)
-	}
-	for _, r := range f.PosterRenditions {
-		out = append(out, r.Name)
-	}
-	return out
-}
-
-// Has reports whether name is one of the files.
-func (f MediaFiles) Has(name string) bool {
-	for _, n := range f.Names() {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
-// MediaItemView is the spec's media item.
-type MediaItemView struct {
-	ID        string `json:"id"`
-	Kind      string `json:"kind"`
-	URL       string `json:"url"`
-	Srcset    string `json:"srcset"`
-	Width     int    `json:"width"`
-	Height    int    `json:"height"`
-	AltText   string `json:"alt_text"`
-	PosterURL string `json:"poster_url"`
-}
-
-// MediaItem builds the media item of a ready file; base is the address of the
-// folder its files are served from, ending in "/" (PublicMediaBase, or the admin
-// media address). ok is false for a file that is not ready. srcset lists the 320w,
-// 640w and 1280w renditions (of the photo, or of a video's poster) that exist plus
-// the stored original with its own width.
-func MediaItem(m store.Media, base string) (MediaItemView, bool) {
-	if m.State != store.MediaReady {
-		return MediaItemView{}, false
-	}
-	f := ParseMediaFiles(m.Files)
-	item := MediaItemView{ID: m.PublicID, Kind: m.Kind, URL: base + f.Main, Width: m.Width, Height: m.Height, AltText: m.AltText}
-	set := func(rs []Rendition, main string, mainWidth int) string {
-		var parts []string
-		for _, r := range rs {
-			parts = append(parts, base+r.Name+" "+strconv.Itoa(r.Width)+"w")
-		}
-		if main != "" && mainWidth > 0 {
-			parts = append(parts, base+main+" "+strconv.Itoa(mainWidth)+"w")
-		}
-		return strings.Join(parts, ", ")
-	}
-	if m.Kind == media.KindVideo {
-		if f.Poster != "" {
-			item.PosterURL = base + f.Poster
-		}
-		item.Srcset = set(f.PosterRenditions, f.Poster, f.PosterWidth)
-	} else {
-		item.Srcset = set(f.Renditions, f.Main, m.Width)
-	}
-	return item, true
-}
-
-// PublicMediaBase is the public folder address of a media item's files
-// ({public_url}/media/<id>/); they are served only while its review is published.
-func (c *Core) PublicMediaBase(m store.Media) string {
-	return strings.TrimRight(c.PublicURL, "/") + "/media/" + m.PublicID + "/"
-}
-
-// PublicMediaItem is MediaItem at the public address.
-func (c *Core) PublicMediaItem(m store.Media) (MediaItemView, bool) {
-	return MediaItem(m, c.PublicMediaBase(m))
-}
-
 // MediaFile is an opened media file ready to be served (with http.ServeContent).
 type MediaFile struct {
 	*os.File
@@ -363,8 +259,8 @@ type MediaFile struct {
 
 // openMediaFile opens a file of a ready media item; ErrNotFound when it is not one
 // of the item's files.
-func (c *Core) openMediaFile(m store.Media, name string) (*MediaFile, error) {
-	if m.State != store.MediaReady || !validMediaID(m.PublicID) || !ParseMediaFiles(m.Files).Has(name) ||
+func (c *Service) openMediaFile(m store.Media, name string) (*MediaFile, error) {
+	if m.State != store.MediaReady || !validMediaID(m.PublicID) || !core.ParseMediaFiles(m.Files).Has(name) ||
 		name != path.Base(name) || strings.HasPrefix(name, ".") {
 		return nil, store.ErrNotFound
 	}
@@ -393,7 +289,7 @@ func (c *Core) openMediaFile(m store.Media, name string) (*MediaFile, error) {
 // OpenPublicMedia opens a file of a media item for the public address: only while
 // the file is ready and its review is published; ErrNotFound otherwise. The caller
 // closes the file.
-func (c *Core) OpenPublicMedia(ctx context.Context, mediaID, name string) (*MediaFile, error) {
+func (c *Service) OpenPublicMedia(ctx context.Context, mediaID, name string) (*MediaFile, error) {
 	if !validMediaID(mediaID) {
 		return nil, store.ErrNotFound
 	}
@@ -409,7 +305,7 @@ func (c *Core) OpenPublicMedia(ctx context.Context, mediaID, name string) (*Medi
 	if err != nil {
 		return nil, err
 	}
-	if r.State != ReviewPublished {
+	if r.State != core.ReviewPublished {
 		return nil, store.ErrNotFound
 	}
 	return c.openMediaFile(m, name)
@@ -417,7 +313,7 @@ func (c *Core) OpenPublicMedia(ctx context.Context, mediaID, name string) (*Medi
 
 // OpenReviewMedia opens a file of a review's media item whatever the review's state
 // (the admin media endpoint); another review's file is ErrNotFound.
-func (c *Core) OpenReviewMedia(ctx context.Context, reviewPublicID, mediaID, name string) (*MediaFile, error) {
+func (c *Service) OpenReviewMedia(ctx context.Context, reviewPublicID, mediaID, name string) (*MediaFile, error) {
 	if !validMediaID(mediaID) {
 		return nil, store.ErrNotFound
 	}
@@ -457,7 +353,7 @@ func (r MediaRun) String() string {
 // its refusal detail (processing_failed, video_too_long: 60, ...) and never shown.
 // Other failures are retried up to 3 times. Without ffmpeg a video waits. At most
 // max items are done per run.
-func (c *Core) ProcessMedia(ctx context.Context, now time.Time, max int) (MediaRun, error) {
+func (c *Service) ProcessMedia(ctx context.Context, now time.Time, max int) (MediaRun, error) {
 	var run MediaRun
 	for i := 0; i < max; i++ {
 		var m store.Media
@@ -481,7 +377,7 @@ func (c *Core) ProcessMedia(ctx context.Context, now time.Time, max int) (MediaR
 	return run, nil
 }
 
-func (c *Core) processOne(ctx context.Context, now time.Time, m store.Media, run *MediaRun) error {
+func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, run *MediaRun) error {
 	src := filepath.Join(c.MediaDir, incomingDir, m.PublicID+"."+m.Type)
 	outDir := filepath.Join(c.MediaDir, m.PublicID)
 	files, w, h, dur, err := c.prepare(ctx, m, src, outDir)
@@ -547,8 +443,8 @@ func (c *Core) processOne(ctx context.Context, now time.Time, m store.Media, run
 }
 
 // prepare writes the processed files of one upload into outDir.
-func (c *Core) prepare(ctx context.Context, m store.Media, src, outDir string) (MediaFiles, int, int, int64, error) {
-	var f MediaFiles
+func (c *Service) prepare(ctx context.Context, m store.Media, src, outDir string) (core.MediaFiles, int, int, int64, error) {
+	var f core.MediaFiles
 	if _, err := os.Stat(src); errors.Is(err, os.ErrNotExist) {
 		return f, 0, 0, 0, media.ErrProcessingFailed
 	}
@@ -564,7 +460,7 @@ func (c *Core) prepare(ctx context.Context, m store.Media, src, outDir string) (
 		if len(res.Poster.Files) > 0 {
 			f.Poster, f.PosterWidth = res.Poster.Files[0].Name, res.Poster.Files[0].Width
 			for _, r := range res.Poster.Files[1:] {
-				f.PosterRenditions = append(f.PosterRenditions, Rendition{Width: r.Width, Name: r.Name})
+				f.PosterRenditions = append(f.PosterRenditions, core.Rendition{Width: r.Width, Name: r.Name})
 			}
 		}
 		return f, res.Width, res.Height, res.Duration.Milliseconds(), nil
@@ -579,7 +475,7 @@ func (c *Core) prepare(ctx context.Context, m store.Media, src, outDir string) (
 	}
 	f.Main = res.Files[0].Name
 	for _, r := range res.Files[1:] {
-		f.Renditions = append(f.Renditions, Rendition{Width: r.Width, Name: r.Name})
+		f.Renditions = append(f.Renditions, core.Rendition{Width: r.Width, Name: r.Name})
 	}
 	return f, res.Width, res.Height, 0, nil
 }

@@ -1,10 +1,11 @@
-package core
+package reviews
 
 import (
 	"context"
 	"errors"
 	"strings"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -37,7 +38,7 @@ type VoteResult struct {
 
 // visitorOf is the stored identity of a visitor: a keyed hash of the visitor key,
 // else of the IP address.
-func (c *Core) visitorOf(key, ip string) string {
+func (c *Service) visitorOf(key, ip string) string {
 	if key = strings.TrimSpace(key); key != "" {
 		return c.Keys.Pseudonym("visitor", "key:"+key)
 	}
@@ -47,24 +48,24 @@ func (c *Core) visitorOf(key, ip string) string {
 // visibleReview finds a review that the channel's list shows: published, of the
 // channel's market, or syndicable from another market while syndication is on.
 // Anything else is 404 not_found.
-func (c *Core) visibleReview(ctx context.Context, tx *store.Tx, ch store.Channel, publicID string) (store.Review, error) {
+func (c *Service) visibleReview(ctx context.Context, tx *store.Tx, ch store.Channel, publicID string) (store.Review, error) {
 	r, err := tx.ReviewByPublicID(ctx, publicID)
 	if errors.Is(err, store.ErrNotFound) {
-		return r, ErrNotFound
+		return r, core.ErrNotFound
 	}
 	if err != nil {
 		return r, err
 	}
-	if r.State != ReviewPublished {
-		return r, ErrNotFound
+	if r.State != core.ReviewPublished {
+		return r, core.ErrNotFound
 	}
 	if r.Market != ch.Market {
 		st, err := c.LoadSettings(ctx, tx.Q)
 		if err != nil {
 			return r, err
 		}
-		if !st.SyndicationEnabled || !Syndicable(r) {
-			return r, ErrNotFound
+		if !st.SyndicationEnabled || !core.Syndicable(r) {
+			return r, core.ErrNotFound
 		}
 	}
 	return r, nil
@@ -73,9 +74,9 @@ func (c *Core) visibleReview(ctx context.Context, tx *store.Tx, ch store.Channel
 // VoteHelpful records a visitor's helpful vote on a review shown on channel ch.
 // Repeating the direction changes nothing (counted false); the other direction
 // moves the vote; none withdraws it. Errors: invalid / vote, 404 not_found.
-func (c *Core) VoteHelpful(ctx context.Context, a *Actor, ch store.Channel, reviewID string, in VoteInput) (VoteResult, error) {
+func (c *Service) VoteHelpful(ctx context.Context, a *core.Actor, ch store.Channel, reviewID string, in VoteInput) (VoteResult, error) {
 	if in.Vote != VoteUp && in.Vote != VoteDown && in.Vote != VoteNone {
-		return VoteResult{}, Invalid("vote")
+		return VoteResult{}, core.Invalid("vote")
 	}
 	visitor := c.visitorOf(in.VisitorKey, a.IP)
 	var out VoteResult
@@ -128,8 +129,8 @@ func (c *Core) VoteHelpful(ctx context.Context, a *Actor, ch store.Channel, revi
 		if err := tx.SetListingHelpful(ctx, r.ID, out.HelpfulCount); err != nil {
 			return err
 		}
-		for _, ref := range refsOf(r.VariantKey, r.GroupKey, r.Market) {
-			if err := tx.BumpProductRevision(ctx, ref.scope, ref.key, ref.market); err != nil {
+		for _, ref := range core.RefsOf(r.VariantKey, r.GroupKey, r.Market) {
+			if err := tx.BumpProductRevision(ctx, ref.Scope, ref.Key, ref.Market); err != nil {
 				return err
 			}
 		}

@@ -1,4 +1,4 @@
-package core
+package reviews
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -25,12 +26,12 @@ const MaxReviewExport = 100000
 const MaxResolveNote = 1000
 
 // reviewStates lists every review state.
-var reviewStates = []string{ReviewPending, ReviewPublished, ReviewRejected, ReviewHidden, ReviewRemoved}
+var reviewStates = []string{core.ReviewPending, core.ReviewPublished, core.ReviewRejected, core.ReviewHidden, core.ReviewRemoved}
 
 // AdminReviewFilter selects reviews for GET /admin/v1/reviews and the moderation
 // queue.
 type AdminReviewFilter struct {
-	ListQuery
+	core.ListQuery
 	State      string
 	Channel    string // channel code
 	Market     string
@@ -91,12 +92,12 @@ type AdminReviewList struct {
 func adminReviewRow(r store.AdminReviewRow) AdminReviewRow {
 	row := AdminReviewRow{ID: r.PublicID, Channel: r.ChannelCode, Market: r.Market, Language: r.Language, State: r.State,
 		Experience: r.Experience, Origin: r.Origin, Rating: r.Rating, Title: r.Title, Body: r.Body, Author: r.AuthorName,
-		NameHidden: r.HideName, Verified: Verified(r.Review), VariantKey: r.VariantKey, GroupKey: r.GroupKey,
-		ProductName: r.ProductName, Aspects: storedAspects(r.Aspects), FlagOpen: r.FlagOpen, ReportsOpen: r.ReportsOpen,
+		NameHidden: r.HideName, Verified: core.Verified(r.Review), VariantKey: r.VariantKey, GroupKey: r.GroupKey,
+		ProductName: r.ProductName, Aspects: core.StoredAspects(r.Aspects), FlagOpen: r.FlagOpen, ReportsOpen: r.ReportsOpen,
 		MediaCount: r.MediaCount, HelpfulCount: r.HelpfulCount, UnhelpfulCount: r.UnhelpfulCount,
 		Anonymized: !r.AnonymizedAt.IsZero(), SubmittedAt: r.SubmittedAt, PublishedAt: moderationTime(r.PublishedAt),
 		UpdatedAt: r.UpdatedAt}
-	if r.Origin == OriginImported {
+	if r.Origin == core.OriginImported {
 		row.Source = &ReviewSource{Platform: r.SourcePlatform, Name: r.SourceName}
 	}
 	return row
@@ -121,20 +122,20 @@ func storeReviewFilter(ctx context.Context, q *store.Q, f AdminReviewFilter) (st
 	sf := store.AdminReviewFilter{State: f.State, Rating: f.Rating, FlagOpen: f.FlagOpen, Reported: f.Reported,
 		Oldest: f.Sort == "oldest", Limit: f.PageSize, Offset: f.Offset()}
 	if f.State != "" && !slices.Contains(reviewStates, f.State) {
-		return sf, Invalid("state")
+		return sf, core.Invalid("state")
 	}
 	if f.Rating < 0 || f.Rating > 5 {
-		return sf, Invalid("rating")
+		return sf, core.Invalid("rating")
 	}
 	switch f.EntryPoint {
 	case "":
 	case EntryPointImport:
-		sf.Origin = OriginImported
+		sf.Origin = core.OriginImported
 	default:
-		return sf, Invalid("entry_point")
+		return sf, core.Invalid("entry_point")
 	}
 	sf.Market = strings.ToUpper(strings.TrimSpace(f.Market))
-	only, err := ChannelFilter(ctx, q, f.Channel, sf.Market)
+	only, err := core.ChannelFilter(ctx, q, f.Channel, sf.Market)
 	if err != nil {
 		return sf, err
 	}
@@ -151,7 +152,7 @@ func storeReviewFilter(ctx context.Context, q *store.Q, f AdminReviewFilter) (st
 // and q (title, text, product name and codes, order number, author name and e-mail;
 // a full review id returns that review). A search (q) shows whose reviews match and
 // is logged in the personal-data access log as reviews.searched.
-func (c *Core) ListAdminReviews(ctx context.Context, a *Actor, f AdminReviewFilter) (AdminReviewList, error) {
+func (c *Service) ListAdminReviews(ctx context.Context, a *core.Actor, f AdminReviewFilter) (AdminReviewList, error) {
 	out := AdminReviewList{Items: []AdminReviewRow{}, Page: f.Page, PageSize: f.PageSize}
 	q := c.DB.Read()
 	sf, err := storeReviewFilter(ctx, q, f)
@@ -162,7 +163,7 @@ func (c *Core) ListAdminReviews(ctx context.Context, a *Actor, f AdminReviewFilt
 	if err != nil {
 		return out, err
 	}
-	out.Total, out.Pages = total, PageCount(total, f.PageSize)
+	out.Total, out.Pages = total, core.PageCount(total, f.PageSize)
 	for _, r := range rows {
 		out.Items = append(out.Items, adminReviewRow(r))
 	}
@@ -188,10 +189,10 @@ type ReviewExport struct {
 // export permission (403 forbidden / scope_missing). The download is written to the
 // personal-data access log (reviews.exported) and the activity history with its
 // format, row count and filters.
-func (c *Core) ExportAdminReviews(ctx context.Context, a *Actor, f AdminReviewFilter, format string) (ReviewExport, error) {
+func (c *Service) ExportAdminReviews(ctx context.Context, a *core.Actor, f AdminReviewFilter, format string) (ReviewExport, error) {
 	out := ReviewExport{Items: []AdminReviewRow{}}
-	if !a.Can(PermExport) {
-		return out, ErrScopeMissing
+	if !a.Can(core.PermExport) {
+		return out, core.ErrScopeMissing
 	}
 	q := c.DB.Read()
 	sf, err := storeReviewFilter(ctx, q, f)
@@ -318,19 +319,19 @@ type AdminReviewDetail struct {
 
 // AdminMediaBase is the admin address of a review's media item's files, ending in
 // "/": {public_url}/admin/v1/reviews/<review>/media/<file>/.
-func (c *Core) AdminMediaBase(reviewPublicID, mediaPublicID string) string {
+func (c *Service) AdminMediaBase(reviewPublicID, mediaPublicID string) string {
 	return strings.TrimRight(c.PublicURL, "/") + "/admin/v1/reviews/" + reviewPublicID + "/media/" + mediaPublicID + "/"
 }
 
 // PanelReviewURL is the open-in-panel address of a review.
-func (c *Core) PanelReviewURL(reviewPublicID string) string {
+func (c *Service) PanelReviewURL(reviewPublicID string) string {
 	return strings.TrimRight(c.PublicURL, "/") + "/admin/reviews/" + reviewPublicID
 }
 
 // reviewProof builds the proof of a review.
-func (c *Core) reviewProof(ctx context.Context, q *store.Q, r store.Review) (ReviewProof, error) {
+func (c *Service) reviewProof(ctx context.Context, q *store.Q, r store.Review) (ReviewProof, error) {
 	p := ReviewProof{Method: r.VerificationMethod, Returned: !r.ReturnedAt.IsZero(), ReturnedAt: moderationTime(r.ReturnedAt)}
-	if r.Origin == OriginImported {
+	if r.Origin == core.OriginImported {
 		p.Method = "source_platform"
 		return p, nil
 	}
@@ -361,20 +362,20 @@ func rawDetail(s string) json.RawMessage {
 // adminReview loads one review with its list fields.
 func adminReview(ctx context.Context, q *store.Q, publicID string) (store.AdminReviewRow, error) {
 	if !isReviewID(publicID) {
-		return store.AdminReviewRow{}, ErrNotFound
+		return store.AdminReviewRow{}, core.ErrNotFound
 	}
 	rows, _, err := q.ListAdminReviews(ctx, store.AdminReviewFilter{QID: publicID, Limit: 1})
 	if err != nil {
 		return store.AdminReviewRow{}, err
 	}
 	if len(rows) == 0 {
-		return store.AdminReviewRow{}, ErrNotFound
+		return store.AdminReviewRow{}, core.ErrNotFound
 	}
 	return rows[0], nil
 }
 
 // reviewDetail builds the panel view of a review over q.
-func (c *Core) reviewDetail(ctx context.Context, q *store.Q, r store.AdminReviewRow) (AdminReviewDetail, error) {
+func (c *Service) reviewDetail(ctx context.Context, q *store.Q, r store.AdminReviewRow) (AdminReviewDetail, error) {
 	d := AdminReviewDetail{AdminReviewRow: adminReviewRow(r), History: []ReviewHistoryEntry{}, Checks: []ReviewCheckView{},
 		Reports: []ReviewReportView{}, AvailableEvents: AvailableReviewEvents(r.State, !r.AnonymizedAt.IsZero()),
 		Media: []AdminMediaItem{}, MediaRemovalReasons: mediaRemovalCodes()}
@@ -382,7 +383,7 @@ func (c *Core) reviewDetail(ctx context.Context, q *store.Q, r store.AdminReview
 	if d.Proof, err = c.reviewProof(ctx, q, r.Review); err != nil {
 		return d, err
 	}
-	if r.Origin == OriginImported {
+	if r.Origin == core.OriginImported {
 		d.Imported = &ImportedView{Platform: r.SourcePlatform, Name: r.SourceName, URL: r.SourceURL, ReviewID: r.SourceReviewID}
 	}
 	events, err := q.ReviewEvents(ctx, r.ID)
@@ -416,7 +417,7 @@ func (c *Core) reviewDetail(ctx context.Context, q *store.Q, r store.AdminReview
 	for _, m := range media {
 		it := AdminMediaItem{ID: m.PublicID, Kind: m.Kind, State: m.State, Width: m.Width, Height: m.Height,
 			AltText: m.AltText, RemovalReason: m.RemovalReason, RemovedAt: moderationTime(m.RemovedAt)}
-		if v, ok := MediaItem(m, c.AdminMediaBase(r.PublicID, m.PublicID)); ok {
+		if v, ok := core.MediaItem(m, c.AdminMediaBase(r.PublicID, m.PublicID)); ok {
 			it.URL, it.PosterURL, it.Srcset = v.URL, v.PosterURL, v.Srcset
 		}
 		d.Media = append(d.Media, it)
@@ -426,7 +427,7 @@ func (c *Core) reviewDetail(ctx context.Context, q *store.Q, r store.AdminReview
 
 func mediaRemovalCodes() []string {
 	var out []string
-	for _, r := range Reasons(ReasonsMediaRemoval, "en") {
+	for _, r := range core.Reasons(core.ReasonsMediaRemoval, "en") {
 		out = append(out, r.Code)
 	}
 	return out
@@ -436,7 +437,7 @@ func mediaRemovalCodes() []string {
 // /admin/v1/reviews/<id>): the full author name, proof, history, checks, reports,
 // the events offered, media at admin addresses and the media removal reasons. The
 // read is logged as review.viewed. Unknown ids: 404 not_found.
-func (c *Core) AdminReviewDetailOf(ctx context.Context, a *Actor, publicID string) (AdminReviewDetail, error) {
+func (c *Service) AdminReviewDetailOf(ctx context.Context, a *core.Actor, publicID string) (AdminReviewDetail, error) {
 	var d AdminReviewDetail
 	q := c.DB.Read()
 	r, err := adminReview(ctx, q, publicID)
@@ -459,20 +460,20 @@ func (c *Core) AdminReviewDetailOf(ctx context.Context, a *Actor, publicID strin
 // history and the activity history record it. The review's text, rating and state do
 // not change. Errors: invalid / reason_required, reason; 404 not_found for an
 // unknown review, a file of another review or one removed already.
-func (c *Core) RemoveReviewMedia(ctx context.Context, a *Actor, reviewPublicID, mediaPublicID, reason string) error {
+func (c *Service) RemoveReviewMedia(ctx context.Context, a *core.Actor, reviewPublicID, mediaPublicID, reason string) error {
 	reason = strings.TrimSpace(reason)
 	switch {
 	case reason == "":
-		return Invalid("reason_required")
-	case !ReasonAllowed(ReasonsMediaRemoval, reason):
-		return Invalid("reason")
+		return core.Invalid("reason_required")
+	case !core.ReasonAllowed(core.ReasonsMediaRemoval, reason):
+		return core.Invalid("reason")
 	}
 	if !validMediaID(mediaPublicID) {
-		return ErrNotFound
+		return core.ErrNotFound
 	}
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if !isReviewID(reviewPublicID) {
-			return ErrNotFound
+			return core.ErrNotFound
 		}
 		r, err := tx.ReviewByPublicID(ctx, reviewPublicID)
 		if err != nil {
@@ -483,7 +484,7 @@ func (c *Core) RemoveReviewMedia(ctx context.Context, a *Actor, reviewPublicID, 
 			return err
 		}
 		if m.ReviewID != r.ID || m.State == store.MediaRemoved {
-			return ErrNotFound
+			return core.ErrNotFound
 		}
 		if err := tx.RemoveMedia(ctx, m.ID, reason); err != nil {
 			return err
@@ -509,15 +510,15 @@ func (c *Core) RemoveReviewMedia(ctx context.Context, a *Actor, reviewPublicID, 
 // /admin/v1/reviews/<id>/reports/resolve) with an optional resolution note (up to
 // 1000 characters; invalid / note_too_long) kept in the review's history; it
 // returns how many were closed. Unknown reviews: 404 not_found.
-func (c *Core) ResolveReports(ctx context.Context, a *Actor, reviewPublicID, note string) (int64, error) {
-	note = MultiLine(note)
+func (c *Service) ResolveReports(ctx context.Context, a *core.Actor, reviewPublicID, note string) (int64, error) {
+	note = core.MultiLine(note)
 	if utf8.RuneCountInString(note) > MaxResolveNote {
-		return 0, Invalid("note_too_long")
+		return 0, core.Invalid("note_too_long")
 	}
 	var closed int64
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if !isReviewID(reviewPublicID) {
-			return ErrNotFound
+			return core.ErrNotFound
 		}
 		r, err := tx.ReviewByPublicID(ctx, reviewPublicID)
 		if err != nil {

@@ -1,4 +1,4 @@
-package core
+package reviews
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -35,12 +36,12 @@ var reviewMoves = []struct {
 	event string
 	moves map[string]string
 }{
-	{EventApprove, map[string]string{ReviewPending: ReviewPublished}},
-	{EventReject, map[string]string{ReviewPending: ReviewRejected, ReviewPublished: ReviewRejected}},
-	{EventHide, map[string]string{ReviewPublished: ReviewHidden}},
-	{EventUnhide, map[string]string{ReviewHidden: ReviewPublished}},
-	{EventRemove, map[string]string{ReviewPending: ReviewRemoved, ReviewPublished: ReviewRemoved,
-		ReviewRejected: ReviewRemoved, ReviewHidden: ReviewRemoved}},
+	{EventApprove, map[string]string{core.ReviewPending: core.ReviewPublished}},
+	{EventReject, map[string]string{core.ReviewPending: core.ReviewRejected, core.ReviewPublished: core.ReviewRejected}},
+	{EventHide, map[string]string{core.ReviewPublished: core.ReviewHidden}},
+	{EventUnhide, map[string]string{core.ReviewHidden: core.ReviewPublished}},
+	{EventRemove, map[string]string{core.ReviewPending: core.ReviewRemoved, core.ReviewPublished: core.ReviewRemoved,
+		core.ReviewRejected: core.ReviewRemoved, core.ReviewHidden: core.ReviewRemoved}},
 }
 
 // reasonListOf names the reason list an event's reason must come from ("" = free
@@ -48,9 +49,9 @@ var reviewMoves = []struct {
 func reasonListOf(event string) string {
 	switch event {
 	case EventReject:
-		return ReasonsReviewRejection
+		return core.ReasonsReviewRejection
 	case EventRemove:
-		return ReasonsReviewRemoval
+		return core.ReasonsReviewRemoval
 	}
 	return ""
 }
@@ -83,21 +84,21 @@ type ReviewTransitionInput struct {
 func checkReviewTransition(in *ReviewTransitionInput) error {
 	in.Event, in.Reason = strings.TrimSpace(in.Event), strings.TrimSpace(in.Reason)
 	if in.Event == "" {
-		return Invalid("event_required")
+		return core.Invalid("event_required")
 	}
 	known := false
 	for _, m := range reviewMoves {
 		known = known || m.event == in.Event
 	}
 	if !known {
-		return Invalid("event")
+		return core.Invalid("event")
 	}
 	if list := reasonListOf(in.Event); list != "" {
 		switch {
 		case in.Reason == "":
-			return Invalid("reason_required")
-		case !ReasonAllowed(list, in.Reason):
-			return Invalid("reason")
+			return core.Invalid("reason_required")
+		case !core.ReasonAllowed(list, in.Reason):
+			return core.Invalid("reason")
 		}
 		return nil
 	}
@@ -108,10 +109,10 @@ func checkReviewTransition(in *ReviewTransitionInput) error {
 // at most 1000 characters (invalid / reason_too_long).
 func freeReason(s string) error {
 	switch {
-	case !StorableText(s):
-		return Invalid("reason")
+	case !core.StorableText(s):
+		return core.Invalid("reason")
 	case utf8.RuneCountInString(s) > MaxModerationReason:
-		return Invalid("reason_too_long")
+		return core.Invalid("reason_too_long")
 	}
 	return nil
 }
@@ -121,7 +122,7 @@ func freeReason(s string) error {
 // when the event is not offered from the state.
 func reviewMove(r store.Review, event string) (string, error) {
 	if putsLive(event) && !r.AnonymizedAt.IsZero() {
-		return "", Conflict("transition_refused", "review_anonymized")
+		return "", core.Conflict("transition_refused", "review_anonymized")
 	}
 	for _, m := range reviewMoves {
 		if m.event == event {
@@ -130,7 +131,7 @@ func reviewMove(r store.Review, event string) (string, error) {
 			}
 		}
 	}
-	return "", Conflict("transition_refused", "event_not_available")
+	return "", core.Conflict("transition_refused", "event_not_available")
 }
 
 // moderated is what one applied moderation event leaves to do after commit.
@@ -142,10 +143,10 @@ type moderated struct {
 // state, check findings (closed by approve, reject and remove), review history,
 // activity history (review.<event>), the product figures and, for a rejection, the
 // correction link and rejection notice.
-func (c *Core) applyReviewEvent(ctx context.Context, tx *store.Tx, a *Actor, r store.Review, event, to, reason string, bulk bool) (moderated, error) {
+func (c *Service) applyReviewEvent(ctx context.Context, tx *store.Tx, a *core.Actor, r store.Review, event, to, reason string, bulk bool) (moderated, error) {
 	var done moderated
 	var published time.Time
-	if to == ReviewPublished {
+	if to == core.ReviewPublished {
 		published = tx.Now
 	}
 	if err := tx.SetReviewState(ctx, r.ID, to, published); err != nil {
@@ -178,7 +179,7 @@ func (c *Core) applyReviewEvent(ctx context.Context, tx *store.Tx, a *Actor, r s
 		return done, err
 	}
 	if event == EventReject {
-		id, err := c.NotifyRejection(ctx, tx, r.ID, reason, ReasonLabel(ReasonsReviewRejection, reason, r.Language))
+		id, err := c.NotifyRejection(ctx, tx, r.ID, reason, core.ReasonLabel(core.ReasonsReviewRejection, reason, r.Language))
 		if err != nil {
 			return done, err
 		}
@@ -189,7 +190,7 @@ func (c *Core) applyReviewEvent(ctx context.Context, tx *store.Tx, a *Actor, r s
 
 // sendNotices attempts queued rejection notices at once; a failed attempt is
 // retried by the invitations job on the notice schedule.
-func (c *Core) sendNotices(ctx context.Context, ids []int64) {
+func (c *Service) sendNotices(ctx context.Context, ids []int64) {
 	for _, id := range ids {
 		if id == 0 {
 			continue
@@ -215,7 +216,7 @@ type ReviewTransitionResult struct {
 // link and sends the rejection notice by the brand's route without delay. Errors:
 // 404 not_found; invalid / event_required, event, reason_required, reason,
 // reason_too_long; 409 transition_refused / event_not_available, review_anonymized.
-func (c *Core) TransitionReview(ctx context.Context, a *Actor, publicID string, in ReviewTransitionInput) (ReviewTransitionResult, error) {
+func (c *Service) TransitionReview(ctx context.Context, a *core.Actor, publicID string, in ReviewTransitionInput) (ReviewTransitionResult, error) {
 	var out ReviewTransitionResult
 	if err := checkReviewTransition(&in); err != nil {
 		return out, err
@@ -223,7 +224,7 @@ func (c *Core) TransitionReview(ctx context.Context, a *Actor, publicID string, 
 	var done moderated
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if !isReviewID(publicID) {
-			return ErrNotFound
+			return core.ErrNotFound
 		}
 		r, err := tx.ReviewByPublicID(ctx, publicID)
 		if err != nil {
@@ -273,28 +274,28 @@ type BulkResult struct {
 // transition (history, activity, rejection notice). Repeated ids count once.
 // Errors: invalid / ids_required, ids (over 200 or not review ids), action_required,
 // action, reason_required, reason.
-func (c *Core) BulkModerate(ctx context.Context, a *Actor, in BulkInput) (BulkResult, error) {
+func (c *Service) BulkModerate(ctx context.Context, a *core.Actor, in BulkInput) (BulkResult, error) {
 	out := BulkResult{SkippedIDs: []string{}}
 	if in.IDs == nil {
-		return out, Invalid("ids_required")
+		return out, core.Invalid("ids_required")
 	}
 	if len(in.IDs) > MaxBulkModeration {
-		return out, Invalid("ids")
+		return out, core.Invalid("ids")
 	}
 	in.Action, in.Reason = strings.TrimSpace(in.Action), strings.TrimSpace(in.Reason)
 	switch in.Action {
 	case "":
-		return out, Invalid("action_required")
+		return out, core.Invalid("action_required")
 	case EventApprove:
 	case EventReject:
 		switch {
 		case in.Reason == "":
-			return out, Invalid("reason_required")
-		case !ReasonAllowed(ReasonsReviewRejection, in.Reason):
-			return out, Invalid("reason")
+			return out, core.Invalid("reason_required")
+		case !core.ReasonAllowed(core.ReasonsReviewRejection, in.Reason):
+			return out, core.Invalid("reason")
 		}
 	default:
-		return out, Invalid("action")
+		return out, core.Invalid("action")
 	}
 	if in.Action == EventApprove {
 		if err := freeReason(in.Reason); err != nil {
@@ -315,7 +316,7 @@ func (c *Core) BulkModerate(ctx context.Context, a *Actor, in BulkInput) (BulkRe
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return err
 			}
-			if err != nil || r.State != ReviewPending || !r.AnonymizedAt.IsZero() {
+			if err != nil || r.State != core.ReviewPending || !r.AnonymizedAt.IsZero() {
 				out.Skipped++
 				out.SkippedIDs = append(out.SkippedIDs, id)
 				continue
@@ -342,7 +343,7 @@ func (c *Core) BulkModerate(ctx context.Context, a *Actor, in BulkInput) (BulkRe
 
 // QueueFilter selects the moderation queue (GET /admin/v1/moderation/queue).
 type QueueFilter struct {
-	ListQuery
+	core.ListQuery
 	Channel string
 	Market  string
 }
@@ -376,9 +377,9 @@ type ModerationQueueList struct {
 // reported (reviews in any state with an open report) and, with channel, elsewhere:
 // the reviews and the questions and answers (responses) awaiting approval in the
 // other channels (0 without channel). A search is logged as reviews.searched.
-func (c *Core) ModerationQueue(ctx context.Context, a *Actor, f QueueFilter) (ModerationQueueList, error) {
+func (c *Service) ModerationQueue(ctx context.Context, a *core.Actor, f QueueFilter) (ModerationQueueList, error) {
 	out := ModerationQueueList{Items: []AdminReviewRow{}, Page: f.Page, PageSize: f.PageSize}
-	list, err := c.ListAdminReviews(ctx, a, AdminReviewFilter{ListQuery: f.ListQuery, State: ReviewPending,
+	list, err := c.ListAdminReviews(ctx, a, AdminReviewFilter{ListQuery: f.ListQuery, State: core.ReviewPending,
 		Channel: f.Channel, Market: f.Market})
 	if err != nil {
 		return out, err
@@ -395,10 +396,10 @@ func (c *Core) ModerationQueue(ctx context.Context, a *Actor, f QueueFilter) (Mo
 		mod(&sf)
 		return q.CountAdminReviews(ctx, sf)
 	}
-	if out.Counters.Waiting, err = count(func(sf *store.AdminReviewFilter) { sf.State = ReviewPending }); err != nil {
+	if out.Counters.Waiting, err = count(func(sf *store.AdminReviewFilter) { sf.State = core.ReviewPending }); err != nil {
 		return out, err
 	}
-	if out.Counters.Flagged, err = count(func(sf *store.AdminReviewFilter) { sf.State, sf.FlagOpen = ReviewPending, true }); err != nil {
+	if out.Counters.Flagged, err = count(func(sf *store.AdminReviewFilter) { sf.State, sf.FlagOpen = core.ReviewPending, true }); err != nil {
 		return out, err
 	}
 	if out.Counters.Reported, err = count(func(sf *store.AdminReviewFilter) { sf.Reported = true }); err != nil {
@@ -407,7 +408,7 @@ func (c *Core) ModerationQueue(ctx context.Context, a *Actor, f QueueFilter) (Mo
 	if scope.ChannelID == 0 {
 		return out, nil
 	}
-	if out.Counters.Elsewhere.Reviews, err = q.CountAdminReviews(ctx, store.AdminReviewFilter{State: ReviewPending,
+	if out.Counters.Elsewhere.Reviews, err = q.CountAdminReviews(ctx, store.AdminReviewFilter{State: core.ReviewPending,
 		ExceptChannelID: scope.ChannelID}); err != nil {
 		return out, err
 	}

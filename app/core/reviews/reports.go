@@ -1,4 +1,4 @@
-package core
+package reviews
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -14,7 +15,7 @@ import (
 // reporting again returns the open report. Moderators close reports (admin).
 
 // ErrInvalidReason is 400 invalid_reason.
-var ErrInvalidReason = E(http.StatusBadRequest, "invalid_reason", "")
+var ErrInvalidReason = core.E(http.StatusBadRequest, "invalid_reason", "")
 
 // ReportInput is the body of POST /v1/reviews/<id>/report.
 type ReportInput struct {
@@ -31,18 +32,18 @@ type ReportResult struct {
 }
 
 // NewReportID returns a new public report id (rp_<20 base32>).
-func NewReportID() string { return NewPublicID("rp_") }
+func NewReportID() string { return core.NewPublicID("rp_") }
 
 // ReportReview records a visitor's report of a review shown on channel ch. Errors:
 // 400 invalid_reason, invalid / note_too_long, 404 not_found (the review is not
 // published or not shown on the channel).
-func (c *Core) ReportReview(ctx context.Context, a *Actor, ch store.Channel, reviewID string, in ReportInput) (ReportResult, error) {
-	if !validReason(in.Reason) {
+func (c *Service) ReportReview(ctx context.Context, a *core.Actor, ch store.Channel, reviewID string, in ReportInput) (ReportResult, error) {
+	if !core.ValidReason(in.Reason) {
 		return ReportResult{}, ErrInvalidReason
 	}
-	note := MultiLine(in.Note)
-	if utf8.RuneCountInString(note) > MaxReportNote {
-		return ReportResult{}, Invalid("note_too_long")
+	note := core.MultiLine(in.Note)
+	if utf8.RuneCountInString(note) > core.MaxReportNote {
+		return ReportResult{}, core.Invalid("note_too_long")
 	}
 	visitor := c.visitorOf(in.VisitorKey, a.IP)
 	var out ReportResult

@@ -1,4 +1,4 @@
-package core
+package reviews
 
 import (
 	"context"
@@ -6,83 +6,38 @@ import (
 	"strings"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
-
-// Review states (reviews.state).
-const (
-	ReviewPending   = "pending" // awaiting approval
-	ReviewPublished = "published"
-	ReviewRejected  = "rejected"
-	ReviewHidden    = "hidden"
-	ReviewRemoved   = "removed"
-)
-
-// Publishing methods (settings publishing_method).
-const (
-	PublishAutomatic = "automatic"
-	PublishHybrid    = "hybrid"
-	PublishManual    = "manual"
-)
-
-// PublishDecision is THE rule that decides whether a submitted (or corrected)
-// review goes live by itself (docs/decisions.md, "Publishing methods"):
-//
-//   - automatic: published unless an automatic check found something;
-//   - hybrid: published when the review has proof of purchase (verified) and no
-//     check found anything;
-//   - manual (and any unknown value): never by itself.
-//
-// Everything else waits for a moderator (pending). The rating plays no part: a
-// review is never held back because of its stars.
-func PublishDecision(method string, verified, flagged bool) string {
-	switch method {
-	case PublishAutomatic:
-		if !flagged {
-			return ReviewPublished
-		}
-	case PublishHybrid:
-		if verified && !flagged {
-			return ReviewPublished
-		}
-	}
-	return ReviewPending
-}
-
-// Verified reports whether a review has proof of purchase: an own review written
-// with a token tied to an order. Imported reviews never have it.
-func Verified(r store.Review) bool {
-	return r.Origin == OriginOwn && r.OrderID != 0 && r.VerificationMethod != ""
-}
 
 // afterReviewStateChange runs inside the transaction whenever a review's state or
 // its media change (submission, correction, publication and every moderation move,
 // media ready or removed, the Returned mark). Product-level figures that are kept
 // precomputed are refreshed here and nowhere else.
-func (c *Core) afterReviewStateChange(ctx context.Context, tx *store.Tx, reviewID int64) error {
-	return c.refreshReviewStats(ctx, tx, reviewID)
+func (c *Service) afterReviewStateChange(ctx context.Context, tx *store.Tx, reviewID int64) error {
+	return c.RefreshReviewStats(ctx, tx, reviewID)
 }
 
 // AfterReviewStateChange is afterReviewStateChange for callers outside this file's
 // flows (moderation): call it in the transaction that changed the review.
-func (c *Core) AfterReviewStateChange(ctx context.Context, tx *store.Tx, reviewID int64) error {
+func (c *Service) AfterReviewStateChange(ctx context.Context, tx *store.Tx, reviewID int64) error {
 	return c.afterReviewStateChange(ctx, tx, reviewID)
 }
 
 // historyActor names who acted in a review's history: the customer for writes
 // through a site key, else the actor itself.
-func historyActor(a *Actor) (typ, id, name string) {
+func historyActor(a *core.Actor) (typ, id, name string) {
 	switch {
 	case a == nil:
-		return ViaSystem, "", "system"
-	case a.Via == ViaSiteKey:
+		return core.ViaSystem, "", "system"
+	case a.Via == core.ViaSiteKey:
 		return "customer", "", ""
 	}
 	return a.Via, a.ID, a.Name
 }
 
 // AddReviewEvent writes one entry of a review's history in tx.
-func (c *Core) AddReviewEvent(ctx context.Context, tx *store.Tx, a *Actor, reviewID int64, event, from, to, reason string, detail any) error {
+func (c *Service) AddReviewEvent(ctx context.Context, tx *store.Tx, a *core.Actor, reviewID int64, event, from, to, reason string, detail any) error {
 	d := "{}"
 	if detail != nil {
 		b, err := json.Marshal(detail)
@@ -98,14 +53,14 @@ func (c *Core) AddReviewEvent(ctx context.Context, tx *store.Tx, a *Actor, revie
 
 // publishAfterChecks runs the checks of a freshly written or corrected review and
 // moves it to the state PublishDecision gives.
-func (c *Core) publishAfterChecks(ctx context.Context, tx *store.Tx, r store.Review, method string) (state string, flagged bool, err error) {
+func (c *Service) publishAfterChecks(ctx context.Context, tx *store.Tx, r store.Review, method string) (state string, flagged bool, err error) {
 	flagged, err = c.RunChecks(ctx, tx, r)
 	if err != nil {
 		return "", false, err
 	}
-	state = PublishDecision(method, Verified(r), flagged)
+	state = core.PublishDecision(method, core.Verified(r), flagged)
 	var publishedAt time.Time
-	if state == ReviewPublished {
+	if state == core.ReviewPublished {
 		publishedAt = tx.Now
 	}
 	return state, flagged, tx.SetReviewState(ctx, r.ID, state, publishedAt)
@@ -122,25 +77,25 @@ const CorrectionLinkLifetime = 30 * 24 * time.Hour
 // The link lasts one review window of the review's market from now. Reviews without
 // an order (imported) or of an erased order get none (invalid /
 // review_not_revisable).
-func (c *Core) IssueCorrectionLink(ctx context.Context, tx *store.Tx, reviewID int64) (string, error) {
+func (c *Service) IssueCorrectionLink(ctx context.Context, tx *store.Tx, reviewID int64) (string, error) {
 	link, _, err := c.issueCorrection(ctx, tx, reviewID)
 	return link, err
 }
 
-func (c *Core) issueCorrection(ctx context.Context, tx *store.Tx, reviewID int64) (link, token string, err error) {
+func (c *Service) issueCorrection(ctx context.Context, tx *store.Tx, reviewID int64) (link, token string, err error) {
 	r, err := tx.ReviewByID(ctx, reviewID)
 	if err != nil {
 		return "", "", err
 	}
-	if r.OrderID == 0 || r.LineID == 0 || r.Origin != OriginOwn {
-		return "", "", ErrNotRevisable
+	if r.OrderID == 0 || r.LineID == 0 || r.Origin != core.OriginOwn {
+		return "", "", core.ErrNotRevisable
 	}
 	o, err := tx.OrderByID(ctx, r.OrderID)
 	if err != nil {
 		return "", "", err
 	}
 	if o.Erased() {
-		return "", "", ErrNotRevisable
+		return "", "", core.ErrNotRevisable
 	}
 	expires := tx.Now.Add(CorrectionLinkLifetime)
 	if rule, ok, err := c.RuleFor(ctx, tx.Q, o.Market, o.ChannelID, tx.Now); err != nil {
@@ -148,7 +103,7 @@ func (c *Core) issueCorrection(ctx context.Context, tx *store.Tx, reviewID int64
 	} else if ok && rule.ReviewWindowDays > 0 {
 		expires = tx.Now.AddDate(0, 0, rule.ReviewWindowDays)
 	}
-	plain, _, err := IssueToken(ctx, tx, TokenCorrection, o, []int64{r.LineID}, expires, r.ID)
+	plain, _, err := core.IssueToken(ctx, tx, core.TokenCorrection, o, []int64{r.LineID}, expires, r.ID)
 	if err != nil {
 		return "", "", err
 	}
@@ -171,26 +126,26 @@ func (c *Core) issueCorrection(ctx context.Context, tx *store.Tx, reviewID int64
 // brand's route, e-mail or notice). It returns the notice id, 0 when the customer
 // cannot be reached (imported review, erased order, no address). Send it without
 // delay with c.DeliverNow(ctx, id) after the transaction commits.
-func (c *Core) NotifyRejection(ctx context.Context, tx *store.Tx, reviewID int64, reason, reasonText string) (int64, error) {
+func (c *Service) NotifyRejection(ctx context.Context, tx *store.Tx, reviewID int64, reason, reasonText string) (int64, error) {
 	r, err := tx.ReviewByID(ctx, reviewID)
 	if err != nil {
 		return 0, err
 	}
-	if r.OrderID == 0 || r.Origin != OriginOwn {
+	if r.OrderID == 0 || r.Origin != core.OriginOwn {
 		return 0, nil
 	}
 	o, err := tx.OrderByID(ctx, r.OrderID)
 	if err != nil {
 		return 0, err
 	}
-	if o.Erased() || !ValidEmail(o.CustomerEmail) {
+	if o.Erased() || !core.ValidEmail(o.CustomerEmail) {
 		return 0, nil
 	}
 	link, token, err := c.issueCorrection(ctx, tx, reviewID)
 	if err != nil {
 		return 0, err
 	}
-	return c.QueueRejectionNotice(ctx, tx, RejectionNotice{ReviewID: r.ID, OrderID: o.ID, ChannelID: o.ChannelID,
+	return c.QueueRejectionNotice(ctx, tx, core.RejectionNotice{ReviewID: r.ID, OrderID: o.ID, ChannelID: o.ChannelID,
 		Address: o.CustomerEmail, Language: r.Language, Reason: reason, ReasonText: reasonText, CorrectionURL: link,
 		Token: token, ProductName: r.ProductName})
 }
@@ -200,13 +155,13 @@ func (c *Core) NotifyRejection(ctx context.Context, tx *store.Tx, reviewID int64
 // their proof and reruns their automatic checks (spec 1, "States and transitions").
 // Shopping-experience (process) reviews get no mark. Call it in the transaction that
 // moved the order or line.
-func (c *Core) MarkReturned(ctx context.Context, tx *store.Tx, a *Actor, orderID, lineID int64) error {
+func (c *Service) MarkReturned(ctx context.Context, tx *store.Tx, a *core.Actor, orderID, lineID int64) error {
 	rs, err := tx.ReviewsOfOrder(ctx, orderID)
 	if err != nil {
 		return err
 	}
 	for _, r := range rs {
-		if r.Experience != ExperienceProduct || (lineID != 0 && r.LineID != lineID) {
+		if r.Experience != core.ExperienceProduct || (lineID != 0 && r.LineID != lineID) {
 			continue
 		}
 		marked, err := tx.MarkReviewReturned(ctx, r.ID, tx.Now)

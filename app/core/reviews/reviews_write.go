@@ -1,58 +1,21 @@
-package core
+package reviews
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base32"
 	"encoding/json"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
-// Review experiences, origins and proof methods.
-const (
-	ExperienceProduct = "product"
-	ExperienceProcess = "process" // shopping experience of a cancelled or returned line
-
-	OriginOwn      = "own"
-	OriginImported = "imported"
-
-	VerifiedByInvite     = "tokenized_invite" // product or shopping-experience invitation
-	VerifiedByOrderCheck = "order_check"
-)
-
-// Limits of review writing (spec 2, "Review writing" and "Limits").
-const (
-	MaxReviewsPerCall = 20
-	MaxReviewTitle    = 200
-	MaxReviewBody     = 5000
-	MaxAuthorName     = 120
-	MaxMediaPerReview = 6
-)
-
-// ErrNotRevisable is 400 invalid / review_not_revisable.
-var ErrNotRevisable = Invalid("review_not_revisable")
-
-var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
-
-// newPublicID returns prefix + 20 random base32 characters (100 bits).
-func NewPublicID(prefix string) string {
-	b := make([]byte, 13)
-	if _, err := rand.Read(b); err != nil {
-		panic(err)
-	}
-	return prefix + idEncoding.EncodeToString(b)[:20]
-}
-
 // NewReviewID returns a new public review id (r_<20 base32>).
-func NewReviewID() string { return NewPublicID("r_") }
+func NewReviewID() string { return core.NewPublicID("r_") }
 
 // ReviewInput is one row of POST /v1/reviews. Rating and HideName stay raw so a
 // wrong type gets its own detail (rating_out_of_range, hide_name).
@@ -92,64 +55,17 @@ type reviewText struct {
 	aspects, tplUsed string
 }
 
-// singleLine cleans a one-line field: line breaks and tabs become spaces, other
-// control characters go, surrounding space is trimmed.
-func SingleLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			return ' '
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
-			return -1
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(s)
-}
-
-// multiLine cleans a text field: line breaks become \n, tabs spaces, other control
-// characters go, surrounding space is trimmed.
-func MultiLine(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\r' || r == '\u2028' || r == '\u2029':
-			return '\n'
-		case r == '\t':
-			return ' '
-		case r == '\n':
-			return r
-		case unicode.IsControl(r):
-			return -1
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(s)
-}
-
 // parseRating reads a rating: missing is rating_required, anything but a whole
 // number 1..5 is rating_out_of_range.
 func parseRating(raw json.RawMessage) (int, error) {
-	if isNull(raw) {
-		return 0, Invalid("rating_required")
+	if core.IsNull(raw) {
+		return 0, core.Invalid("rating_required")
 	}
 	var f float64
 	if err := json.Unmarshal(raw, &f); err != nil || f != math.Trunc(f) || f < 1 || f > 5 {
-		return 0, Invalid("rating_out_of_range")
+		return 0, core.Invalid("rating_out_of_range")
 	}
 	return int(f), nil
-}
-
-// parseHideName reads hide_name: absent or null is unset, else it must be a
-// boolean (invalid / hide_name).
-func ParseHideName(raw json.RawMessage) (v, set bool, err error) {
-	if isNull(raw) {
-		return false, false, nil
-	}
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return false, false, Invalid("hide_name")
-	}
-	return v, true, nil
 }
 
 // validateText checks the customer fields of a review row or correction.
@@ -159,20 +75,20 @@ func validateText(rating json.RawMessage, title, body string, author *string, hi
 	if t.rating, err = parseRating(rating); err != nil {
 		return t, err
 	}
-	t.title, t.body = SingleLine(title), MultiLine(body)
-	if utf8.RuneCountInString(t.title) > MaxReviewTitle {
-		return t, Invalidf("title_too_long", MaxReviewTitle)
+	t.title, t.body = core.SingleLine(title), core.MultiLine(body)
+	if utf8.RuneCountInString(t.title) > core.MaxReviewTitle {
+		return t, core.Invalidf("title_too_long", core.MaxReviewTitle)
 	}
-	if utf8.RuneCountInString(t.body) > MaxReviewBody {
-		return t, Invalidf("body_too_long", MaxReviewBody)
+	if utf8.RuneCountInString(t.body) > core.MaxReviewBody {
+		return t, core.Invalidf("body_too_long", core.MaxReviewBody)
 	}
 	if author != nil {
-		t.author, t.authorSet = SingleLine(*author), true
-		if utf8.RuneCountInString(t.author) > MaxAuthorName {
-			return t, Invalidf("author_too_long", MaxAuthorName)
+		t.author, t.authorSet = core.SingleLine(*author), true
+		if utf8.RuneCountInString(t.author) > core.MaxAuthorName {
+			return t, core.Invalidf("author_too_long", core.MaxAuthorName)
 		}
 	}
-	if t.hide, t.hideSet, err = ParseHideName(hide); err != nil {
+	if t.hide, t.hideSet, err = core.ParseHideName(hide); err != nil {
 		return t, err
 	}
 	return t, nil
@@ -180,7 +96,7 @@ func validateText(rating json.RawMessage, title, body string, author *string, hi
 
 // rowError adds the row index to a row's refusal.
 func rowError(i int, err error) error {
-	var ce *Error
+	var ce *core.Error
 	if errors.As(err, &ce) && ce.Status < 500 {
 		return ce.With(map[string]any{"index": i})
 	}
@@ -210,14 +126,14 @@ func uploadsFor(ctx context.Context, q *store.Q, ids []string, lineID int64) ([]
 	for _, id := range ids {
 		m, err := q.MediaByPublicID(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, Invalid("media_not_available")
+			return nil, core.Invalid("media_not_available")
 		}
 		if err != nil {
 			return nil, err
 		}
 		usable := m.State == store.MediaUploaded || m.State == store.MediaProcessing || m.State == store.MediaReady
 		if m.LineID != lineID || m.ReviewID != 0 || !usable {
-			return nil, Invalid("media_not_available")
+			return nil, core.Invalid("media_not_available")
 		}
 		out = append(out, m)
 	}
@@ -236,19 +152,19 @@ func uploadsFor(ctx context.Context, q *store.Q, ids []string, lineID int64) ([]
 // rating_out_of_range, title_too_long: 200, body_too_long: 5000,
 // author_too_long: 120, hide_name, aspect_unknown, aspect_out_of_range,
 // aspect_required, too_many_items: 6, media_not_available.
-func (c *Core) WriteReviews(ctx context.Context, a *Actor, site store.Channel, in WriteInput) ([]WrittenReview, error) {
+func (c *Service) WriteReviews(ctx context.Context, a *core.Actor, site store.Channel, in WriteInput) ([]WrittenReview, error) {
 	if strings.TrimSpace(in.Token) == "" {
-		return nil, ErrTokenRequired
+		return nil, core.ErrTokenRequired
 	}
-	if len(in.Reviews) > MaxReviewsPerCall {
-		return nil, Invalid("too_many_reviews")
+	if len(in.Reviews) > core.MaxReviewsPerCall {
+		return nil, core.Invalid("too_many_reviews")
 	}
 	if len(in.Reviews) == 0 {
-		return nil, Invalid("reviews_required")
+		return nil, core.Invalid("reviews_required")
 	}
 	var out []WrittenReview
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		v, err := c.VerifyToken(ctx, tx.Q, in.Token, site, WritingKinds...)
+		v, err := c.VerifyToken(ctx, tx.Q, in.Token, site, core.WritingKinds...)
 		if err != nil {
 			return err
 		}
@@ -256,7 +172,7 @@ func (c *Core) WriteReviews(ctx context.Context, a *Actor, site store.Channel, i
 		if err != nil {
 			return err
 		}
-		lang := Language(in.Language, site)
+		lang := core.Language(in.Language, site)
 		seen := map[string]bool{}
 		for i, row := range in.Reviews {
 			w, err := c.writeOne(ctx, tx, a, v, row, lang, st.PublishingMethod, seen)
@@ -265,7 +181,7 @@ func (c *Core) WriteReviews(ctx context.Context, a *Actor, site store.Channel, i
 			}
 			out = append(out, w)
 		}
-		if v.Token.Kind == TokenOrderCheck {
+		if v.Token.Kind == core.TokenOrderCheck {
 			if _, err := tx.SpendToken(ctx, v.Token.ID); err != nil {
 				return err
 			}
@@ -278,16 +194,16 @@ func (c *Core) WriteReviews(ctx context.Context, a *Actor, site store.Channel, i
 	return out, nil
 }
 
-func (c *Core) writeOne(ctx context.Context, tx *store.Tx, a *Actor, v VerifiedToken, row ReviewInput, lang, method string, seen map[string]bool) (WrittenReview, error) {
+func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v core.VerifiedToken, row ReviewInput, lang, method string, seen map[string]bool) (WrittenReview, error) {
 	ref := strings.TrimSpace(row.LineReference)
 	if ref == "" {
-		return WrittenReview{}, Invalid("line_reference_required")
+		return WrittenReview{}, core.Invalid("line_reference_required")
 	}
 	if seen[ref] {
-		return WrittenReview{}, TokenRefused(LineAlreadyWritten)
+		return WrittenReview{}, core.TokenRefused(core.LineAlreadyWritten)
 	}
 	seen[ref] = true
-	line, err := v.lineFor(ref)
+	line, err := v.LineFor(ref)
 	if err != nil {
 		return WrittenReview{}, err
 	}
@@ -295,42 +211,42 @@ func (c *Core) writeOne(ctx context.Context, tx *store.Tx, a *Actor, v VerifiedT
 	if err != nil {
 		return WrittenReview{}, err
 	}
-	experience := ExperienceProduct
-	if v.Token.Kind == TokenExperience {
-		experience = ExperienceProcess
+	experience := core.ExperienceProduct
+	if v.Token.Kind == core.TokenExperience {
+		experience = core.ExperienceProcess
 	}
-	var tpl AspectTemplate
+	var tpl core.AspectTemplate
 	hasTpl := false
-	if experience == ExperienceProduct {
+	if experience == core.ExperienceProduct {
 		if tpl, hasTpl, err = c.TemplateForProduct(ctx, tx.Q, line.VariantKey, line.GroupKey); err != nil {
 			return WrittenReview{}, err
 		}
 	}
-	if t.aspects, err = validateAspectValues(tpl, hasTpl, row.Aspects); err != nil {
+	if t.aspects, err = core.ValidateAspectValues(tpl, hasTpl, row.Aspects); err != nil {
 		return WrittenReview{}, err
 	}
 	if hasTpl {
 		t.tplUsed = tpl.Key
 	}
 	ids := uniqueIDs(row.Media)
-	if len(ids) > MaxMediaPerReview {
-		return WrittenReview{}, Invalidf("too_many_items", MaxMediaPerReview)
+	if len(ids) > core.MaxMediaPerReview {
+		return WrittenReview{}, core.Invalidf("too_many_items", core.MaxMediaPerReview)
 	}
 	uploads, err := uploadsFor(ctx, tx.Q, ids, line.ID)
 	if err != nil {
 		return WrittenReview{}, err
 	}
-	proof := VerifiedByInvite
-	if v.Token.Kind == TokenOrderCheck {
-		proof = VerifiedByOrderCheck
+	proof := core.VerifiedByInvite
+	if v.Token.Kind == core.TokenOrderCheck {
+		proof = core.VerifiedByOrderCheck
 	}
 	r, err := tx.CreateReview(ctx, store.Review{PublicID: NewReviewID(), ChannelID: v.Order.ChannelID, Market: v.Order.Market,
 		Language: lang, OrderID: v.Order.ID, LineID: line.ID, TokenID: v.Token.ID, VariantKey: line.VariantKey,
-		GroupKey: line.GroupKey, ProductName: line.Title, Experience: experience, Origin: OriginOwn, State: ReviewPending,
-		Rating: t.rating, Title: t.title, Body: t.body, BodyHash: BodyHash(t.body, lang), AuthorName: t.author,
+		GroupKey: line.GroupKey, ProductName: line.Title, Experience: experience, Origin: core.OriginOwn, State: core.ReviewPending,
+		Rating: t.rating, Title: t.title, Body: t.body, BodyHash: core.BodyHash(t.body, lang), AuthorName: t.author,
 		HideName: t.hide, Aspects: t.aspects, AspectTemplate: t.tplUsed, VerificationMethod: proof, SubmittedAt: tx.Now})
 	if errors.Is(err, store.ErrConflict) {
-		return WrittenReview{}, TokenRefused(LineAlreadyWritten)
+		return WrittenReview{}, core.TokenRefused(core.LineAlreadyWritten)
 	}
 	if err != nil {
 		return WrittenReview{}, err
@@ -339,7 +255,7 @@ func (c *Core) writeOne(ctx context.Context, tx *store.Tx, a *Actor, v VerifiedT
 		if ok, err := tx.AttachMedia(ctx, m.ID, r.ID, pos); err != nil {
 			return WrittenReview{}, err
 		} else if !ok {
-			return WrittenReview{}, Invalid("media_not_available")
+			return WrittenReview{}, core.Invalid("media_not_available")
 		}
 	}
 	state, flagged, err := c.publishAfterChecks(ctx, tx, r, method)
@@ -381,12 +297,6 @@ type RevisedReview struct {
 	State string `json:"state"`
 }
 
-// revisable reports whether a review can be corrected by its author: rejected and
-// not erased.
-func revisable(r store.Review) bool {
-	return r.State == ReviewRejected && r.AnonymizedAt.IsZero() && r.Origin == OriginOwn
-}
-
 // ReviseReview resubmits a rejected review with its correction link (POST
 // /v1/reviews/revise). The text, rating and topics are replaced; kept_media lists
 // the attached files that stay (omitted: all stay) and media adds new uploads of
@@ -396,33 +306,33 @@ func revisable(r store.Review) bool {
 // Files no longer kept are deleted. Errors: those of WriteReviews plus
 // token_refused / token_wrong_kind for other tokens and invalid /
 // review_not_revisable when the review is not rejected.
-func (c *Core) ReviseReview(ctx context.Context, a *Actor, site store.Channel, in ReviseInput) (RevisedReview, error) {
+func (c *Service) ReviseReview(ctx context.Context, a *core.Actor, site store.Channel, in ReviseInput) (RevisedReview, error) {
 	if strings.TrimSpace(in.Token) == "" {
-		return RevisedReview{}, ErrTokenRequired
+		return RevisedReview{}, core.ErrTokenRequired
 	}
 	var out RevisedReview
 	var dropped []string
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		v, err := c.VerifyToken(ctx, tx.Q, in.Token, site, TokenCorrection)
+		v, err := c.VerifyToken(ctx, tx.Q, in.Token, site, core.TokenCorrection)
 		if err != nil {
 			return err
 		}
 		r := v.Review
-		if !revisable(r) {
-			return ErrNotRevisable
+		if !core.Revisable(r) {
+			return core.ErrNotRevisable
 		}
 		t, err := validateText(in.Rating, in.Title, in.Body, in.AuthorName, in.HideName)
 		if err != nil {
 			return err
 		}
-		var tpl AspectTemplate
+		var tpl core.AspectTemplate
 		hasTpl := false
-		if r.Experience == ExperienceProduct && r.AspectTemplate != "" {
+		if r.Experience == core.ExperienceProduct && r.AspectTemplate != "" {
 			if tpl, hasTpl, err = c.AspectTemplateByKey(ctx, tx.Q, r.AspectTemplate); err != nil {
 				return err
 			}
 		}
-		if t.aspects, err = validateAspectValues(tpl, hasTpl, in.Aspects); err != nil {
+		if t.aspects, err = core.ValidateAspectValues(tpl, hasTpl, in.Aspects); err != nil {
 			return err
 		}
 		current, err := tx.MediaOfReview(ctx, r.ID)
@@ -446,13 +356,13 @@ func (c *Core) ReviseReview(ctx context.Context, a *Actor, site store.Channel, i
 					}
 				}
 				if !found {
-					return Invalid("media_not_available")
+					return core.Invalid("media_not_available")
 				}
 			}
 		}
 		newIDs := uniqueIDs(in.Media)
-		if len(kept)+len(newIDs) > MaxMediaPerReview {
-			return Invalidf("too_many_items", MaxMediaPerReview)
+		if len(kept)+len(newIDs) > core.MaxMediaPerReview {
+			return core.Invalidf("too_many_items", core.MaxMediaPerReview)
 		}
 		uploads, err := uploadsFor(ctx, tx.Q, newIDs, r.LineID)
 		if err != nil {
@@ -468,7 +378,7 @@ func (c *Core) ReviseReview(ctx context.Context, a *Actor, site store.Channel, i
 		if in.Language == "tr" || in.Language == "en" {
 			lang = in.Language
 		}
-		content := store.ReviewContent{Rating: t.rating, Title: t.title, Body: t.body, BodyHash: BodyHash(t.body, lang),
+		content := store.ReviewContent{Rating: t.rating, Title: t.title, Body: t.body, BodyHash: core.BodyHash(t.body, lang),
 			AuthorName: t.author, HideName: t.hide, Aspects: t.aspects, Language: lang}
 		if err := tx.UpdateReviewContent(ctx, r.ID, content); err != nil {
 			return err
@@ -492,7 +402,7 @@ func (c *Core) ReviseReview(ctx context.Context, a *Actor, site store.Channel, i
 			if ok, err := tx.AttachMedia(ctx, m.ID, r.ID, len(kept)+i); err != nil {
 				return err
 			} else if !ok {
-				return Invalid("media_not_available")
+				return core.Invalid("media_not_available")
 			}
 		}
 		if r, err = tx.ReviewByID(ctx, r.ID); err != nil {
@@ -511,7 +421,7 @@ func (c *Core) ReviseReview(ctx context.Context, a *Actor, site store.Channel, i
 		}
 		detail := map[string]any{"publishing_method": st.PublishingMethod, "flagged": flagged, "media_added": len(uploads),
 			"media_removed": len(dropped)}
-		if err := c.AddReviewEvent(ctx, tx, a, r.ID, "revised", ReviewRejected, state, "", detail); err != nil {
+		if err := c.AddReviewEvent(ctx, tx, a, r.ID, "revised", core.ReviewRejected, state, "", detail); err != nil {
 			return err
 		}
 		if err := c.Record(ctx, tx, a, "review.revised", "review", r.PublicID, map[string]any{"state": state}); err != nil {
@@ -531,7 +441,7 @@ func (c *Core) ReviseReview(ctx context.Context, a *Actor, site store.Channel, i
 
 // DeleteMediaFiles removes a media item's processed files and any waiting upload
 // from disk. Call it after the transaction that marked the item removed commits.
-func (c *Core) DeleteMediaFiles(publicID string) {
+func (c *Service) DeleteMediaFiles(publicID string) {
 	if c.MediaDir == "" || !validMediaID(publicID) {
 		return
 	}
@@ -542,20 +452,4 @@ func (c *Core) DeleteMediaFiles(publicID string) {
 	for _, m := range matches {
 		_ = os.Remove(m)
 	}
-}
-
-// DisplayAuthor is the author name shown on the site, in structured data and in the
-// product-review file: the name as written, or with hideName the first letter of
-// each word followed by three asterisks ("Ayşe Yılmaz" -> "A*** Y***"). "" means no
-// name (an anonymous review). The full name appears only in the panel.
-func DisplayAuthor(name string, hideName bool) string {
-	if !hideName {
-		return name
-	}
-	var parts []string
-	for _, w := range strings.Fields(name) {
-		r, _ := utf8.DecodeRuneInString(w)
-		parts = append(parts, string(unicode.ToUpper(r))+"***")
-	}
-	return strings.Join(parts, " ")
 }

@@ -1,4 +1,4 @@
-package core
+package reviews
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -69,10 +70,10 @@ func noteOf(detail string) string {
 // personal-data access log). With a download format (json, csv or xlsx) the
 // download is also recorded in the activity history (review_history.downloaded).
 // Errors: 404 not_found; invalid / format.
-func (c *Core) TraceOf(ctx context.Context, a *Actor, publicID, format string) (ReviewTrace, error) {
+func (c *Service) TraceOf(ctx context.Context, a *core.Actor, publicID, format string) (ReviewTrace, error) {
 	var t ReviewTrace
 	if format != "" && !slices.Contains(TraceFormats, format) {
-		return t, Invalid("format")
+		return t, core.Invalid("format")
 	}
 	q := c.DB.Read()
 	r, err := adminReview(ctx, q, publicID)
@@ -115,20 +116,20 @@ func (c *Core) TraceOf(ctx context.Context, a *Actor, publicID, format string) (
 			return t, err
 		}
 		for _, m := range msgs {
-			if m.Kind != MsgRejection || m.ReviewID != r.ID {
+			if m.Kind != core.MsgRejection || m.ReviewID != r.ID {
 				continue
 			}
-			id := InvitationPublicID(m.ID)
-			reason := strings.TrimPrefix(m.TemplateKey, rejectionTemplate)
+			id := core.InvitationPublicID(m.ID)
+			reason := strings.TrimPrefix(m.TemplateKey, core.RejectionTemplate)
 			t.Timeline = append(t.Timeline, TraceEntry{At: m.CreatedAt, SubjectType: TraceNotice, SubjectID: id,
-				Event: "queued", Reason: reason, ActorType: ViaSystem})
+				Event: "queued", Reason: reason, ActorType: core.ViaSystem})
 			logs, err := q.SendLogsOfInvitation(ctx, m.ID)
 			if err != nil {
 				return t, err
 			}
 			for _, l := range logs {
 				t.Timeline = append(t.Timeline, TraceEntry{At: l.At, SubjectType: TraceNotice, SubjectID: id, Event: l.Status,
-					Reason: reason, ActorType: ViaSystem, Note: strings.TrimSpace(l.ChannelKind + " " + l.Error)})
+					Reason: reason, ActorType: core.ViaSystem, Note: strings.TrimSpace(l.ChannelKind + " " + l.Error)})
 			}
 		}
 	}
