@@ -11,6 +11,7 @@ import (
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
 	"reviewd/app/mail"
 	"reviewd/app/media"
 	"reviewd/app/outbound"
@@ -31,6 +32,7 @@ type App struct {
 	Orders  *orders.Service
 	QA      *qa.Service
 	Reviews *reviews.Service
+	Sending *sending.Service
 	Log     *slog.Logger
 }
 
@@ -73,8 +75,10 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From})
 	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
 	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
-	rv := reviews.New(c)
-	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c, rv), QA: qa.New(c), Reviews: rv, Log: log}, nil
+	snd := sending.New(c)
+	rv := reviews.New(c, snd)
+	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c, rv, snd), QA: qa.New(c, snd), Reviews: rv, Sending: snd,
+		Log: log}, nil
 }
 
 // Close closes the database.

@@ -12,6 +12,7 @@ import (
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
 	"reviewd/app/web"
 	"reviewd/jobs"
 )
@@ -22,6 +23,7 @@ type Handler struct {
 	Orders  *orders.Service
 	QA      *qa.Service
 	Reviews *reviews.Service
+	Sending *sending.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
 	Jobs    *jobs.Runner

@@ -9,6 +9,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
 	"reviewd/app/sendtest"
 	"reviewd/store"
 )
@@ -172,11 +173,11 @@ func TestRejectionNotice(t *testing.T) {
 	invs, _ := m.env.App.DB.Read().InvitationsOfOrder(m.ctx, o.ID)
 	var notice store.Invitation
 	for _, inv := range invs {
-		if inv.Kind == core.MsgRejection {
+		if inv.Kind == sending.MsgRejection {
 			notice = inv
 		}
 	}
-	if notice.State != core.StateSent || notice.TemplateKey != "rejection:off_topic" || notice.ReviewID != m.get(id).ID {
+	if notice.State != sending.StateSent || notice.TemplateKey != "rejection:off_topic" || notice.ReviewID != m.get(id).ID {
 		t.Fatalf("notice %+v", notice)
 	}
 	// The correction link's token revises the review.

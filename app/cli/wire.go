@@ -18,9 +18,9 @@ import (
 // Surfaces lists every HTTP surface over an opened data folder.
 func Surfaces(a *app.App, s *app.Server, runner *jobs.Runner) []app.Surface {
 	return []app.Surface{
-		&admin.Handler{Core: a.Core, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
+		&admin.Handler{Core: a.Core, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
 		&ingest.Handler{Core: a.Core, Orders: a.Orders, Auth: s.Auth, Limits: s.Limits},
-		&mailhook.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
+		&mailhook.Handler{Core: a.Core, Sending: a.Sending, Auth: s.Auth, Limits: s.Limits},
 		&storefront.Handler{Core: a.Core, QA: a.QA, Reviews: a.Reviews, Auth: s.Auth, Limits: s.Limits},
 	}
 }
@@ -36,7 +36,7 @@ func buildServer(a *app.App, runner *jobs.Runner) *app.Server {
 // buildRunner lists every job of the CONTRACT with its schedule.
 func buildRunner(a *app.App) *jobs.Runner {
 	return jobs.NewRunner(a.DB, a.Log,
-		jobs.Entry{Job: jobs.Invitations{Core: a.Core}, Schedule: "@every 1m"},
+		jobs.Entry{Job: jobs.Invitations{Sending: a.Sending}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.OrderSources{Orders: a.Orders}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.Idle{JobName: "marketplace"}, Schedule: "@every 15m"},
 		jobs.Entry{Job: jobs.Media{Reviews: a.Reviews}, Schedule: "@every 10s"},

@@ -94,3 +94,12 @@ func isHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 }
+
+// BrandOf is the name a customer knows the channel by: its brand name, else its
+// label.
+func BrandOf(ch store.Channel) string {
+	if ch.BrandName != "" {
+		return ch.BrandName
+	}
+	return ch.Label
+}

@@ -10,6 +10,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -123,12 +124,12 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 		return orders.LineInput{LineReference: ref, VariantKey: "SKU-" + ref, Title: "Product " + ref,
 			FulfilmentState: "delivered", DeliveredAt: "2026-05-30T10:00:00Z"}
 	}
-	if _, err := orders.New(c, reviews.New(c)).IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
+	if _, err := orders.New(c, reviews.New(c, sending.New(c)), sending.New(c)).IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
 		ExternalID: "R-1", PaymentState: "paid", PlacedAt: "2026-05-20T10:00:00Z", CustomerEmail: "ayse@example.com",
 		Items: []orders.LineInput{line("1"), line("2")}}}}); err != nil {
 		t.Fatal(err)
 	}
-	return &reviewEnv{c: c, rv: reviews.New(c), clock: clock, site: ch}
+	return &reviewEnv{c: c, rv: reviews.New(c, sending.New(c)), clock: clock, site: ch}
 }
 
 func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string) []reviews.WrittenReview {

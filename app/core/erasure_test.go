@@ -8,6 +8,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/sending"
 	"reviewd/app/sendtest"
 	"reviewd/store"
 )
@@ -43,12 +44,12 @@ func TestErasureAfterReviewWindow(t *testing.T) {
 		!strings.HasPrefix(o.CustomerKey, "erased:") {
 		t.Fatalf("order after erasure = %+v", o)
 	}
-	inv := e.invite("P-1", core.MsgInvitation)
+	inv := e.invite("P-1", sending.MsgInvitation)
 	logs := e.logs(inv.ID)
 	if inv.Address != "" || !inv.RecipientErased || logs[0].Recipient != "" || !logs[0].RecipientErased {
 		t.Fatalf("invitation %+v, log %+v still name the recipient", inv, logs[0])
 	}
-	list, err := e.c.ListInvites(e.ctx, owner(), core.InviteFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 25}})
+	list, err := e.env.App.Sending.ListInvites(e.ctx, owner(), sending.InviteFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 25}})
 	if err != nil || len(list.Items) != 1 || list.Items[0].Recipient != "" || !list.Items[0].RecipientErased {
 		t.Fatalf("invite list = %+v, %v", list, err)
 	}
@@ -107,16 +108,16 @@ func TestErasureStopsQueuedMessages(t *testing.T) {
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	e.order("Q-1", "queued@mail.example", delivered)
 	due := delivered.Add(48 * hour)
-	wantRun(t, e.run(due), core.InvitationRun{Created: 1, Retry: 1})
-	inv := e.invite("Q-1", core.MsgInvitation)
+	wantRun(t, e.run(due), sending.InvitationRun{Created: 1, Retry: 1})
+	inv := e.invite("Q-1", sending.MsgInvitation)
 	if err := e.c.DB.WithTx(e.ctx, func(tx *store.Tx) error {
 		_, err := e.env.App.Orders.EraseOrderCustomer(e.ctx, tx, inv.OrderID, orders.EraseRequest)
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	wantRun(t, e.run(inv.NextAttemptAt), core.InvitationRun{Skipped: 1})
-	if inv = e.invite("Q-1", core.MsgInvitation); inv.State != core.StateSkipped || inv.LastError != core.SkipErased {
+	wantRun(t, e.run(inv.NextAttemptAt), sending.InvitationRun{Skipped: 1})
+	if inv = e.invite("Q-1", sending.MsgInvitation); inv.State != sending.StateSkipped || inv.LastError != sending.SkipErased {
 		t.Fatalf("invitation = %+v", inv)
 	}
 	for _, l := range e.logs(inv.ID) {

@@ -8,6 +8,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
 )
 
 // writeReview writes a product review for line ref with the token of the order's
@@ -48,18 +49,18 @@ func TestReviewEffects(t *testing.T) {
 	e.order("RV-1", "rv1@mail.example", delivered, two)
 	e.order("RV-2", "rv2@mail.example", delivered)
 	sent := delivered.Add(48 * hour)
-	wantRun(t, e.run(sent), core.InvitationRun{Created: 2, Sent: 2})
+	wantRun(t, e.run(sent), sending.InvitationRun{Created: 2, Sent: 2})
 	e.writeReview("rv1@mail.example", "L1")
 	e.writeReview("rv2@mail.example", "L1")
 
 	// No reminder after a review.
-	wantRun(t, e.run(sent.Add(7*24*hour)), core.InvitationRun{Reminders: 2})
+	wantRun(t, e.run(sent.Add(7*24*hour)), sending.InvitationRun{Reminders: 2})
 	for _, ext := range []string{"RV-1", "RV-2"} {
-		if r := e.invite(ext, core.MsgReminder); r.State != core.StateSkipped || r.LastError != core.SkipReviewed {
+		if r := e.invite(ext, sending.MsgReminder); r.State != sending.StateSkipped || r.LastError != sending.SkipReviewed {
 			t.Fatalf("%s reminder = %+v", ext, r)
 		}
 	}
-	list, err := e.c.ListInvites(e.ctx, owner(), core.InviteFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 25}})
+	list, err := e.env.App.Sending.ListInvites(e.ctx, owner(), sending.InviteFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 25}})
 	if err != nil || list.Counters.Conversion != 1 {
 		t.Fatalf("conversion = %v, %v", list.Counters, err)
 	}
@@ -70,13 +71,13 @@ func TestReviewEffects(t *testing.T) {
 		t.Fatal("the returned line's review has no Returned mark")
 	}
 	for _, inv := range e.invites("RV-1") {
-		if inv.Kind == core.MsgExperience {
+		if inv.Kind == sending.MsgExperience {
 			t.Fatalf("a reviewed line got an experience invitation: %+v", inv)
 		}
 	}
 	// A returned line without a review gets one.
 	e.deliver("RV-1", "L2", "returned", sent.Add(8*24*hour), "", "")
-	exp := e.invite("RV-1", core.MsgExperience)
+	exp := e.invite("RV-1", sending.MsgExperience)
 	if ids, _ := e.c.DB.Read().TokenLineIDs(e.ctx, exp.TokenID); len(ids) != 1 || ids[0] != e.line("RV-1", "L2").ID {
 		t.Fatalf("experience token lines = %v", ids)
 	}

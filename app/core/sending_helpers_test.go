@@ -11,6 +11,7 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/sending"
 	"reviewd/app/sendtest"
 	"reviewd/store"
 )
@@ -88,10 +89,10 @@ func (e *sendEnv) deliver(ext, line, state string, at time.Time, source, confide
 }
 
 // run runs the invitations job at now (the clock moves there too).
-func (e *sendEnv) run(now time.Time) core.InvitationRun {
+func (e *sendEnv) run(now time.Time) sending.InvitationRun {
 	e.t.Helper()
 	e.env.Clock.T = now
-	r, err := e.c.RunInvitations(e.ctx, now)
+	r, err := e.env.App.Sending.RunInvitations(e.ctx, now)
 	if err != nil {
 		e.t.Fatalf("invitations job at %s: %v", now, err)
 	}
@@ -164,7 +165,7 @@ func linkToken(t *testing.T, text string) string {
 	return m[1]
 }
 
-func wantRun(t *testing.T, got core.InvitationRun, want core.InvitationRun) {
+func wantRun(t *testing.T, got sending.InvitationRun, want sending.InvitationRun) {
 	t.Helper()
 	if got != want {
 		t.Fatalf("job run = %+v, want %+v", got, want)

@@ -6,6 +6,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/sending"
 	"reviewd/app/mail"
 	"reviewd/store"
 )
@@ -26,9 +27,9 @@ func TestTransitionEffects(t *testing.T) {
 	e.order("T-REFUND", "refund@mail.example", delivered, func(in *orders.OrderInput) { in.PaymentState = "refunded" })
 	e.order("T-VOID", "void@mail.example", delivered, func(in *orders.OrderInput) { in.PaymentState = "voided" })
 	e.c.Mailer = e.smtp.Mailer()
-	wantRun(t, e.run(due.Add(hour)), core.InvitationRun{Skipped: 2})
+	wantRun(t, e.run(due.Add(hour)), sending.InvitationRun{Skipped: 2})
 	for ext, action := range map[string]string{"T-REFUND": "order.refunded", "T-VOID": "order.voided"} {
-		if inv := e.invite(ext, core.MsgInvitation); inv.State != core.StateSkipped || inv.LastError != core.SkipNotReviewable {
+		if inv := e.invite(ext, sending.MsgInvitation); inv.State != sending.StateSkipped || inv.LastError != sending.SkipNotReviewable {
 			t.Errorf("%s invitation = %+v", ext, inv)
 		}
 		if o := e.orderOf(ext); o.PaymentState == "paid" || !hasActivity(t, e, action, core.OrderPublicID(o.ID)) {
@@ -43,8 +44,8 @@ func TestTransitionEffects(t *testing.T) {
 	if l := e.line("T-RET", "L1"); l.FulfilmentState != "returned" {
 		t.Fatalf("line = %+v", l)
 	}
-	exp := e.invite("T-RET", core.MsgExperience)
-	if exp.State != core.StateQueued || exp.TokenID == 0 {
+	exp := e.invite("T-RET", sending.MsgExperience)
+	if exp.State != sending.StateQueued || exp.TokenID == 0 {
 		t.Fatalf("experience invitation = %+v", exp)
 	}
 	// A cancelled line of the same order joins the waiting experience invitation.
@@ -96,7 +97,7 @@ func TestTransitionEffects(t *testing.T) {
 		t.Fatalf("unknown order: %+v, %v", res, err)
 	}
 
-	wantRun(t, e.run(due.Add(2*hour)), core.InvitationRun{Created: 1, Sent: 1})
+	wantRun(t, e.run(due.Add(2*hour)), sending.InvitationRun{Created: 1, Sent: 1})
 	if len(e.mailsTo("del@mail.example")) != 1 {
 		t.Fatal("the delivered line got no invitation")
 	}

@@ -17,6 +17,7 @@ import (
 	"reviewd/app/cli"
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/sending"
 	"reviewd/app/sendtest"
 	"reviewd/jobs"
 	"reviewd/store"
@@ -61,16 +62,16 @@ func (h *hookEnv) invite(ext, address string) store.SendLog {
 		now = h.env.Clock.T
 	}
 	h.env.Clock.T = now
-	if _, err := h.c.RunInvitations(h.ctx, now); err != nil {
+	if _, err := h.env.App.Sending.RunInvitations(h.ctx, now); err != nil {
 		h.t.Fatal(err)
 	}
 	o, _ := h.c.DB.Read().OrderByExternalID(h.ctx, ext)
-	inv, err := h.c.DB.Read().InvitationOfOrder(h.ctx, o.ID, core.MsgInvitation)
+	inv, err := h.c.DB.Read().InvitationOfOrder(h.ctx, o.ID, sending.MsgInvitation)
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	logs, _ := h.c.DB.Read().SendLogsOfInvitation(h.ctx, inv.ID)
-	if len(logs) != 1 || logs[0].Status != core.LogSent {
+	if len(logs) != 1 || logs[0].Status != sending.LogSent {
 		h.t.Fatalf("send logs of %s = %+v", ext, logs)
 	}
 	return logs[0]
@@ -207,7 +208,7 @@ func TestGenericMailEvents(t *testing.T) {
 // authenticated by the access code in the address.
 func TestProviderMailEvents(t *testing.T) {
 	h := newHookEnv(t)
-	code, err := h.c.MailAccessCode(h.ctx)
+	code, err := h.env.App.Sending.MailAccessCode(h.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +279,7 @@ var reStop = regexp.MustCompile(`https://reviews\.example(/v1/unsubscribe\?t=[A-
 // (also the RFC 8058 one-click POST) opts the address out.
 func TestUnsubscribeLink(t *testing.T) {
 	h := newHookEnv(t)
-	link := reStop.FindStringSubmatch(h.c.UnsubscribeURL("email", "en", "Someone@Mail.example"))[1]
+	link := reStop.FindStringSubmatch(h.env.App.Sending.UnsubscribeURL("email", "en", "Someone@Mail.example"))[1]
 
 	res := h.env.Do("GET", link, nil, nil)
 	if res.Status != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
@@ -306,13 +307,13 @@ func TestUnsubscribeLink(t *testing.T) {
 		t.Fatalf("opt_out.added entries = %d, want 1", len(list))
 	}
 
-	tr := reStop.FindStringSubmatch(h.c.UnsubscribeURL("webhook", "tr", "kisi@mail.example"))[1]
+	tr := reStop.FindStringSubmatch(h.env.App.Sending.UnsubscribeURL("webhook", "tr", "kisi@mail.example"))[1]
 	if res := h.env.Do("GET", tr, nil, nil); !strings.Contains(string(res.Body), "Aboneliği iptal et") {
 		t.Fatalf("tr page: %s", res.Body)
 	}
 	h.env.Do("POST", tr, nil, nil)
 	rows, _ := h.c.DB.Read().OptOutsByAddresses(h.ctx, []string{"kisi@mail.example"})
-	if len(rows) != 1 || rows[0].ChannelKind != "webhook" || rows[0].Reason != core.OptOutLink {
+	if len(rows) != 1 || rows[0].ChannelKind != "webhook" || rows[0].Reason != sending.OptOutLink {
 		t.Fatalf("opt-out rows = %+v", rows)
 	}
 
@@ -343,7 +344,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("ingest: %d %s", res.Status, res.Body)
 	}
 
-	job := jobs.Invitations{Core: h.c}
+	job := jobs.Invitations{Sending: h.env.App.Sending}
 	h.env.Clock.T = time.Date(2026, 6, 3, 7, 59, 0, 0, time.UTC)
 	if sum, err := job.Run(h.ctx, h.env.Clock.T); err != nil || len(h.smtp.Messages()) != 0 {
 		t.Fatalf("before due: %s, %v", sum, err)

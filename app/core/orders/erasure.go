@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/sending"
 	"reviewd/store"
 )
 
@@ -87,7 +88,7 @@ func (c *Service) RunErasure(ctx context.Context, now time.Time) (ErasureRun, er
 		}
 		scan := store.ErasureScan{ChannelID: ch.ID, Now: now, WindowStart: now.AddDate(0, 0, -rule.ReviewWindowDays),
 			UninvitedBefore: now.AddDate(0, 0, -eraseUninvitedAfter), GiveUpBefore: now.AddDate(0, 0, -eraseUndeliveredAfter),
-			Limit: core.JobBatch}
+			Limit: sending.JobBatch}
 		for {
 			orders, err := c.DB.Read().ErasureCandidates(ctx, scan)
 			if err != nil {
@@ -116,7 +117,7 @@ func (c *Service) RunErasure(ctx context.Context, now time.Time) (ErasureRun, er
 					return run, err
 				}
 			}
-			if len(orders) < core.JobBatch {
+			if len(orders) < sending.JobBatch {
 				break
 			}
 		}
@@ -170,7 +171,7 @@ func (c *Service) erasureDue(ctx context.Context, q *store.Q, o store.Order, now
 	}
 	invited := false
 	for _, inv := range invs {
-		if inv.Kind == core.MsgRejection {
+		if inv.Kind == sending.MsgRejection {
 			continue
 		}
 		invited = true

@@ -51,7 +51,7 @@ func (c *Service) afterLineStateChange(ctx context.Context, tx *store.Tx, a *cor
 		}
 		// A line not yet reviewed gets a shopping-experience invitation
 		// (invitations.go).
-		if err := c.QueueExperienceInvitation(ctx, tx, o, l); err != nil {
+		if err := c.Sending.QueueExperienceInvitation(ctx, tx, o, l); err != nil {
 			return err
 		}
 		if old == "" {

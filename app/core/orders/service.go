@@ -6,6 +6,7 @@ package orders
 import (
 	"reviewd/app/core"
 	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
 )
 
 // Service is the order domain service.
@@ -13,7 +14,11 @@ type Service struct {
 	*core.Core
 	// Reviews marks reviews Returned when their order line is refunded or returned.
 	Reviews *reviews.Service
+	// Sending queues experience invitations for cancelled or returned lines.
+	Sending *sending.Service
 }
 
 // New builds the order service.
-func New(c *core.Core, rv *reviews.Service) *Service { return &Service{Core: c, Reviews: rv} }
+func New(c *core.Core, rv *reviews.Service, snd *sending.Service) *Service {
+	return &Service{Core: c, Reviews: rv, Sending: snd}
+}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/sending"
 	"reviewd/app/mail"
 	"reviewd/store"
 )
@@ -605,11 +606,11 @@ func (c *Service) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Q
 		return nil, err
 	}
 	brand := core.BrandOf(ch)
-	unsub := c.UnsubscribeURL(core.RouteEmail, x.Language, x.AskerEmail)
+	unsub := c.Sending.UnsubscribeURL(core.RouteEmail, x.Language, x.AskerEmail)
 	subject, text, html, err := mail.Render(mail.KindAnswer, x.Language, mail.TemplateData{Brand: brand,
 		CustomerName: x.AskerName, QuestionText: x.Body, AnswerText: ans.Body, UnsubscribeURL: unsub})
 	if err != nil {
-		return skip(noticeFailedStart + core.ErrRenderFailed)
+		return skip(noticeFailedStart + sending.ErrRenderFailed)
 	}
 	from := ch.SenderAddress
 	if from == "" {
@@ -622,7 +623,7 @@ func (c *Service) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Q
 		return nil, err
 	}
 	return &answerMail{answerID: ans.ID, msg: mail.Message{From: from, FromName: brand, To: x.AskerEmail, Subject: subject,
-		Text: text, HTML: html, ListUnsubscribeURL: unsub, MessageID: mail.NewMessageID(core.MessageIDDomain(from, c.PublicURL))}}, nil
+		Text: text, HTML: html, ListUnsubscribeURL: unsub, MessageID: mail.NewMessageID(sending.MessageIDDomain(from, c.PublicURL))}}, nil
 }
 
 // publishedAnswerMail prepares, in the transaction that published answer ans, the

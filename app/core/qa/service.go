@@ -2,12 +2,17 @@
 // answers with their e-mail, brand answers and moderation.
 package qa
 
-import "reviewd/app/core"
+import (
+	"reviewd/app/core"
+	"reviewd/app/core/sending"
+)
 
 // Service is the questions-and-answers domain service.
 type Service struct {
 	*core.Core
+	// Sending sends the answer e-mails.
+	Sending *sending.Service
 }
 
 // New builds the questions-and-answers service.
-func New(c *core.Core) *Service { return &Service{Core: c} }
+func New(c *core.Core, snd *sending.Service) *Service { return &Service{Core: c, Sending: snd} }

@@ -195,7 +195,7 @@ func (c *Service) sendNotices(ctx context.Context, ids []int64) {
 		if id == 0 {
 			continue
 		}
-		if err := c.DeliverNow(ctx, id); err != nil {
+		if err := c.Sending.DeliverNow(ctx, id); err != nil {
 			c.Log.Warn("rejection notice not sent at once", "notice", id, "err", err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/sending"
 	"reviewd/store"
 )
 
@@ -125,7 +126,7 @@ func (c *Service) issueCorrection(ctx context.Context, tx *store.Tx, reviewID in
 // rejection:<reason>, the reason text unchanged, the correction link; by the
 // brand's route, e-mail or notice). It returns the notice id, 0 when the customer
 // cannot be reached (imported review, erased order, no address). Send it without
-// delay with c.DeliverNow(ctx, id) after the transaction commits.
+// delay with c.Sending.DeliverNow(ctx, id) after the transaction commits.
 func (c *Service) NotifyRejection(ctx context.Context, tx *store.Tx, reviewID int64, reason, reasonText string) (int64, error) {
 	r, err := tx.ReviewByID(ctx, reviewID)
 	if err != nil {
@@ -145,7 +146,7 @@ func (c *Service) NotifyRejection(ctx context.Context, tx *store.Tx, reviewID in
 	if err != nil {
 		return 0, err
 	}
-	return c.QueueRejectionNotice(ctx, tx, core.RejectionNotice{ReviewID: r.ID, OrderID: o.ID, ChannelID: o.ChannelID,
+	return c.Sending.QueueRejectionNotice(ctx, tx, sending.RejectionNotice{ReviewID: r.ID, OrderID: o.ID, ChannelID: o.ChannelID,
 		Address: o.CustomerEmail, Language: r.Language, Reason: reason, ReasonText: reasonText, CorrectionURL: link,
 		Token: token, ProductName: r.ProductName})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/sending"
 	"reviewd/store"
 )
 
@@ -116,11 +117,11 @@ func (c *Service) TraceOf(ctx context.Context, a *core.Actor, publicID, format s
 			return t, err
 		}
 		for _, m := range msgs {
-			if m.Kind != core.MsgRejection || m.ReviewID != r.ID {
+			if m.Kind != sending.MsgRejection || m.ReviewID != r.ID {
 				continue
 			}
-			id := core.InvitationPublicID(m.ID)
-			reason := strings.TrimPrefix(m.TemplateKey, core.RejectionTemplate)
+			id := sending.InvitationPublicID(m.ID)
+			reason := strings.TrimPrefix(m.TemplateKey, sending.RejectionTemplate)
 			t.Timeline = append(t.Timeline, TraceEntry{At: m.CreatedAt, SubjectType: TraceNotice, SubjectID: id,
 				Event: "queued", Reason: reason, ActorType: core.ViaSystem})
 			logs, err := q.SendLogsOfInvitation(ctx, m.ID)

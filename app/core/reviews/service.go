@@ -4,12 +4,17 @@
 // the read model (AfterReviewStateChange).
 package reviews
 
-import "reviewd/app/core"
+import (
+	"reviewd/app/core"
+	"reviewd/app/core/sending"
+)
 
 // Service is the review domain service.
 type Service struct {
 	*core.Core
+	// Sending queues rejection notices and sends them.
+	Sending *sending.Service
 }
 
 // New builds the review service.
-func New(c *core.Core) *Service { return &Service{Core: c} }
+func New(c *core.Core, snd *sending.Service) *Service { return &Service{Core: c, Sending: snd} }

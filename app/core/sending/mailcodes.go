@@ -1,10 +1,11 @@
-package core
+package sending
 
 import (
 	"context"
 	"encoding/base64"
 	"errors"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -19,7 +20,7 @@ var MailProviders = []string{"sendgrid", "mailgun", "postmark", "ses"}
 // MailAccessCode returns the access code of the mail-provider endpoints, creating it
 // (256 random bits) on first use. Two concurrent first calls agree on one code: the
 // creation re-reads the setting inside the write transaction.
-func (c *Core) MailAccessCode(ctx context.Context) (string, error) {
+func (c *Service) MailAccessCode(ctx context.Context) (string, error) {
 	code, err := c.loadMailAccessCode(ctx, c.DB.Read())
 	if err == nil || !errors.Is(err, store.ErrNotFound) {
 		return code, err
@@ -29,12 +30,12 @@ func (c *Core) MailAccessCode(ctx context.Context) (string, error) {
 		if code, lerr = c.loadMailAccessCode(ctx, tx.Q); !errors.Is(lerr, store.ErrNotFound) {
 			return lerr
 		}
-		code = RandomToken(32)
+		code = core.RandomToken(32)
 		enc := base64.StdEncoding.EncodeToString(c.Keys.Encrypt([]byte(code)))
 		if err := tx.SetSetting(ctx, mailAccessCodeSetting, enc); err != nil {
 			return err
 		}
-		return c.Record(ctx, tx, System("mail-events"), "mail_events.access_code_created", "setting", mailAccessCodeSetting, nil)
+		return c.Record(ctx, tx, core.System("mail-events"), "mail_events.access_code_created", "setting", mailAccessCodeSetting, nil)
 	})
 	if err != nil {
 		return "", err
@@ -44,22 +45,22 @@ func (c *Core) MailAccessCode(ctx context.Context) (string, error) {
 
 // CheckMailAccessCode reports whether code is the brand's mail-provider access code,
 // comparing in constant time. Before a code exists every code is wrong.
-func (c *Core) CheckMailAccessCode(ctx context.Context, code string) bool {
+func (c *Service) CheckMailAccessCode(ctx context.Context, code string) bool {
 	want, err := c.loadMailAccessCode(ctx, c.DB.Read())
 	if err != nil || want == "" {
 		return false
 	}
-	return Equal(code, want)
+	return core.Equal(code, want)
 }
 
-func (c *Core) loadMailAccessCode(ctx context.Context, q *store.Q) (string, error) {
+func (c *Service) loadMailAccessCode(ctx context.Context, q *store.Q) (string, error) {
 	var enc string
 	if err := q.Setting(ctx, mailAccessCodeSetting, &enc); err != nil {
 		return "", err
 	}
 	sealed, err := base64.StdEncoding.DecodeString(enc)
 	if err != nil {
-		return "", ErrUndecryptable
+		return "", core.ErrUndecryptable
 	}
 	plain, err := c.Keys.Decrypt(sealed)
 	if err != nil {

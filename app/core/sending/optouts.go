@@ -1,4 +1,4 @@
-package core
+package sending
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -36,7 +37,7 @@ type UnsubscribeLink struct {
 // encrypted and authenticated with the master key (AES-GCM), so it works without a
 // database row, keeps working after the order is erased and cannot be forged or
 // read.
-func (c *Core) UnsubscribeToken(kind, lang, address string) string {
+func (c *Service) UnsubscribeToken(kind, lang, address string) string {
 	plain := strings.Join([]string{unsubscribeVersion, kind, lang, strings.ToLower(strings.TrimSpace(address))}, "\x00")
 	return base64.RawURLEncoding.EncodeToString(c.Keys.Encrypt([]byte(plain)))
 }
@@ -44,15 +45,15 @@ func (c *Core) UnsubscribeToken(kind, lang, address string) string {
 // UnsubscribeURL is the stop link of a message: {public_url}/v1/unsubscribe?t=...
 // GET shows a confirmation page, POST (also the RFC 8058 one-click POST) records
 // the opt-out.
-func (c *Core) UnsubscribeURL(kind, lang, address string) string {
+func (c *Service) UnsubscribeURL(kind, lang, address string) string {
 	return c.PublicURL + "/v1/unsubscribe?t=" + url.QueryEscape(c.UnsubscribeToken(kind, lang, address))
 }
 
 // ErrUnsubscribeToken is returned for a stop link that cannot be read.
-var ErrUnsubscribeToken = E(400, "invalid", "token_invalid").AsRefusal()
+var ErrUnsubscribeToken = core.E(400, "invalid", "token_invalid").AsRefusal()
 
 // ReadUnsubscribeToken opens a stop-link token.
-func (c *Core) ReadUnsubscribeToken(t string) (UnsubscribeLink, error) {
+func (c *Service) ReadUnsubscribeToken(t string) (UnsubscribeLink, error) {
 	if t == "" || len(t) > 2048 {
 		return UnsubscribeLink{}, ErrUnsubscribeToken
 	}
@@ -69,8 +70,8 @@ func (c *Core) ReadUnsubscribeToken(t string) (UnsubscribeLink, error) {
 		return UnsubscribeLink{}, ErrUnsubscribeToken
 	}
 	l := UnsubscribeLink{ChannelKind: string(parts[1]), Language: string(parts[2]), Address: string(parts[3])}
-	if l.ChannelKind != RouteEmail && l.ChannelKind != RouteWebhook {
-		l.ChannelKind = RouteEmail
+	if l.ChannelKind != core.RouteEmail && l.ChannelKind != core.RouteWebhook {
+		l.ChannelKind = core.RouteEmail
 	}
 	if l.Language != "tr" {
 		l.Language = "en"
@@ -80,7 +81,7 @@ func (c *Core) ReadUnsubscribeToken(t string) (UnsubscribeLink, error) {
 
 // Unsubscribe puts the address of a stop link on the opt-out list (once; a second
 // use changes nothing) and records it in the activity history.
-func (c *Core) Unsubscribe(ctx context.Context, a *Actor, token string) (UnsubscribeLink, error) {
+func (c *Service) Unsubscribe(ctx context.Context, a *core.Actor, token string) (UnsubscribeLink, error) {
 	l, err := c.ReadUnsubscribeToken(token)
 	if err != nil {
 		return l, err
@@ -93,7 +94,7 @@ func (c *Core) Unsubscribe(ctx context.Context, a *Actor, token string) (Unsubsc
 
 // addOptOut puts an address on the list and records the addition (not the
 // address) in the activity history.
-func (c *Core) addOptOut(ctx context.Context, tx *store.Tx, a *Actor, o store.OptOut) error {
+func (c *Service) addOptOut(ctx context.Context, tx *store.Tx, a *core.Actor, o store.OptOut) error {
 	added, err := tx.AddOptOut(ctx, o)
 	if err != nil || !added {
 		return err
@@ -128,19 +129,19 @@ var rePhone = regexp.MustCompile(`^\+?[0-9][0-9 ()./-]{3,30}$`)
 // 400 invalid / addresses_required (none given), invalid / addresses (over 1000 or
 // one unreadable). The lookup is written to the personal-data access log
 // (opt_out.checked).
-func (c *Core) CheckOptOuts(ctx context.Context, a *Actor, addresses []string) ([]OptOutRow, error) {
+func (c *Service) CheckOptOuts(ctx context.Context, a *core.Actor, addresses []string) ([]OptOutRow, error) {
 	if len(addresses) == 0 {
-		return nil, Invalid("addresses_required")
+		return nil, core.Invalid("addresses_required")
 	}
 	if len(addresses) > MaxOptOutCheck {
-		return nil, Invalid("addresses")
+		return nil, core.Invalid("addresses")
 	}
 	sent := map[string][]string{} // lower-cased e-mail -> forms as sent
 	var keys []string
 	for _, raw := range addresses {
 		v := strings.TrimSpace(raw)
 		switch {
-		case v != "" && strings.Contains(v, "@") && ValidEmail(v):
+		case v != "" && strings.Contains(v, "@") && core.ValidEmail(v):
 			k := strings.ToLower(v)
 			if _, ok := sent[k]; !ok {
 				keys = append(keys, k)
@@ -148,7 +149,7 @@ func (c *Core) CheckOptOuts(ctx context.Context, a *Actor, addresses []string) (
 			sent[k] = append(sent[k], raw)
 		case rePhone.MatchString(v) && countDigits(v) >= 5:
 		default:
-			return nil, Invalid("addresses")
+			return nil, core.Invalid("addresses")
 		}
 	}
 	rows := []OptOutRow{}
@@ -187,7 +188,7 @@ func AddressHash(address string) string {
 // ExportOptOuts returns the whole opt-out list for a download in format and records
 // the download (opt_outs.downloaded with format and row count) in the activity
 // history.
-func (c *Core) ExportOptOuts(ctx context.Context, a *Actor, format string) ([]OptOutExportRow, error) {
+func (c *Service) ExportOptOuts(ctx context.Context, a *core.Actor, format string) ([]OptOutExportRow, error) {
 	rows := []OptOutExportRow{}
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		list, err := tx.ListOptOuts(ctx)

@@ -1,10 +1,11 @@
-package core
+package sending
 
 import (
 	"context"
 	"errors"
 	"strings"
 
+	"reviewd/app/core"
 	"reviewd/app/mailevents"
 	"reviewd/store"
 )
@@ -39,7 +40,7 @@ type MailEventCounts struct {
 // a provider event whose ids match nothing. Only a matching event may add to the
 // opt-out list: unsubscribed and complained events do, and bounced events that are
 // hard bounces. The same event id of a source is never processed twice.
-func (c *Core) ProcessMailEvents(ctx context.Context, a *Actor, source string, events []mailevents.Event) (MailEventCounts, error) {
+func (c *Service) ProcessMailEvents(ctx context.Context, a *core.Actor, source string, events []mailevents.Event) (MailEventCounts, error) {
 	res := MailEventCounts{Accepted: len(events)}
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		seen := map[string]bool{}
@@ -67,7 +68,7 @@ func (c *Core) ProcessMailEvents(ctx context.Context, a *Actor, source string, e
 	return res, nil
 }
 
-func (c *Core) mailEvent(ctx context.Context, tx *store.Tx, a *Actor, source string, ev mailevents.Event, seen map[string]bool) (string, error) {
+func (c *Service) mailEvent(ctx context.Context, tx *store.Tx, a *core.Actor, source string, ev mailevents.Event, seen map[string]bool) (string, error) {
 	if seen[ev.EventID] {
 		return "duplicate", nil
 	}
@@ -145,7 +146,7 @@ func matchSending(ctx context.Context, tx *store.Tx, source string, ev mailevent
 // NoteSNSSubscription records an Amazon SNS subscription confirmation in the
 // activity history so the operator can open its SubscribeURL once (reviewd never
 // fetches it itself).
-func (c *Core) NoteSNSSubscription(ctx context.Context, a *Actor, topicArn, subscribeURL string) error {
+func (c *Service) NoteSNSSubscription(ctx context.Context, a *core.Actor, topicArn, subscribeURL string) error {
 	c.Log.Info("mail events: SNS subscription waits for confirmation; open the subscribe URL once",
 		"topic_arn", topicArn, "subscribe_url", subscribeURL)
 	return c.DB.WithTx(ctx, func(tx *store.Tx) error {

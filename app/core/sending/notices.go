@@ -1,4 +1,4 @@
-package core
+package sending
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/app/mail"
 	"reviewd/app/mailevents"
 	"reviewd/app/outbound"
@@ -96,7 +97,7 @@ type sendResult struct {
 }
 
 // sendDue sends every queued message whose attempt is due at now.
-func (c *Core) sendDue(ctx context.Context, now time.Time, st Settings, run *InvitationRun) error {
+func (c *Service) sendDue(ctx context.Context, now time.Time, st core.Settings, run *InvitationRun) error {
 	done := 0
 	for done < maxPerRun {
 		ids, err := c.DB.Read().DueInvitations(ctx, now, JobBatch)
@@ -135,7 +136,7 @@ func (c *Core) sendDue(ctx context.Context, now time.Time, st Settings, run *Inv
 // attempt claims one due message, decides whether it may go now, sends it outside
 // any transaction and records the outcome. It returns sent, retry, failed, skipped,
 // queued (deferred) or "" (taken by another runner).
-func (c *Core) attempt(ctx context.Context, id int64, now time.Time, st Settings) (string, error) {
+func (c *Service) attempt(ctx context.Context, id int64, now time.Time, st core.Settings) (string, error) {
 	var job *sendJob
 	outcome := ""
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
@@ -188,7 +189,7 @@ func failMessage(ctx context.Context, tx *store.Tx, inv store.Invitation, route,
 // prepareSend applies every rule that decides whether a message goes now (link
 // still valid, lines still reviewable, no review yet, address not opted out,
 // sending hours, daily limit, burst check, route available) and renders it.
-func (c *Core) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitation, now time.Time, st Settings) (*sendJob, string, error) {
+func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitation, now time.Time, st core.Settings) (*sendJob, string, error) {
 	route := st.InviteDelivery
 	if inv.Kind == MsgReminder {
 		route = st.ReminderDelivery
@@ -197,7 +198,7 @@ func (c *Core) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitati
 	if err != nil {
 		return nil, "", err
 	}
-	job := &sendJob{inv: inv, route: route, eventID: newEventID(), fromName: BrandOf(ch)}
+	job := &sendJob{inv: inv, route: route, eventID: newEventID(), fromName: core.BrandOf(ch)}
 	if inv.Kind == MsgRejection {
 		return c.prepareRejection(ctx, tx, job, ch, st)
 	}
@@ -286,7 +287,7 @@ func (c *Core) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitati
 			return deferMessage(ctx, tx, inv, win.Next(free.In(loc)).UTC(), WaitBurst)
 		}
 	}
-	if route == RouteEmail && !c.Mailer.Enabled() {
+	if route == core.RouteEmail && !c.Mailer.Enabled() {
 		return deferMessage(ctx, tx, inv, now.Add(mailOffWait), WaitMailOff)
 	}
 
@@ -339,8 +340,8 @@ func (e routeError) Error() string { return string(e) }
 
 // routeReady fills the route details of job: the sender and Message-ID of an
 // e-mail, or the address and password of a notice.
-func (c *Core) routeReady(ctx context.Context, tx *store.Tx, job *sendJob, st Settings, ch store.Channel) error {
-	if job.route == RouteEmail {
+func (c *Service) routeReady(ctx context.Context, tx *store.Tx, job *sendJob, st core.Settings, ch store.Channel) error {
+	if job.route == core.RouteEmail {
 		job.from = ch.SenderAddress
 		if job.from == "" {
 			job.from = st.SenderAddress
@@ -351,7 +352,7 @@ func (c *Core) routeReady(ctx context.Context, tx *store.Tx, job *sendJob, st Se
 	if st.WebhookURL == "" {
 		return routeError(ErrWebhookURL)
 	}
-	p, err := tx.ActivePassword(ctx, PurposeNotification)
+	p, err := tx.ActivePassword(ctx, core.PurposeNotification)
 	if errors.Is(err, store.ErrNotFound) {
 		return routeError(ErrWebhookSecret)
 	} else if err != nil {
@@ -377,15 +378,6 @@ func MessageIDDomain(from, publicURL string) string {
 	return ""
 }
 
-// brandOf is the name a customer knows the channel by: its brand name, else its
-// label.
-func BrandOf(ch store.Channel) string {
-	if ch.BrandName != "" {
-		return ch.BrandName
-	}
-	return ch.Label
-}
-
 // landingURL is the page review links open: the channel's landing address without
 // a fragment, else the public address.
 func landingURL(ch store.Channel, publicURL string) string {
@@ -406,8 +398,8 @@ func newEventID() string {
 }
 
 // deliver sends one prepared attempt by its route.
-func (c *Core) deliver(ctx context.Context, job *sendJob) sendResult {
-	if job.route == RouteEmail {
+func (c *Service) deliver(ctx context.Context, job *sendJob) sendResult {
+	if job.route == core.RouteEmail {
 		id, err := c.Mailer.Send(ctx, mail.Message{From: job.from, FromName: job.fromName, To: job.address,
 			Subject: job.subject, Text: job.text, HTML: job.html, ListUnsubscribeURL: job.unsub, MessageID: job.messageID,
 			Headers: mailevents.SendIDHeaders(job.eventID)})
@@ -428,7 +420,7 @@ func (c *Core) deliver(ctx context.Context, job *sendJob) sendResult {
 func NoticeTimestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000-07:00") }
 
 // postNotice sends the signed notice of job.
-func (c *Core) postNotice(ctx context.Context, job *sendJob) sendResult {
+func (c *Service) postNotice(ctx context.Context, job *sendJob) sendResult {
 	n := Notice{Address: job.address, Subject: job.subject, Text: job.text, Token: job.token, Language: job.inv.Language,
 		MessageClass: "transactional", TemplateKey: job.inv.TemplateKey, EventID: job.eventID, Context: job.context}
 	body, err := json.Marshal(n)
@@ -441,7 +433,7 @@ func (c *Core) postNotice(ctx context.Context, job *sendJob) sendResult {
 	h.Set("User-Agent", NoticeUserAgent)
 	h.Set("X-Service-Timestamp", ts)
 	h.Set("X-Service-Event-Id", job.eventID)
-	h.Set("X-Service-Signature", Sign(job.secret, ts, body))
+	h.Set("X-Service-Signature", core.Sign(job.secret, ts, body))
 	if c.Outbound == nil {
 		return sendResult{temporary: true, reason: outbound.CodeConnectionFailed}
 	}
@@ -468,7 +460,7 @@ func (c *Core) postNotice(ctx context.Context, job *sendJob) sendResult {
 
 // recordAttempt writes the message-log row of an attempt and the message's new
 // state. A message whose order was erased meanwhile is logged without recipient.
-func (c *Core) recordAttempt(ctx context.Context, tx *store.Tx, job *sendJob, res sendResult, now time.Time) (string, error) {
+func (c *Service) recordAttempt(ctx context.Context, tx *store.Tx, job *sendJob, res sendResult, now time.Time) (string, error) {
 	inv, err := tx.InvitationByID(ctx, job.inv.ID)
 	if err != nil {
 		return "", err
@@ -477,7 +469,7 @@ func (c *Core) recordAttempt(ctx context.Context, tx *store.Tx, job *sendJob, re
 	inv.Route = job.route
 	log := store.SendLog{InvitationID: inv.ID, ChannelKind: job.route, Recipient: job.address, Subject: job.subject,
 		EventID: job.eventID, Attempt: inv.Attempts, Error: res.reason}
-	if job.route == RouteEmail {
+	if job.route == core.RouteEmail {
 		log.MessageID = res.messageID
 	}
 	if inv.RecipientErased {
@@ -487,7 +479,7 @@ func (c *Core) recordAttempt(ctx context.Context, tx *store.Tx, job *sendJob, re
 	case res.ok:
 		inv.State, inv.SentAt, inv.NextAttemptAt, inv.LastError = StateSent, now, time.Time{}, ""
 		log.Status = LogSent
-	case res.temporary && job.route == RouteEmail:
+	case res.temporary && job.route == core.RouteEmail:
 		inv.State, inv.LastError = StateQueued, res.reason
 		inv.NextAttemptAt = now.Add(MailRetry[min(inv.Attempts, len(MailRetry))-1])
 		log.Status = LogRetry
@@ -535,11 +527,11 @@ type rejectionPayload struct {
 // daily limit, follow the invitation route (e-mail or notice with template_key
 // rejection:<reason> and an empty context), retry on the notice schedule and are
 // not sent to opted-out addresses.
-func (c *Core) QueueRejectionNotice(ctx context.Context, tx *store.Tx, n RejectionNotice) (int64, error) {
+func (c *Service) QueueRejectionNotice(ctx context.Context, tx *store.Tx, n RejectionNotice) (int64, error) {
 	if n.Language != "tr" && n.Language != "en" {
 		n.Language = "en"
 	}
-	if strings.TrimSpace(n.Reason) == "" || strings.ContainsAny(n.Reason, " \r\n") || !ValidEmail(n.Address) {
+	if strings.TrimSpace(n.Reason) == "" || strings.ContainsAny(n.Reason, " \r\n") || !core.ValidEmail(n.Address) {
 		return 0, fmt.Errorf("core: rejection notice: reason or address invalid")
 	}
 	payload, err := json.Marshal(rejectionPayload{ReasonText: n.ReasonText, CorrectionURL: n.CorrectionURL, Token: n.Token,
@@ -554,7 +546,7 @@ func (c *Core) QueueRejectionNotice(ctx context.Context, tx *store.Tx, n Rejecti
 }
 
 // SendRejectionNotice queues a rejection notice and attempts it at once.
-func (c *Core) SendRejectionNotice(ctx context.Context, n RejectionNotice) (int64, error) {
+func (c *Service) SendRejectionNotice(ctx context.Context, n RejectionNotice) (int64, error) {
 	var id int64
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		var err error
@@ -569,7 +561,7 @@ func (c *Core) SendRejectionNotice(ctx context.Context, n RejectionNotice) (int6
 
 // DeliverNow attempts one queued message now (used for notices that go without
 // delay); a failure is retried by the invitations job on the usual schedule.
-func (c *Core) DeliverNow(ctx context.Context, id int64) error {
+func (c *Service) DeliverNow(ctx context.Context, id int64) error {
 	st, err := c.LoadSettings(ctx, c.DB.Read())
 	if err != nil {
 		return err
@@ -579,7 +571,7 @@ func (c *Core) DeliverNow(ctx context.Context, id int64) error {
 }
 
 // prepareRejection renders a rejection notice.
-func (c *Core) prepareRejection(ctx context.Context, tx *store.Tx, job *sendJob, ch store.Channel, st Settings) (*sendJob, string, error) {
+func (c *Service) prepareRejection(ctx context.Context, tx *store.Tx, job *sendJob, ch store.Channel, st core.Settings) (*sendJob, string, error) {
 	inv := job.inv
 	if inv.RecipientErased || inv.Address == "" {
 		return skipMessage(ctx, tx, inv, SkipErased)
@@ -589,7 +581,7 @@ func (c *Core) prepareRejection(ctx context.Context, tx *store.Tx, job *sendJob,
 	} else if out {
 		return skipMessage(ctx, tx, inv, SkipOptedOut)
 	}
-	if job.route == RouteEmail && !c.Mailer.Enabled() {
+	if job.route == core.RouteEmail && !c.Mailer.Enabled() {
 		return deferMessage(ctx, tx, inv, tx.Now.Add(mailOffWait), WaitMailOff)
 	}
 	raw, err := c.Keys.Decrypt(inv.PayloadEnc)

@@ -1,4 +1,4 @@
-package core
+package sending
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -90,7 +91,7 @@ func (r InvitationRun) String() string {
 // are due (reminder_after_days after the invitation was sent), and sends every
 // queued message whose attempt is due (first sends and retries) by the brand's
 // route. Every message is claimed atomically, so two runners never send one twice.
-func (c *Core) RunInvitations(ctx context.Context, now time.Time) (InvitationRun, error) {
+func (c *Service) RunInvitations(ctx context.Context, now time.Time) (InvitationRun, error) {
 	var run InvitationRun
 	st, err := c.LoadSettings(ctx, c.DB.Read())
 	if err != nil {
@@ -107,7 +108,7 @@ func (c *Core) RunInvitations(ctx context.Context, now time.Time) (InvitationRun
 
 // customerRef is the key of the daily limit and burst check: the customer_key,
 // else the lower-cased address, as a keyed hash.
-func (c *Core) customerRef(o store.Order) string {
+func (c *Service) customerRef(o store.Order) string {
 	if o.CustomerKey != "" {
 		return "k:" + c.Keys.Pseudonym("customer_key", o.CustomerKey)
 	}
@@ -117,7 +118,7 @@ func (c *Core) customerRef(o store.Order) string {
 // orderHasReview reports whether a review (of any state) was written for any of
 // the given lines of an order. It decides reminders (none after a review) and the
 // "not yet reviewed" rule of experience invitations.
-func (c *Core) orderHasReview(ctx context.Context, q *store.Q, orderID int64, lineIDs []int64) (bool, error) {
+func (c *Service) orderHasReview(ctx context.Context, q *store.Q, orderID int64, lineIDs []int64) (bool, error) {
 	reviewed, err := q.ReviewedLines(ctx, orderID)
 	if err != nil {
 		return false, err
@@ -132,12 +133,12 @@ func (c *Core) orderHasReview(ctx context.Context, q *store.Q, orderID int64, li
 
 // reviewedInvitations counts the sent product invitations of a channel (0 = all)
 // with at least one of their products reviewed (counters.conversion).
-func (c *Core) reviewedInvitations(ctx context.Context, q *store.Q, channelID int64) (int, error) {
+func (c *Service) reviewedInvitations(ctx context.Context, q *store.Q, channelID int64) (int, error) {
 	return q.CountReviewedInvitations(ctx, channelID)
 }
 
 // createDueInvitations creates one invitation for every order that became due.
-func (c *Core) createDueInvitations(ctx context.Context, now time.Time, st Settings, run *InvitationRun) error {
+func (c *Service) createDueInvitations(ctx context.Context, now time.Time, st core.Settings, run *InvitationRun) error {
 	deliveredBefore := now.AddDate(0, 0, -st.InviteDelayDays)
 	// Deliveries whose invitation was due longer ago than MaxInvitationLag are not
 	// looked at: they are never invited (orders read back from a platform).
@@ -173,12 +174,12 @@ func (c *Core) createDueInvitations(ctx context.Context, now time.Time, st Setti
 // invite_delay_days after the earliest delivery among them. An order that is due
 // but cannot be invited (no reviewable line, opted-out address, due too long ago)
 // gets a skipped row, so it is decided once.
-func (c *Core) createInvitation(ctx context.Context, tx *store.Tx, orderID int64, now time.Time, st Settings) (bool, error) {
+func (c *Service) createInvitation(ctx context.Context, tx *store.Tx, orderID int64, now time.Time, st core.Settings) (bool, error) {
 	o, err := tx.OrderByID(ctx, orderID)
 	if err != nil {
 		return false, err
 	}
-	if o.Erased() || o.CustomerEmail == "" || !PaymentAllowsReviews(o.PaymentState) {
+	if o.Erased() || o.CustomerEmail == "" || !core.PaymentAllowsReviews(o.PaymentState) {
 		return false, nil
 	}
 	lines, err := tx.LinesOfOrder(ctx, o.ID)
@@ -219,7 +220,7 @@ func (c *Core) createInvitation(ctx context.Context, tx *store.Tx, orderID int64
 	case optedOut:
 		inv.State, inv.LastError, inv.NextAttemptAt = StateSkipped, SkipOptedOut, time.Time{}
 	default:
-		plain, tokenID, err := IssueToken(ctx, tx, TokenInvitation, o, ids, expires, 0)
+		plain, tokenID, err := core.IssueToken(ctx, tx, core.TokenInvitation, o, ids, expires, 0)
 		if err != nil {
 			return false, err
 		}
@@ -232,7 +233,7 @@ func (c *Core) createInvitation(ctx context.Context, tx *store.Tx, orderID int64
 // createDueReminders creates the reminder of every sent invitation whose
 // reminder_after_days have passed. None are made with reminder_after_days 0 or
 // when reminder_consent is required (v1 receives no consent with the order).
-func (c *Core) createDueReminders(ctx context.Context, now time.Time, st Settings, run *InvitationRun) error {
+func (c *Service) createDueReminders(ctx context.Context, now time.Time, st core.Settings, run *InvitationRun) error {
 	if st.ReminderAfterDays == 0 || st.ReminderConsent == "required" {
 		return nil
 	}
@@ -266,7 +267,7 @@ func (c *Core) createDueReminders(ctx context.Context, now time.Time, st Setting
 // createReminder creates the reminder of invitation p: the same token and lines,
 // queued now. When a review was written meanwhile the reminder row is created
 // skipped, so the invitation is decided once.
-func (c *Core) createReminder(ctx context.Context, tx *store.Tx, p store.Invitation, now time.Time) (bool, error) {
+func (c *Service) createReminder(ctx context.Context, tx *store.Tx, p store.Invitation, now time.Time) (bool, error) {
 	o, err := tx.OrderByID(ctx, p.OrderID)
 	if err != nil {
 		return false, err
@@ -302,7 +303,7 @@ func (c *Core) createReminder(ctx context.Context, tx *store.Tx, p store.Invitat
 // like a product invitation (so lines ending together share one e-mail); orders
 // without an address, erased orders and orders placed longer ago than the market's
 // review window get none.
-func (c *Core) QueueExperienceInvitation(ctx context.Context, tx *store.Tx, o store.Order, l store.OrderLine) error {
+func (c *Service) QueueExperienceInvitation(ctx context.Context, tx *store.Tx, o store.Order, l store.OrderLine) error {
 	if o.Erased() || o.CustomerEmail == "" {
 		return nil
 	}
@@ -333,7 +334,7 @@ func (c *Core) QueueExperienceInvitation(ctx context.Context, tx *store.Tx, o st
 		return err
 	}
 	expires := now.AddDate(0, 0, rule.ReviewWindowDays)
-	plain, tokenID, err := IssueToken(ctx, tx, TokenExperience, o, []int64{l.ID}, expires, 0)
+	plain, tokenID, err := core.IssueToken(ctx, tx, core.TokenExperience, o, []int64{l.ID}, expires, 0)
 	if err != nil {
 		return err
 	}
@@ -357,13 +358,13 @@ const MaxRetryIDs = 500
 // one, of a channel when channel is set; 400 invalid / channel when unknown): they keep their token and get a new
 // event id on the next attempt. Those whose link has expired are skipped instead
 // (state skipped, expired). Other states are left alone.
-func (c *Core) RetryInvitations(ctx context.Context, a *Actor, ids []int64, channel string) (RetryResult, error) {
+func (c *Service) RetryInvitations(ctx context.Context, a *core.Actor, ids []int64, channel string) (RetryResult, error) {
 	var res RetryResult
 	if len(ids) > MaxRetryIDs {
-		return res, Invalid("ids")
+		return res, core.Invalid("ids")
 	}
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		only, err := ChannelFilter(ctx, tx.Q, channel, "")
+		only, err := core.ChannelFilter(ctx, tx.Q, channel, "")
 		if err != nil {
 			return err
 		}

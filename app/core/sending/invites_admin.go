@@ -1,4 +1,4 @@
-package core
+package sending
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
 // InviteFilter selects invitations for GET /admin/v1/invites.
 type InviteFilter struct {
-	ListQuery
+	core.ListQuery
 	Channel string // channel code ("" = all)
 	State   string // queued, sent, failed, skipped ("" = all)
 }
@@ -74,17 +75,17 @@ func inviteTime(t time.Time) *time.Time {
 // ListInvites lists invitations, reminders and experience invitations with the
 // counters from the read pool, then writes the read to the personal-data access log
 // (invites.listed).
-func (c *Core) ListInvites(ctx context.Context, a *Actor, f InviteFilter) (InviteList, error) {
+func (c *Service) ListInvites(ctx context.Context, a *core.Actor, f InviteFilter) (InviteList, error) {
 	out := InviteList{Items: []InviteItem{}, Page: f.Page, PageSize: f.PageSize}
 	switch f.State {
 	case "", StateQueued, StateSent, StateFailed, StateSkipped:
 	default:
-		return out, Invalid("state")
+		return out, core.Invalid("state")
 	}
 	q := c.DB.Read()
 	personal := 0
 	err := func() error {
-		only, err := ChannelFilter(ctx, q, f.Channel, "")
+		only, err := core.ChannelFilter(ctx, q, f.Channel, "")
 		if err != nil {
 			return err
 		}
@@ -97,9 +98,9 @@ func (c *Core) ListInvites(ctx context.Context, a *Actor, f InviteFilter) (Invit
 		if err != nil {
 			return err
 		}
-		out.Total, out.Pages = total, PageCount(total, f.PageSize)
+		out.Total, out.Pages = total, core.PageCount(total, f.PageSize)
 		for _, r := range rows {
-			it := InviteItem{ID: InvitationPublicID(r.ID), Kind: r.Kind, Order: OrderPublicID(r.OrderID), OrderReference: r.OrderReference,
+			it := InviteItem{ID: InvitationPublicID(r.ID), Kind: r.Kind, Order: core.OrderPublicID(r.OrderID), OrderReference: r.OrderReference,
 				Channel: r.ChannelCode, LineReferences: r.LineReferences, Recipient: r.Address, RecipientErased: r.RecipientErased,
 				Language: r.Language, Route: r.Route, State: r.State, Attempts: r.Attempts, LastError: r.LastError,
 				NextAttemptAt: inviteTime(r.NextAttemptAt), SentAt: inviteTime(r.SentAt), ExpiresAt: inviteTime(r.ExpiresAt), CreatedAt: r.CreatedAt}
@@ -147,7 +148,7 @@ func (c *Core) ListInvites(ctx context.Context, a *Actor, f InviteFilter) (Invit
 
 // SendLogFilter selects message-log rows for GET /admin/v1/send-logs.
 type SendLogFilter struct {
-	ListQuery
+	core.ListQuery
 	Channel     string // channel code
 	ChannelKind string // email or webhook
 	Status      string // sent, retry, failed
@@ -193,22 +194,22 @@ type SendLogList struct {
 // ListSendLogs lists the message log (every attempt of every message, rejection
 // notices included) and writes the read to the personal-data access log
 // (send_logs.listed). q also searches the recipient.
-func (c *Core) ListSendLogs(ctx context.Context, a *Actor, f SendLogFilter) (SendLogList, error) {
+func (c *Service) ListSendLogs(ctx context.Context, a *core.Actor, f SendLogFilter) (SendLogList, error) {
 	out := SendLogList{Items: []SendLogItem{}, Page: f.Page, PageSize: f.PageSize}
 	switch f.ChannelKind {
-	case "", RouteEmail, RouteWebhook:
+	case "", core.RouteEmail, core.RouteWebhook:
 	default:
-		return out, Invalid("channel_kind")
+		return out, core.Invalid("channel_kind")
 	}
 	switch f.Status {
 	case "", LogSent, LogRetry, LogFailed:
 	default:
-		return out, Invalid("status")
+		return out, core.Invalid("status")
 	}
 	q := c.DB.Read()
 	personal := 0
 	err := func() error {
-		only, err := ChannelFilter(ctx, q, f.Channel, "")
+		only, err := core.ChannelFilter(ctx, q, f.Channel, "")
 		if err != nil {
 			return err
 		}
@@ -218,7 +219,7 @@ func (c *Core) ListSendLogs(ctx context.Context, a *Actor, f SendLogFilter) (Sen
 		if err != nil {
 			return err
 		}
-		out.Total, out.Pages = total, PageCount(total, f.PageSize)
+		out.Total, out.Pages = total, core.PageCount(total, f.PageSize)
 		for _, r := range rows {
 			it := SendLogItem{ID: strconv.FormatInt(r.ID, 10), Invitation: InvitationPublicID(r.InvitationID), Kind: r.Kind,
 				OrderReference: r.OrderReference, Channel: r.ChannelCode, ChannelKind: r.ChannelKind, Recipient: r.Recipient,
