@@ -10,6 +10,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
 	"reviewd/app/mail"
@@ -33,6 +34,7 @@ type App struct {
 	QA      *qa.Service
 	Reviews *reviews.Service
 	Sending *sending.Service
+	Read    *readmodel.Service
 	Log     *slog.Logger
 }
 
@@ -64,7 +66,7 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	if db.UpgradedFrom > 0 && db.UpgradedFrom < store.ReadModelVersion {
 		// Reviews stored before the read model existed get their product figures,
 		// listing and search rows now.
-		n, err := c.RebuildProductStats(ctx)
+		n, err := readmodel.New(c).RebuildProductStats(ctx)
 		if err != nil {
 			db.Close()
 			return nil, fmt.Errorf("app: build the review read model: %w", err)
@@ -76,8 +78,9 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
 	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
 	snd := sending.New(c)
-	rv := reviews.New(c, snd)
-	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c, rv, snd), QA: qa.New(c, snd), Reviews: rv, Sending: snd,
+	read := readmodel.New(c)
+	rv := reviews.New(c, snd, read)
+	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c, rv, snd), QA: qa.New(c, snd), Reviews: rv, Sending: snd, Read: read,
 		Log: log}, nil
 }
 

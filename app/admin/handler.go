@@ -11,6 +11,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
 	"reviewd/app/web"
@@ -24,6 +25,7 @@ type Handler struct {
 	QA      *qa.Service
 	Reviews *reviews.Service
 	Sending *sending.Service
+	Read    *readmodel.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
 	Jobs    *jobs.Runner

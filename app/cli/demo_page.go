@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 	"reviewd/assets"
 )
@@ -225,7 +226,7 @@ func (d *demoSurface) renderSSR(ctx context.Context, v *demoView) error {
 	if err != nil {
 		return err
 	}
-	out, err := d.core.RenderSSR(ctx, ch, core.SSRInput{ListInput: core.ListInput{Product: v.Product.Code,
+	out, err := d.read.RenderSSR(ctx, ch, readmodel.SSRInput{ListInput: readmodel.ListInput{Product: v.Product.Code,
 		Scope: v.Product.Scope}, Name: v.Product.Title, Style: v.Style, Theme: v.Theme})
 	if err != nil {
 		return err

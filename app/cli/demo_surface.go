@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 	"reviewd/store"
 )
@@ -20,6 +21,7 @@ type demoSurface struct {
 	info demoInfo
 	base string // public address, fixed before serving starts
 	core *core.Core
+	read *readmodel.Service
 }
 
 // Mount adds the demo routes.

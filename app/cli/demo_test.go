@@ -19,6 +19,7 @@ import (
 	"reviewd/app"
 	"reviewd/app/core"
 	"reviewd/app/core/qa"
+	"reviewd/app/core/readmodel"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -123,7 +124,7 @@ func checkDemoContent(t *testing.T, a *app.App, info demoInfo) {
 		for i, n := range st.Ratings {
 			ratings[i] += n
 		}
-		var gallery []core.GalleryItem
+		var gallery []readmodel.GalleryItem
 		if err := json.Unmarshal([]byte(st.Gallery), &gallery); err != nil {
 			t.Fatalf("gallery %s: %v", st.Gallery, err)
 		}
@@ -178,7 +179,7 @@ func TestDemoSurface(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface {
-		return append(Surfaces(a, s, buildRunner(a)), &demoSurface{info: info, base: "http://demo.test", core: a.Core})
+		return append(Surfaces(a, s, buildRunner(a)), &demoSurface{info: info, base: "http://demo.test", core: a.Core, read: a.Read})
 	})
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()

@@ -149,11 +149,11 @@ func presetTemplate(key string) (AspectTemplate, bool) {
 
 // View returns the topic in one language (tr or en; en when unknown).
 func (d AspectDef) View(lang string) AspectView {
-	return AspectView{Key: d.Key, Label: pickLang(d.Label, lang), Kind: d.Kind, Required: d.Required, Scale: d.Scale,
-		Steps: pickSteps(d.Steps, lang)}
+	return AspectView{Key: d.Key, Label: PickLang(d.Label, lang), Kind: d.Kind, Required: d.Required, Scale: d.Scale,
+		Steps: PickSteps(d.Steps, lang)}
 }
 
-func pickLang(m map[string]string, lang string) string {
+func PickLang(m map[string]string, lang string) string {
 	if v, ok := m[lang]; ok && v != "" {
 		return v
 	}
@@ -163,7 +163,7 @@ func pickLang(m map[string]string, lang string) string {
 	return m["tr"]
 }
 
-func pickSteps(m map[string][]string, lang string) []string {
+func PickSteps(m map[string][]string, lang string) []string {
 	if v, ok := m[lang]; ok && len(v) > 0 {
 		return append([]string(nil), v...)
 	}
@@ -194,11 +194,11 @@ func (t AspectTemplate) Values(stored string, lang string) []AspectValue {
 		if !ok || v < 1 || v > d.Scale {
 			continue
 		}
-		av := AspectValue{Key: d.Key, Label: pickLang(d.Label, lang), Scale: d.Scale, Value: v}
+		av := AspectValue{Key: d.Key, Label: PickLang(d.Label, lang), Scale: d.Scale, Value: v}
 		if d.Scale > 1 {
 			av.Position = math.Round(float64(v-1)/float64(d.Scale-1)*1000) / 1000
 		}
-		if steps := pickSteps(d.Steps, lang); v-1 < len(steps) {
+		if steps := PickSteps(d.Steps, lang); v-1 < len(steps) {
 			av.StepLabel = steps[v-1]
 		}
 		out = append(out, av)

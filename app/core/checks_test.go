@@ -9,6 +9,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
 	"reviewd/store"
@@ -124,12 +125,12 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 		return orders.LineInput{LineReference: ref, VariantKey: "SKU-" + ref, Title: "Product " + ref,
 			FulfilmentState: "delivered", DeliveredAt: "2026-05-30T10:00:00Z"}
 	}
-	if _, err := orders.New(c, reviews.New(c, sending.New(c)), sending.New(c)).IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
+	if _, err := orders.New(c, reviews.New(c, sending.New(c), readmodel.New(c)), sending.New(c)).IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
 		ExternalID: "R-1", PaymentState: "paid", PlacedAt: "2026-05-20T10:00:00Z", CustomerEmail: "ayse@example.com",
 		Items: []orders.LineInput{line("1"), line("2")}}}}); err != nil {
 		t.Fatal(err)
 	}
-	return &reviewEnv{c: c, rv: reviews.New(c, sending.New(c)), clock: clock, site: ch}
+	return &reviewEnv{c: c, rv: reviews.New(c, sending.New(c), readmodel.New(c)), clock: clock, site: ch}
 }
 
 func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string) []reviews.WrittenReview {
@@ -265,17 +266,17 @@ func TestTemplateTopicsLocked(t *testing.T) {
 
 // TestMediaItemVideo: a video's item plays the MP4 and offers its poster sizes.
 func TestMediaItemVideo(t *testing.T) {
-	files, _ := json.Marshal(core.MediaFiles{Main: "video.mp4", Poster: "video-poster.jpg", PosterWidth: 720,
-		PosterRenditions: []core.Rendition{{Width: 320, Name: "video-poster-320.jpg"}, {Width: 640, Name: "video-poster-640.jpg"}}})
+	files, _ := json.Marshal(readmodel.MediaFiles{Main: "video.mp4", Poster: "video-poster.jpg", PosterWidth: 720,
+		PosterRenditions: []readmodel.Rendition{{Width: 320, Name: "video-poster-320.jpg"}, {Width: 640, Name: "video-poster-640.jpg"}}})
 	m := store.Media{PublicID: "m_abcdefghijklmnopqrst", Kind: "video", State: "ready", Width: 720, Height: 1280, Files: string(files)}
-	item, ok := core.MediaItem(m, "https://x.test/media/m_abcdefghijklmnopqrst/")
+	item, ok := readmodel.MediaItem(m, "https://x.test/media/m_abcdefghijklmnopqrst/")
 	b := "https://x.test/media/m_abcdefghijklmnopqrst/"
 	if !ok || item.URL != b+"video.mp4" || item.PosterURL != b+"video-poster.jpg" ||
 		item.Srcset != b+"video-poster-320.jpg 320w, "+b+"video-poster-640.jpg 640w, "+b+"video-poster.jpg 720w" {
 		t.Fatalf("%+v", item)
 	}
 	m.State = "processing"
-	if _, ok := core.MediaItem(m, b); ok {
+	if _, ok := readmodel.MediaItem(m, b); ok {
 		t.Fatal("item of an unprocessed file")
 	}
 }

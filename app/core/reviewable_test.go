@@ -7,6 +7,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
 	"reviewd/store"
@@ -87,7 +88,7 @@ func newOrderEnv(t *testing.T) *orderEnv {
 		Label: "Web", BrandName: "Acme"}); err != nil {
 		t.Fatal(err)
 	}
-	return &orderEnv{c: c, orders: orders.New(c, reviews.New(c, sending.New(c)), sending.New(c)), clock: clock}
+	return &orderEnv{c: c, orders: orders.New(c, reviews.New(c, sending.New(c), readmodel.New(c)), sending.New(c)), clock: clock}
 }
 
 func (e *orderEnv) reviewability(t *testing.T, ext string) core.Reviewability {

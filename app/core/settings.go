@@ -253,9 +253,9 @@ func (c *Core) validateSettings(ctx context.Context, q *store.Q, s Settings) err
 		return Invalid("invite_delivery_unavailable")
 	case !settingIn(s.ReminderDelivery, Routes...):
 		return Invalid("reminder_delivery_unavailable")
-	case s.WebhookURL != "" && !httpsURL(s.WebhookURL):
+	case s.WebhookURL != "" && !HttpsURL(s.WebhookURL):
 		return Invalid("url_invalid")
-	case s.SupportURL != "" && !httpsURL(s.SupportURL):
+	case s.SupportURL != "" && !HttpsURL(s.SupportURL):
 		return Invalid("url_invalid")
 	case s.SenderAddress != "" && !ValidEmail(s.SenderAddress):
 		return Invalid("sender_address")
@@ -296,7 +296,7 @@ func validWindow(s string) bool { _, ok := ParseSendWindow(s); return ok }
 
 // httpsURL reports whether s is a full https address of at most 500 characters
 // without user details.
-func httpsURL(s string) bool {
+func HttpsURL(s string) bool {
 	if len(s) > maxSettingURL || strings.ContainsAny(s, " \t\r\n") {
 		return false
 	}

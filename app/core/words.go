@@ -10,7 +10,7 @@ import (
 // script shows these texts as they are; keys are stable wire names (add keys, never
 // rename them).
 
-var labelWords = map[string]map[string]string{
+var LabelWords = map[string]map[string]string{
 	"tr": {
 		"reviews":               "Değerlendirmeler",
 		"review_count":          "{n} değerlendirme",
@@ -121,9 +121,9 @@ var labelWords = map[string]map[string]string{
 
 // Words returns a copy of the label texts of a language (tr or en; en otherwise).
 func Words(lang string) map[string]string {
-	src := labelWords[lang]
+	src := LabelWords[lang]
 	if src == nil {
-		src = labelWords["en"]
+		src = LabelWords["en"]
 	}
 	out := make(map[string]string, len(src))
 	for k, v := range src {
@@ -135,9 +135,9 @@ func Words(lang string) map[string]string {
 // Word returns one label text with {name} placeholders filled from pairs (name,
 // value, name, value, ...).
 func Word(lang, key string, pairs ...string) string {
-	m := labelWords[lang]
+	m := LabelWords[lang]
 	if m == nil {
-		m = labelWords["en"]
+		m = LabelWords["en"]
 	}
 	s := m[key]
 	for i := 0; i+1 < len(pairs); i += 2 {
@@ -147,7 +147,7 @@ func Word(lang, key string, pairs ...string) string {
 }
 
 // wordN is Word with {n} set to a count.
-func wordN(lang, key string, n int) string { return Word(lang, key, "n", strconv.Itoa(n)) }
+func WordN(lang, key string, n int) string { return Word(lang, key, "n", strconv.Itoa(n)) }
 
 // Code and label pairs of sorts and report reasons.
 type CodeLabel struct {

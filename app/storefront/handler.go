@@ -17,6 +17,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/qa"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
 	"reviewd/app/web"
 )
@@ -26,6 +27,7 @@ type Handler struct {
 	Core    *core.Core
 	QA      *qa.Service
 	Reviews *reviews.Service
+	Read    *readmodel.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
 	// EligibilityEmail and EligibilityOrder count failed order checks per

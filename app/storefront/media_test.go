@@ -128,7 +128,7 @@ func TestMediaVideoLimits(t *testing.T) {
 		t.Fatalf("media job: %s", s)
 	}
 	m := f.media(vid)
-	item, ok := f.App.Core.PublicMediaItem(m)
+	item, ok := f.App.Read.PublicMediaItem(m)
 	if !ok || m.Kind != "video" || m.Width != 160 || m.DurationMs < 1400 || item.PosterURL == "" ||
 		!strings.HasSuffix(item.URL, "/video.mp4") || !strings.Contains(item.Srcset, "-poster") {
 		t.Fatalf("video %+v %+v", m, item)
@@ -165,7 +165,7 @@ func TestMediaPipeline(t *testing.T) {
 		t.Fatalf("media job: %s", s)
 	}
 	m := f.media(mid)
-	item, ok := f.App.Core.PublicMediaItem(m)
+	item, ok := f.App.Read.PublicMediaItem(m)
 	if !ok || m.State != "ready" || m.Width != 1600 || m.Height != 1200 {
 		t.Fatalf("media %+v", m)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/media"
 	"reviewd/store"
 )
@@ -260,7 +261,7 @@ type MediaFile struct {
 // openMediaFile opens a file of a ready media item; ErrNotFound when it is not one
 // of the item's files.
 func (c *Service) openMediaFile(m store.Media, name string) (*MediaFile, error) {
-	if m.State != store.MediaReady || !validMediaID(m.PublicID) || !core.ParseMediaFiles(m.Files).Has(name) ||
+	if m.State != store.MediaReady || !validMediaID(m.PublicID) || !readmodel.ParseMediaFiles(m.Files).Has(name) ||
 		name != path.Base(name) || strings.HasPrefix(name, ".") {
 		return nil, store.ErrNotFound
 	}
@@ -443,8 +444,8 @@ func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, 
 }
 
 // prepare writes the processed files of one upload into outDir.
-func (c *Service) prepare(ctx context.Context, m store.Media, src, outDir string) (core.MediaFiles, int, int, int64, error) {
-	var f core.MediaFiles
+func (c *Service) prepare(ctx context.Context, m store.Media, src, outDir string) (readmodel.MediaFiles, int, int, int64, error) {
+	var f readmodel.MediaFiles
 	if _, err := os.Stat(src); errors.Is(err, os.ErrNotExist) {
 		return f, 0, 0, 0, media.ErrProcessingFailed
 	}
@@ -460,7 +461,7 @@ func (c *Service) prepare(ctx context.Context, m store.Media, src, outDir string
 		if len(res.Poster.Files) > 0 {
 			f.Poster, f.PosterWidth = res.Poster.Files[0].Name, res.Poster.Files[0].Width
 			for _, r := range res.Poster.Files[1:] {
-				f.PosterRenditions = append(f.PosterRenditions, core.Rendition{Width: r.Width, Name: r.Name})
+				f.PosterRenditions = append(f.PosterRenditions, readmodel.Rendition{Width: r.Width, Name: r.Name})
 			}
 		}
 		return f, res.Width, res.Height, res.Duration.Milliseconds(), nil
@@ -475,7 +476,7 @@ func (c *Service) prepare(ctx context.Context, m store.Media, src, outDir string
 	}
 	f.Main = res.Files[0].Name
 	for _, r := range res.Files[1:] {
-		f.Renditions = append(f.Renditions, core.Rendition{Width: r.Width, Name: r.Name})
+		f.Renditions = append(f.Renditions, readmodel.Rendition{Width: r.Width, Name: r.Name})
 	}
 	return f, res.Width, res.Height, 0, nil
 }

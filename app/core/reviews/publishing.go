@@ -16,7 +16,7 @@ import (
 // media ready or removed, the Returned mark). Product-level figures that are kept
 // precomputed are refreshed here and nowhere else.
 func (c *Service) afterReviewStateChange(ctx context.Context, tx *store.Tx, reviewID int64) error {
-	return c.RefreshReviewStats(ctx, tx, reviewID)
+	return c.Read.RefreshReviewStats(ctx, tx, reviewID)
 }
 
 // AfterReviewStateChange is afterReviewStateChange for callers outside this file's

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 	"reviewd/store"
 )
 
@@ -42,7 +43,7 @@ func (c *Service) ReportReview(ctx context.Context, a *core.Actor, ch store.Chan
 		return ReportResult{}, ErrInvalidReason
 	}
 	note := core.MultiLine(in.Note)
-	if utf8.RuneCountInString(note) > core.MaxReportNote {
+	if utf8.RuneCountInString(note) > readmodel.MaxReportNote {
 		return ReportResult{}, core.Invalid("note_too_long")
 	}
 	visitor := c.visitorOf(in.VisitorKey, a.IP)

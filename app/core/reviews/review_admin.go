@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 	"reviewd/store"
 )
 
@@ -417,7 +418,7 @@ func (c *Service) reviewDetail(ctx context.Context, q *store.Q, r store.AdminRev
 	for _, m := range media {
 		it := AdminMediaItem{ID: m.PublicID, Kind: m.Kind, State: m.State, Width: m.Width, Height: m.Height,
 			AltText: m.AltText, RemovalReason: m.RemovalReason, RemovedAt: moderationTime(m.RemovedAt)}
-		if v, ok := core.MediaItem(m, c.AdminMediaBase(r.PublicID, m.PublicID)); ok {
+		if v, ok := readmodel.MediaItem(m, c.AdminMediaBase(r.PublicID, m.PublicID)); ok {
 			it.URL, it.PosterURL, it.Srcset = v.URL, v.PosterURL, v.Srcset
 		}
 		d.Media = append(d.Media, it)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 	"reviewd/store"
 )
 
@@ -64,7 +65,7 @@ func (c *Service) visibleReview(ctx context.Context, tx *store.Tx, ch store.Chan
 		if err != nil {
 			return r, err
 		}
-		if !st.SyndicationEnabled || !core.Syndicable(r) {
+		if !st.SyndicationEnabled || !readmodel.Syndicable(r) {
 			return r, core.ErrNotFound
 		}
 	}
@@ -129,7 +130,7 @@ func (c *Service) VoteHelpful(ctx context.Context, a *core.Actor, ch store.Chann
 		if err := tx.SetListingHelpful(ctx, r.ID, out.HelpfulCount); err != nil {
 			return err
 		}
-		for _, ref := range core.RefsOf(r.VariantKey, r.GroupKey, r.Market) {
+		for _, ref := range readmodel.RefsOf(r.VariantKey, r.GroupKey, r.Market) {
 			if err := tx.BumpProductRevision(ctx, ref.Scope, ref.Key, ref.Market); err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package core
+package readmodel
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/assets"
 	"reviewd/store"
 )
@@ -33,7 +34,7 @@ const (
 )
 
 // ErrNoSiteKey is 409 refused / no_site_key.
-var ErrNoSiteKey = E(http.StatusConflict, "refused", "no_site_key")
+var ErrNoSiteKey = core.E(http.StatusConflict, "refused", "no_site_key")
 
 // ssrTemplates are parsed once, at start; a broken template stops the binary.
 var ssrTemplates = template.Must(template.New("ssr").ParseFS(assets.Templates(), "ssr/*.html"))
@@ -71,22 +72,22 @@ func parseSSR(in SSRInput, ch store.Channel) (style, theme string, err error) {
 	style, theme = in.Style, in.Theme
 	switch {
 	case utf8.RuneCountInString(style) > MaxStyleParam:
-		return "", "", Invalid("style_too_long")
+		return "", "", core.Invalid("style_too_long")
 	case style == "":
-		style = orDefault(ch.Style, Styles[0])
-	case !contains(Styles, style):
-		return "", "", Invalid("style")
+		style = orDefault(ch.Style, core.Styles[0])
+	case !contains(core.Styles, style):
+		return "", "", core.Invalid("style")
 	}
 	switch {
 	case utf8.RuneCountInString(theme) > MaxThemeParam:
-		return "", "", Invalid("theme_too_long")
+		return "", "", core.Invalid("theme_too_long")
 	case theme == "":
-		theme = orDefault(ch.Theme, Themes[0])
-	case !contains(Themes, theme):
-		return "", "", Invalid("theme")
+		theme = orDefault(ch.Theme, core.Themes[0])
+	case !contains(core.Themes, theme):
+		return "", "", core.Invalid("theme")
 	}
 	if utf8.RuneCountInString(in.Name) > MaxSSRName {
-		return "", "", Invalid("name_too_long")
+		return "", "", core.Invalid("name_too_long")
 	}
 	return style, theme, nil
 }
@@ -95,7 +96,7 @@ func parseSSR(in SSRInput, ch store.Channel) (style, theme string, err error) {
 // ReviewList, invalid / style, style_too_long, theme, theme_too_long,
 // name_too_long, and 409 refused / no_site_key when the channel has no site key in
 // use and no own method-statement page.
-func (c *Core) RenderSSR(ctx context.Context, ch store.Channel, in SSRInput) (SSRBody, error) {
+func (c *Service) RenderSSR(ctx context.Context, ch store.Channel, in SSRInput) (SSRBody, error) {
 	rs, err := c.ReadState(ctx, in.Scope, in.Product)
 	if err != nil {
 		return SSRBody{}, err
@@ -108,7 +109,7 @@ func (c *Core) RenderSSR(ctx context.Context, ch store.Channel, in SSRInput) (SS
 }
 
 // ssrBasis validates an SSR request and gathers the basis of its answer.
-func (c *Core) ssrBasis(ctx context.Context, ch store.Channel, in SSRInput, rs ReadState) (*listBasis, string, string, error) {
+func (c *Service) ssrBasis(ctx context.Context, ch store.Channel, in SSRInput, rs ReadState) (*listBasis, string, string, error) {
 	lq, err := parseList(in.ListInput, ch)
 	if err != nil {
 		return nil, "", "", err
@@ -129,7 +130,7 @@ func (c *Core) ssrBasis(ctx context.Context, ch store.Channel, in SSRInput, rs R
 }
 
 // renderSSR builds the body of an SSR answer and its ETag.
-func (c *Core) renderSSR(ctx context.Context, b *listBasis, name, style, theme string) (SSRBody, error) {
+func (c *Service) renderSSR(ctx context.Context, b *listBasis, name, style, theme string) (SSRBody, error) {
 	list, err := c.buildList(ctx, b)
 	if err != nil {
 		return SSRBody{}, err
@@ -206,7 +207,7 @@ type reviewView struct {
 	Process                        bool
 	ProcessLabel                   string
 	Paragraphs                     []string
-	Aspects                        []AspectValue
+	Aspects                        []core.AspectValue
 	Media                          []MediaItemView
 	Helpful, Unhelpful             int
 	HelpfulQuestion, HelpfulLabel  string
@@ -233,7 +234,7 @@ func starsOf(v float64, lang string, whole bool) starsView {
 	if whole {
 		n = strconv.Itoa(int(v))
 	}
-	return starsView{Value: s, Label: Word(lang, "stars_label", "n", n)}
+	return starsView{Value: s, Label: core.Word(lang, "stars_label", "n", n)}
 }
 
 var monthsTR = []string{"Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim",
@@ -256,22 +257,22 @@ func componentID(scope, product string) string {
 }
 
 // renderComponent renders the component HTML of a list answer.
-func (c *Core) renderComponent(l *ReviewList, style, theme string, loc *time.Location) (string, error) {
+func (c *Service) renderComponent(l *ReviewList, style, theme string, loc *time.Location) (string, error) {
 	lang := l.Language
 	v := ssrView{ID: componentID(l.scope, l.product), Lang: lang, Style: style, Theme: theme, Product: l.product,
 		Scope: l.scope, Sort: l.Sort, Page: l.Page, Pages: l.Pages, W: l.Words,
 		CSS: strings.TrimRight(c.PublicURL, "/") + "/static/reviews.css", Count: l.Aggregate.Count,
-		Average: localNumber(l.Aggregate.Average, lang), CountLabel: wordN(lang, "review_count", l.Aggregate.Count),
+		Average: localNumber(l.Aggregate.Average, lang), CountLabel: core.WordN(lang, "review_count", l.Aggregate.Count),
 		Stars: starsOf(l.Aggregate.Average, lang, false), ImportedLabel: l.Aggregate.ImportedLabel, Aspects: l.Aspects,
 		Topics: l.Topics, SortLocked: l.Core.Sort.Locked, MethodURL: l.Core.MethodStatement.URL,
 		MethodLabel: l.Core.MethodStatement.Label, PrivacyURL: l.PrivacyURL, More: l.Pages > l.Page,
-		PageLabel: Word(lang, "page_of", "page", strconv.Itoa(l.Page), "pages", strconv.Itoa(l.Pages))}
+		PageLabel: core.Word(lang, "page_of", "page", strconv.Itoa(l.Page), "pages", strconv.Itoa(l.Pages))}
 	if l.Shared > 0 {
-		v.SharedNote = Word(lang, "shared_note")
+		v.SharedNote = core.Word(lang, "shared_note")
 	}
 	for r := 5; r >= 1; r-- {
 		v.Distribution = append(v.Distribution, distRow{Rating: r, Count: l.Aggregate.Distribution[strconv.Itoa(r)],
-			Max: max(1, l.Aggregate.Count), Label: wordN(lang, "filter_rating", r)})
+			Max: max(1, l.Aggregate.Count), Label: core.WordN(lang, "filter_rating", r)})
 	}
 	for i, g := range l.Gallery {
 		thumb := g.URL
@@ -301,7 +302,7 @@ func (c *Core) renderComponent(l *ReviewList, style, theme string, loc *time.Loc
 			Stars: starsOf(float64(row.Rating), lang, true), Date: localDate(published, lang),
 			DateISO: published.Format("2006-01-02"), Verified: row.Verified, Badge: l.Words["verified_purchase"],
 			Origin: row.Origin, OriginLabel: row.OriginLabel, OriginURL: row.OriginURL,
-			Process: row.Experience == ExperienceProcess, ProcessLabel: l.Words["experience_process"],
+			Process: row.Experience == core.ExperienceProcess, ProcessLabel: l.Words["experience_process"],
 			Aspects: row.Aspects, Media: row.Media, Helpful: row.HelpfulCount, Unhelpful: row.UnhelpfulCount,
 			HelpfulQuestion: l.Words["helpful_question"], HelpfulLabel: l.Words["helpful"],
 			UnhelpfulLabel: l.Words["unhelpful"], ReportLabel: l.Words["report"], SellerResponse: row.SellerResponse,

@@ -1,4 +1,4 @@
-package core
+package readmodel
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -51,7 +52,7 @@ type ReadState struct {
 
 // ReadState reads the read generation and a product's figure revisions (scope ""
 // is variant).
-func (c *Core) ReadState(ctx context.Context, scope, product string) (ReadState, error) {
+func (c *Service) ReadState(ctx context.Context, scope, product string) (ReadState, error) {
 	if scope == "" {
 		scope = store.ScopeVariant
 	}
@@ -143,7 +144,7 @@ type CallerCache struct{ c genCache[CachedCaller] }
 // CachedCaller is a verified caller: its actor (without the request's own fields)
 // and channel.
 type CachedCaller struct {
-	Actor   Actor
+	Actor   core.Actor
 	Channel store.Channel
 }
 
@@ -158,9 +159,9 @@ func (cc *CallerCache) Put(key string, gen int64, v CachedCaller) { cc.c.put(key
 // the rule in force (until the next scheduled version), the settings, the
 // method-statement link and whether SSR may answer.
 type channelConfig struct {
-	rule         MarketRule
+	rule         core.MarketRule
 	until        time.Time // zero: no later version scheduled
-	st           Settings
+	st           core.Settings
 	link         string
 	siteKeyInUse bool
 	ownStatement bool
@@ -210,23 +211,15 @@ type readCaches struct {
 	callers   CallerCache
 }
 
-var coreCaches sync.Map // *Core -> *readCaches
-
-func (c *Core) caches() *readCaches {
-	v, ok := coreCaches.Load(c)
-	if !ok {
-		v, _ = coreCaches.LoadOrStore(c, &readCaches{list: newAnswerCache(), ssr: newAnswerCache()})
-	}
-	return v.(*readCaches)
-}
+func (c *Service) caches() *readCaches { return c.cache }
 
 // Callers is the cache of verified storefront callers.
-func (c *Core) Callers() *CallerCache { return &c.caches().callers }
+func (c *Service) Callers() *CallerCache { return &c.caches().callers }
 
 // channelConfig returns the configuration of channel ch for answers in lang, from
 // the cache when it was read in generation gen and no rule version came into force
 // since.
-func (c *Core) channelConfig(ctx context.Context, ch store.Channel, lang string, gen int64) (*channelConfig, error) {
+func (c *Service) channelConfig(ctx context.Context, ch store.Channel, lang string, gen int64) (*channelConfig, error) {
 	key := strconv.FormatInt(ch.ID, 10) + "\x00" + lang
 	cache := &c.caches().config
 	now := c.Now()
@@ -282,7 +275,7 @@ func (b *listBasis) key() string {
 // CachedReviewList is the JSON body of the list answer (ReviewList) for the read
 // state rs (ReadState of the product), from the cache when an answer of the same
 // basis was built before.
-func (c *Core) CachedReviewList(ctx context.Context, ch store.Channel, in ListInput, rs ReadState) ([]byte, error) {
+func (c *Service) CachedReviewList(ctx context.Context, ch store.Channel, in ListInput, rs ReadState) ([]byte, error) {
 	b, err := c.listBasis(ctx, ch, in, false, rs)
 	if err != nil {
 		return nil, err
@@ -312,7 +305,7 @@ func (c *Core) CachedReviewList(ctx context.Context, ch store.Channel, in ListIn
 
 // CachedSSR is RenderSSR for the read state rs, from the cache when an answer of
 // the same basis, name, layout and theme was built before.
-func (c *Core) CachedSSR(ctx context.Context, ch store.Channel, in SSRInput, rs ReadState) (SSRBody, error) {
+func (c *Service) CachedSSR(ctx context.Context, ch store.Channel, in SSRInput, rs ReadState) (SSRBody, error) {
 	b, style, theme, err := c.ssrBasis(ctx, ch, in, rs)
 	if err != nil {
 		return SSRBody{}, err

@@ -1,4 +1,4 @@
-package core
+package readmodel
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -51,16 +52,16 @@ type MethodStatement struct {
 }
 
 var statementSortNames = map[string]map[string]string{
-	"tr": {SortNewest: "en yeniden eskiye", SortOldest: "en eskiden yeniye", SortHelpful: "en faydalı bulunandan",
-		SortRatingHigh: "en yüksek puandan", SortRatingLow: "en düşük puandan"},
-	"en": {SortNewest: "newest first", SortOldest: "oldest first", SortHelpful: "most helpful first",
-		SortRatingHigh: "highest rating first", SortRatingLow: "lowest rating first"},
+	"tr": {core.SortNewest: "en yeniden eskiye", core.SortOldest: "en eskiden yeniye", core.SortHelpful: "en faydalı bulunandan",
+		core.SortRatingHigh: "en yüksek puandan", core.SortRatingLow: "en düşük puandan"},
+	"en": {core.SortNewest: "newest first", core.SortOldest: "oldest first", core.SortHelpful: "most helpful first",
+		core.SortRatingHigh: "highest rating first", core.SortRatingLow: "lowest rating first"},
 }
 
 // statementFacts are the inputs of a statement text.
 type statementFacts struct {
 	brand, lang, method  string
-	rule                 MarketRule
+	rule                 core.MarketRule
 	imported, syndicated bool
 }
 
@@ -134,9 +135,9 @@ func statementSections(f statementFacts) (title string, secs []StatementSection,
 	}
 	check := t.checkIntro
 	switch f.method {
-	case PublishAutomatic:
+	case core.PublishAutomatic:
 		check += t.checkAutomatic
-	case PublishHybrid:
+	case core.PublishHybrid:
 		check += t.checkHybrid
 	default:
 		check += t.checkManual
@@ -164,24 +165,24 @@ func statementSections(f statementFacts) (title string, secs []StatementSection,
 
 // BuildMethodStatement builds channel ch's method statement in lang (tr or en;
 // anything else gives the channel's language) over q at q.Now.
-func (c *Core) BuildMethodStatement(ctx context.Context, q *store.Q, ch store.Channel, lang string) (MethodStatement, error) {
-	lang = Language(lang, ch)
+func (c *Service) BuildMethodStatement(ctx context.Context, q *store.Q, ch store.Channel, lang string) (MethodStatement, error) {
+	lang = core.Language(lang, ch)
 	rule, ok, err := c.RuleFor(ctx, q, ch.Market, ch.ID, q.Now)
 	if err != nil {
 		return MethodStatement{}, err
 	}
 	if !ok {
-		rule = MarketRule{Market: ch.Market, AllowedSorts: []string{SortNewest}, DefaultSort: SortNewest, SortLocked: true}
+		rule = core.MarketRule{Market: ch.Market, AllowedSorts: []string{core.SortNewest}, DefaultSort: core.SortNewest, SortLocked: true}
 	}
 	st, err := c.LoadSettings(ctx, q)
 	if err != nil {
 		return MethodStatement{}, err
 	}
-	imported, err := q.CountReviewsByOrigin(ctx, ch.Market, OriginImported)
+	imported, err := q.CountReviewsByOrigin(ctx, ch.Market, core.OriginImported)
 	if err != nil {
 		return MethodStatement{}, err
 	}
-	f := statementFacts{brand: BrandOf(ch), lang: lang, method: st.PublishingMethod, rule: rule, imported: imported > 0,
+	f := statementFacts{brand: core.BrandOf(ch), lang: lang, method: st.PublishingMethod, rule: rule, imported: imported > 0,
 		syndicated: st.SyndicationEnabled}
 	title, secs, il, sl := statementSections(f)
 	var b strings.Builder
@@ -200,16 +201,16 @@ func (c *Core) BuildMethodStatement(ctx context.Context, q *store.Q, ch store.Ch
 }
 
 // PublicMethodStatement builds the statement of the public page for channel ch.
-func (c *Core) PublicMethodStatement(ctx context.Context, ch store.Channel, lang string) (MethodStatement, error) {
+func (c *Service) PublicMethodStatement(ctx context.Context, ch store.Channel, lang string) (MethodStatement, error) {
 	return c.BuildMethodStatement(ctx, c.DB.Read(), ch, lang)
 }
 
 // StatementChannel finds the active channel of the public page by code (for a page
 // linked without a site key): refused / unknown_channel otherwise.
-func (c *Core) StatementChannel(ctx context.Context, code string) (store.Channel, error) {
+func (c *Service) StatementChannel(ctx context.Context, code string) (store.Channel, error) {
 	ch, err := c.DB.Read().ChannelByCode(ctx, code)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !ch.Active) {
-		return store.Channel{}, Refused("unknown_channel")
+		return store.Channel{}, core.Refused("unknown_channel")
 	}
 	return ch, err
 }
@@ -251,11 +252,11 @@ type StatementList struct {
 }
 
 // HostedStatementURL is the address of the hosted page of a channel's statement.
-func (c *Core) HostedStatementURL(ch store.Channel, lang string) string {
+func (c *Service) HostedStatementURL(ch store.Channel, lang string) string {
 	return strings.TrimRight(c.PublicURL, "/") + "/v1/method-statement?channel=" + url.QueryEscape(ch.Code) + "&lang=" + lang
 }
 
-func (c *Core) statementRow(ctx context.Context, q *store.Q, ch store.Channel, lang string) (StatementRow, error) {
+func (c *Service) statementRow(ctx context.Context, q *store.Q, ch store.Channel, lang string) (StatementRow, error) {
 	s, err := c.BuildMethodStatement(ctx, q, ch, lang)
 	if err != nil {
 		return StatementRow{}, err
@@ -266,7 +267,7 @@ func (c *Core) statementRow(ctx context.Context, q *store.Q, ch store.Channel, l
 	}
 	row := StatementRow{Channel: ch.Code, ChannelLabel: ch.Label, Market: ch.Market, Language: lang,
 		ExternalURL: saved.ExternalURL, HostedURL: c.HostedStatementURL(ch, lang), CurrentFingerprint: s.Fingerprint,
-		ConfirmedAt: OptTime(saved.ConfirmedAt), Statement: s}
+		ConfirmedAt: core.OptTime(saved.ConfirmedAt), Statement: s}
 	row.EffectiveURL = row.HostedURL
 	if row.ExternalURL != "" {
 		row.EffectiveURL = row.ExternalURL
@@ -274,7 +275,7 @@ func (c *Core) statementRow(ctx context.Context, q *store.Q, ch store.Channel, l
 	switch {
 	case saved.ConfirmedFingerprint == "":
 		row.State = StatementUnconfirmed
-	case Equal(saved.ConfirmedFingerprint, s.Fingerprint):
+	case core.Equal(saved.ConfirmedFingerprint, s.Fingerprint):
 		row.State, row.Confirmed = StatementConfirmed, true
 	default:
 		row.State = StatementChanged
@@ -287,14 +288,14 @@ func (c *Core) statementRow(ctx context.Context, q *store.Q, ch store.Channel, l
 func statementTarget(ctx context.Context, q *store.Q, code, lang, langField string) (store.Channel, string, error) {
 	ch, err := q.ChannelByCode(ctx, strings.TrimSpace(code))
 	if errors.Is(err, store.ErrNotFound) {
-		return ch, "", Invalid("channel")
+		return ch, "", core.Invalid("channel")
 	}
 	if err != nil {
 		return ch, "", err
 	}
 	lang = strings.TrimSpace(lang)
 	if lang != "tr" && lang != "en" {
-		return ch, "", Invalid(langField)
+		return ch, "", core.Invalid(langField)
 	}
 	return ch, lang, nil
 }
@@ -302,7 +303,7 @@ func statementTarget(ctx context.Context, q *store.Q, code, lang, langField stri
 // MethodStatements lists every channel's statement in tr and en with the verified
 // domains an own page may be on (GET /admin/v1/method-statement); with channel and
 // lang only that statement. Errors: invalid / channel, lang.
-func (c *Core) MethodStatements(ctx context.Context, channel, lang string) (StatementList, error) {
+func (c *Service) MethodStatements(ctx context.Context, channel, lang string) (StatementList, error) {
 	q := c.DB.Read()
 	out := StatementList{Items: []StatementRow{}, Domains: []StatementDomain{}}
 	chans, err := q.ListChannels(ctx)
@@ -355,7 +356,7 @@ type StatementInput struct {
 // hosted page. The address must be a full https address (invalid / url_invalid)
 // on a verified domain of the channel or a subdomain of one (invalid /
 // host_unverified). Errors also: invalid / channel, language.
-func (c *Core) SaveMethodStatement(ctx context.Context, a *Actor, in StatementInput) (StatementRow, error) {
+func (c *Service) SaveMethodStatement(ctx context.Context, a *core.Actor, in StatementInput) (StatementRow, error) {
 	var row StatementRow
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		ch, lang, err := statementTarget(ctx, tx.Q, in.Channel, in.Language, "language")
@@ -364,16 +365,16 @@ func (c *Core) SaveMethodStatement(ctx context.Context, a *Actor, in StatementIn
 		}
 		ext := strings.TrimSpace(in.ExternalURL)
 		if ext != "" {
-			if !httpsURL(ext) {
-				return Invalid("url_invalid")
+			if !core.HttpsURL(ext) {
+				return core.Invalid("url_invalid")
 			}
 			u, _ := url.Parse(ext)
 			domains, err := tx.ChannelDomains(ctx, ch.ID)
 			if err != nil {
 				return err
 			}
-			if !DomainVerified(NormalizeDomain(u.Hostname()), domains) {
-				return Invalid("host_unverified")
+			if !core.DomainVerified(core.NormalizeDomain(u.Hostname()), domains) {
+				return core.Invalid("host_unverified")
 			}
 		}
 		if err := tx.SetMethodStatementURL(ctx, ch.ID, lang, ext); err != nil {
@@ -391,13 +392,13 @@ func (c *Core) SaveMethodStatement(ctx context.Context, a *Actor, in StatementIn
 
 // ErrStatementChanged is 409 statement_changed: the text was changed since the
 // panel showed it.
-var ErrStatementChanged = Conflict("statement_changed", "")
+var ErrStatementChanged = core.Conflict("statement_changed", "")
 
 // ConfirmMethodStatement records that the brand confirmed the current text of a
 // channel's statement in a language (POST /admin/v1/method-statement/confirm). The
 // fingerprint sent must equal current_fingerprint, else 409 statement_changed.
 // Errors also: invalid / channel, language, fingerprint_required.
-func (c *Core) ConfirmMethodStatement(ctx context.Context, a *Actor, in StatementInput) (StatementRow, error) {
+func (c *Service) ConfirmMethodStatement(ctx context.Context, a *core.Actor, in StatementInput) (StatementRow, error) {
 	var row StatementRow
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		ch, lang, err := statementTarget(ctx, tx.Q, in.Channel, in.Language, "language")
@@ -406,13 +407,13 @@ func (c *Core) ConfirmMethodStatement(ctx context.Context, a *Actor, in Statemen
 		}
 		fp := strings.ToLower(strings.TrimSpace(in.Fingerprint))
 		if fp == "" {
-			return Invalid("fingerprint_required")
+			return core.Invalid("fingerprint_required")
 		}
 		s, err := c.BuildMethodStatement(ctx, tx.Q, ch, lang)
 		if err != nil {
 			return err
 		}
-		if !Equal(fp, s.Fingerprint) {
+		if !core.Equal(fp, s.Fingerprint) {
 			return ErrStatementChanged
 		}
 		if err := tx.ConfirmMethodStatement(ctx, ch.ID, lang, fp, a.Name); err != nil {

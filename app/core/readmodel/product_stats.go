@@ -1,4 +1,4 @@
-package core
+package readmodel
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -168,12 +169,14 @@ type aspectStat struct {
 // product-experience review (imported, syndicated and shopping-experience reviews
 // never do).
 func Structured(r store.Review) bool {
-	return r.Origin == OriginOwn && r.Experience == ExperienceProduct
+	return r.Origin == core.OriginOwn && r.Experience == core.ExperienceProduct
 }
 
 // Syndicable reports whether other markets may show a review when syndication is
 // on: an own product review with proof of purchase.
-func Syndicable(r store.Review) bool { return Verified(r) && r.Experience == ExperienceProduct }
+func Syndicable(r store.Review) bool {
+	return core.Verified(r) && r.Experience == core.ExperienceProduct
+}
 
 func searchText(r store.Review) string { return SearchFold(r.Title + "\n" + r.Body) }
 
@@ -184,8 +187,8 @@ func textHash(s string) uint64 {
 }
 
 // contributionOf computes what a published review adds.
-func (c *Core) contributionOf(ctx context.Context, q *store.Q, r store.Review, media []store.Media) (contribution, error) {
-	ct := contribution{Rating: r.Rating, Verified: Verified(r), Imported: r.Origin == OriginImported,
+func (c *Service) contributionOf(ctx context.Context, q *store.Q, r store.Review, media []store.Media) (contribution, error) {
+	ct := contribution{Rating: r.Rating, Verified: core.Verified(r), Imported: r.Origin == core.OriginImported,
 		Structured: Structured(r), Syndicable: Syndicable(r), Words: topicWords(r.Title, r.Body, r.Language),
 		Text: textHash(searchText(r))}
 	if ct.Imported {
@@ -200,7 +203,7 @@ func (c *Core) contributionOf(ctx context.Context, q *store.Q, r store.Review, m
 			break
 		}
 	}
-	vals := StoredAspects(r.Aspects)
+	vals := core.StoredAspects(r.Aspects)
 	if len(vals) > 0 && r.AspectTemplate != "" {
 		tpl, ok, err := c.AspectTemplateByKey(ctx, q, r.AspectTemplate)
 		if err != nil {
@@ -298,7 +301,7 @@ func (w *statsWork) apply(ct contribution, sign int) {
 // refreshReviewStats brings the listing, search entry and product figures of one
 // review up to date with its current state, in tx. It is called by
 // afterReviewStateChange for every change of a review or of its media.
-func (c *Core) RefreshReviewStats(ctx context.Context, tx *store.Tx, reviewID int64) error {
+func (c *Service) RefreshReviewStats(ctx context.Context, tx *store.Tx, reviewID int64) error {
 	r, err := tx.ReviewByID(ctx, reviewID)
 	if err != nil {
 		return fmt.Errorf("core: refresh review stats: %w", err)
@@ -312,7 +315,7 @@ func (c *Core) RefreshReviewStats(ctx context.Context, tx *store.Tx, reviewID in
 	if hadOld {
 		_ = json.Unmarshal([]byte(old.Contribution), &oldC)
 	}
-	listed := r.State == ReviewPublished
+	listed := r.State == core.ReviewPublished
 	var newC contribution
 	if listed {
 		media, err := tx.MediaOfReview(ctx, r.ID)
@@ -430,7 +433,7 @@ func jsonString(v any) string {
 // every cached list answer of the product is replaced. Call it after a change that
 // alters how a product's listed reviews look without going through
 // AfterReviewStateChange (for example a renamed rating-topic list).
-func (c *Core) RefreshProductStats(ctx context.Context, tx *store.Tx, variantKey, groupKey, market string) error {
+func (c *Service) RefreshProductStats(ctx context.Context, tx *store.Tx, variantKey, groupKey, market string) error {
 	for _, ref := range RefsOf(variantKey, groupKey, market) {
 		st, err := tx.ProductStatsOf(ctx, ref.Scope, ref.Key, ref.Market)
 		if errors.Is(err, store.ErrNotFound) {
@@ -451,7 +454,7 @@ func (c *Core) RefreshProductStats(ctx context.Context, tx *store.Tx, variantKey
 // refreshProductStats finishes one product row: rebuilds what w marks as changed
 // (topics from product_words, the gallery from the newest media reviews, the
 // labels of the aspects), moves the revision on and saves the row.
-func (c *Core) refreshProductStats(ctx context.Context, tx *store.Tx, ref productRef, w *statsWork) error {
+func (c *Service) refreshProductStats(ctx context.Context, tx *store.Tx, ref productRef, w *statsWork) error {
 	st := &w.st
 	if w.topics || st.Revision == 0 {
 		top, err := tx.TopProductWords(ctx, ref.Scope, ref.Key, ref.Market, MinTopicReviews, MaxTopics)
@@ -483,8 +486,8 @@ func (c *Core) refreshProductStats(ctx context.Context, tx *store.Tx, ref produc
 }
 
 // labelAspects copies each topic's labels, steps and order from its list.
-func (c *Core) labelAspects(ctx context.Context, q *store.Q, aspects map[string]aspectStat) error {
-	lists := map[string]*AspectTemplate{}
+func (c *Service) labelAspects(ctx context.Context, q *store.Q, aspects map[string]aspectStat) error {
+	lists := map[string]*core.AspectTemplate{}
 	for k, a := range aspects {
 		tplKey, key, _ := strings.Cut(k, "/")
 		tpl, seen := lists[tplKey]
@@ -533,7 +536,7 @@ type GalleryItem struct {
 
 // buildGallery lists up to 12 ready media of a product's newest published reviews
 // with media, newest review first, each review's files in their order.
-func (c *Core) buildGallery(ctx context.Context, q *store.Q, ref productRef) ([]GalleryItem, error) {
+func (c *Service) buildGallery(ctx context.Context, q *store.Q, ref productRef) ([]GalleryItem, error) {
 	ids, err := q.MediaReviewsNewest(ctx, ref.Scope, ref.Key, ref.Market, MaxGalleryItems)
 	if err != nil {
 		return nil, err
@@ -578,7 +581,7 @@ func reviewAuthor(r store.Review) (author string, anonymous bool) {
 	if name == "" || !r.AnonymizedAt.IsZero() {
 		return "", true
 	}
-	return DisplayAuthor(name, r.HideName), false
+	return core.DisplayAuthor(name, r.HideName), false
 }
 
 // RebuildProductStats rebuilds the listing, the search index and every product's
@@ -587,7 +590,7 @@ func reviewAuthor(r store.Review) (author string, anonymous bool) {
 // written at the end (revisions move on, so cached answers are replaced). Lists
 // show incomplete figures while it runs. It returns the number of published
 // reviews.
-func (c *Core) RebuildProductStats(ctx context.Context) (int, error) {
+func (c *Service) RebuildProductStats(ctx context.Context) (int, error) {
 	const batch = 2000
 	if err := c.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.ResetReadModel(ctx) }); err != nil {
 		return 0, err

@@ -1,4 +1,4 @@
-package core
+package readmodel
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -43,7 +44,7 @@ type ViewClient struct {
 
 func rawString(raw json.RawMessage) (string, bool) {
 	var s string
-	if IsNull(raw) || json.Unmarshal(raw, &s) != nil {
+	if core.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
 		return "", false
 	}
 	return s, true
@@ -59,7 +60,7 @@ func oneOfOr(v string, allowed []string) string {
 // widthRange maps a width in pixels to its range ("" when not a number >= 0).
 func widthRange(raw json.RawMessage) string {
 	var f float64
-	if IsNull(raw) || json.Unmarshal(raw, &f) != nil || f < 0 || f > 1e6 {
+	if core.IsNull(raw) || json.Unmarshal(raw, &f) != nil || f < 0 || f > 1e6 {
 		return ""
 	}
 	for _, r := range WidthRanges {
@@ -73,23 +74,23 @@ func widthRange(raw json.RawMessage) string {
 // CountView counts one view of the component on channel ch unless the sender is a
 // bot, link preview tool or prefetch. It reports whether the view was counted.
 // Errors: invalid / product, invalid / scope.
-func (c *Core) CountView(ctx context.Context, ch store.Channel, in ViewInput, from ViewClient) (bool, error) {
+func (c *Service) CountView(ctx context.Context, ch store.Channel, in ViewInput, from ViewClient) (bool, error) {
 	product, ok := rawString(in.Product)
-	if !ok || strings.TrimSpace(product) == "" || utf8.RuneCountInString(product) > MaxProductKey {
-		return false, Invalid("product")
+	if !ok || strings.TrimSpace(product) == "" || utf8.RuneCountInString(product) > core.MaxProductKey {
+		return false, core.Invalid("product")
 	}
 	scope, ok := rawString(in.Scope)
 	if !ok || (scope != store.ScopeVariant && scope != store.ScopeGroup) {
-		return false, Invalid("scope")
+		return false, core.Invalid("scope")
 	}
-	if IsBot(from.UserAgent) || IsPrefetch(from.Purpose, from.SecPurpose, from.XMoz, from.XPurpose) {
+	if core.IsBot(from.UserAgent) || core.IsPrefetch(from.Purpose, from.SecPurpose, from.XMoz, from.XPurpose) {
 		return false, nil
 	}
 	shown, _ := rawString(in.Shown)
 	style, _ := rawString(in.Style)
 	theme, _ := rawString(in.Theme)
 	k := store.ViewKey{Day: c.Now().UTC().Format("2006-01-02"), ChannelID: ch.ID, Scope: scope, ProductKey: product,
-		Shown: oneOfOr(shown, ShownValues), Style: oneOfOr(style, Styles), Theme: oneOfOr(theme, Themes),
+		Shown: oneOfOr(shown, ShownValues), Style: oneOfOr(style, core.Styles), Theme: oneOfOr(theme, core.Themes),
 		Width: widthRange(in.Width)}
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.CountView(ctx, k) })
 	return err == nil, err

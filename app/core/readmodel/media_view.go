@@ -1,4 +1,4 @@
-package core
+package readmodel
 
 import (
 	"encoding/json"
@@ -104,11 +104,11 @@ func MediaItem(m store.Media, base string) (MediaItemView, bool) {
 
 // PublicMediaBase is the public folder address of a media item's files
 // ({public_url}/media/<id>/); they are served only while its review is published.
-func (c *Core) PublicMediaBase(m store.Media) string {
+func (c *Service) PublicMediaBase(m store.Media) string {
 	return strings.TrimRight(c.PublicURL, "/") + "/media/" + m.PublicID + "/"
 }
 
 // PublicMediaItem is MediaItem at the public address.
-func (c *Core) PublicMediaItem(m store.Media) (MediaItemView, bool) {
+func (c *Service) PublicMediaItem(m store.Media) (MediaItemView, bool) {
 	return MediaItem(m, c.PublicMediaBase(m))
 }

@@ -1,4 +1,4 @@
-package core
+package readmodel
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -33,7 +34,7 @@ const (
 )
 
 // ErrSortNotAllowed is 400 sort_not_allowed.
-var ErrSortNotAllowed = E(http.StatusBadRequest, "sort_not_allowed", "")
+var ErrSortNotAllowed = core.E(http.StatusBadRequest, "sort_not_allowed", "")
 
 // ListInput is the query of GET /v1/reviews/list as received (strings, unparsed).
 type ListInput struct {
@@ -66,32 +67,32 @@ type listQuery struct {
 // parseList validates what needs no database: errors invalid / product, scope,
 // rating, q_too_long, topic_too_long, topic.
 func parseList(in ListInput, ch store.Channel) (listQuery, error) {
-	lq := listQuery{product: in.Product, scope: in.Scope, sort: in.Sort, lang: Language(in.Lang, ch)}
+	lq := listQuery{product: in.Product, scope: in.Scope, sort: in.Sort, lang: core.Language(in.Lang, ch)}
 	if lq.lang != "tr" && lq.lang != "en" {
 		lq.lang = "en"
 	}
-	if strings.TrimSpace(lq.product) == "" || utf8.RuneCountInString(lq.product) > MaxProductKey {
-		return lq, Invalid("product")
+	if strings.TrimSpace(lq.product) == "" || utf8.RuneCountInString(lq.product) > core.MaxProductKey {
+		return lq, core.Invalid("product")
 	}
 	switch lq.scope {
 	case "":
 		lq.scope = store.ScopeVariant
 	case store.ScopeVariant, store.ScopeGroup:
 	default:
-		return lq, Invalid("scope")
+		return lq, core.Invalid("scope")
 	}
 	lq.page = clampInt(in.Page, 1, 1, MaxPage)
 	lq.pageSize = clampInt(in.PageSize, DefaultPageSize, 1, MaxListPageSize)
 	if in.Rating != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(in.Rating))
 		if err != nil || n < 1 || n > 5 {
-			return lq, Invalid("rating")
+			return lq, core.Invalid("rating")
 		}
 		lq.rating = n
 	}
 	lq.verified, lq.media = flagOn(in.Verified), flagOn(in.Media)
 	if utf8.RuneCountInString(in.Q) > MaxQuery {
-		return lq, Invalid("q_too_long")
+		return lq, core.Invalid("q_too_long")
 	}
 	lq.q = strings.TrimSpace(in.Q)
 	lq.qWords = searchTokens(SearchFold(lq.q))
@@ -100,12 +101,12 @@ func parseList(in ListInput, ch store.Channel) (listQuery, error) {
 	}
 	topic := strings.TrimSpace(in.Topic)
 	if utf8.RuneCountInString(topic) > MaxTopic {
-		return lq, Invalid("topic_too_long")
+		return lq, core.Invalid("topic_too_long")
 	}
 	if topic != "" {
 		for _, r := range topic {
 			if !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) {
-				return lq, Invalid("topic")
+				return lq, core.Invalid("topic")
 			}
 		}
 		lq.topic, lq.topicWord = topic, SearchFold(topic)
@@ -142,30 +143,30 @@ func (lq listQuery) matchExpr(market string) string {
 
 // ReviewRow is one review of the list (spec 2, "Review row").
 type ReviewRow struct {
-	ID                 string          `json:"id"`
-	Rating             int             `json:"rating"`
-	Title              string          `json:"title"`
-	Body               string          `json:"body"`
-	Author             string          `json:"author"`
-	Anonymous          bool            `json:"anonymous"`
-	Language           string          `json:"language"`
-	PublishedAt        time.Time       `json:"published_at"`
-	Verified           bool            `json:"verified"`
-	VerificationMethod string          `json:"verification_method"`
-	HelpfulCount       int             `json:"helpful_count"`
-	UnhelpfulCount     int             `json:"unhelpful_count"`
-	Aspects            []AspectValue   `json:"aspects"`
-	AspectScores       map[string]int  `json:"aspect_scores"`
-	AspectTemplate     string          `json:"aspect_template"`
-	Media              []MediaItemView `json:"media"`
-	SellerResponse     *ReviewNote     `json:"seller_response,omitempty"`
-	Resolution         *ReviewNote     `json:"resolution,omitempty"`
-	Origin             string          `json:"origin"`
-	OriginMarket       string          `json:"origin_market"`
-	OriginLabel        string          `json:"origin_label"`
-	OriginURL          string          `json:"origin_url"`
-	Experience         string          `json:"experience"`
-	Translations       map[string]any  `json:"translations"`
+	ID                 string             `json:"id"`
+	Rating             int                `json:"rating"`
+	Title              string             `json:"title"`
+	Body               string             `json:"body"`
+	Author             string             `json:"author"`
+	Anonymous          bool               `json:"anonymous"`
+	Language           string             `json:"language"`
+	PublishedAt        time.Time          `json:"published_at"`
+	Verified           bool               `json:"verified"`
+	VerificationMethod string             `json:"verification_method"`
+	HelpfulCount       int                `json:"helpful_count"`
+	UnhelpfulCount     int                `json:"unhelpful_count"`
+	Aspects            []core.AspectValue `json:"aspects"`
+	AspectScores       map[string]int     `json:"aspect_scores"`
+	AspectTemplate     string             `json:"aspect_template"`
+	Media              []MediaItemView    `json:"media"`
+	SellerResponse     *ReviewNote        `json:"seller_response,omitempty"`
+	Resolution         *ReviewNote        `json:"resolution,omitempty"`
+	Origin             string             `json:"origin"`
+	OriginMarket       string             `json:"origin_market"`
+	OriginLabel        string             `json:"origin_label"`
+	OriginURL          string             `json:"origin_url"`
+	Experience         string             `json:"experience"`
+	Translations       map[string]any     `json:"translations"`
 }
 
 // ReviewNote is a seller response (body, published_at) or a resolution note (body,
@@ -264,7 +265,7 @@ type ReviewList struct {
 	Sort             string            `json:"sort"`
 	Shared           int               `json:"shared"`
 	AISummary        any               `json:"ai_summary"`
-	Sorts            []CodeLabel       `json:"sorts"`
+	Sorts            []core.CodeLabel  `json:"sorts"`
 	Aggregate        Aggregate         `json:"aggregate"`
 	Aspects          []AspectSummary   `json:"aspects"`
 	Topics           []TopicView       `json:"topics"`
@@ -276,10 +277,10 @@ type ReviewList struct {
 	Core             CoreElements      `json:"core"`
 	Language         string            `json:"language"`
 	Words            map[string]string `json:"words"`
-	ReportReasons    []CodeLabel       `json:"report_reasons"`
+	ReportReasons    []core.CodeLabel  `json:"report_reasons"`
 	QuestionsEnabled bool              `json:"questions_enabled"`
 	PrivacyURL       string            `json:"privacy_url"`
-	Limits           FormLimits        `json:"limits"`
+	Limits           core.FormLimits   `json:"limits"`
 
 	// What the answer was built from (not sent): the product, the figures'
 	// revisions and the rows, for structured data and the answer caches.
@@ -293,14 +294,14 @@ type ReviewList struct {
 
 // fallbackRule is used for a channel whose market has no rule: every sort, newest
 // first, nothing else required.
-func fallbackRule(market string) MarketRule {
-	return MarketRule{Market: market, AllowedSorts: append([]string(nil), AllSorts...), DefaultSort: SortNewest,
+func fallbackRule(market string) core.MarketRule {
+	return core.MarketRule{Market: market, AllowedSorts: append([]string(nil), core.AllSorts...), DefaultSort: core.SortNewest,
 		Version: market + "-none"}
 }
 
 // ReviewList builds the list answer for channel ch. Errors: 400 invalid / product,
 // scope, rating, q_too_long, topic_too_long, topic; 400 sort_not_allowed.
-func (c *Core) ReviewList(ctx context.Context, ch store.Channel, in ListInput) (*ReviewList, error) {
+func (c *Service) ReviewList(ctx context.Context, ch store.Channel, in ListInput) (*ReviewList, error) {
 	rs, err := c.ReadState(ctx, in.Scope, in.Product)
 	if err != nil {
 		return nil, err
@@ -329,8 +330,8 @@ type listBasis struct {
 	ch         store.Channel
 	lq         listQuery
 	gen        int64
-	rule       MarketRule
-	st         Settings
+	rule       core.MarketRule
+	st         core.Settings
 	link       string
 	revisions  []store.ProductRevision
 	syndicated bool
@@ -339,7 +340,7 @@ type listBasis struct {
 
 // listBasis validates the query and gathers the basis of an answer. forSSR limits
 // it to page 1 of the default size.
-func (c *Core) listBasis(ctx context.Context, ch store.Channel, in ListInput, forSSR bool, rs ReadState) (*listBasis, error) {
+func (c *Service) listBasis(ctx context.Context, ch store.Channel, in ListInput, forSSR bool, rs ReadState) (*listBasis, error) {
 	lq, err := parseList(in, ch)
 	if err != nil {
 		return nil, err
@@ -372,7 +373,7 @@ func (c *Core) listBasis(ctx context.Context, ch store.Channel, in ListInput, fo
 
 // productFigures reads the figures of the basis's product: the market's own row
 // and, with syndication, the other markets' rows.
-func (c *Core) productFigures(ctx context.Context, q *store.Q, b *listBasis) (own store.ProductStats, others []store.ProductStats, err error) {
+func (c *Service) productFigures(ctx context.Context, q *store.Q, b *listBasis) (own store.ProductStats, others []store.ProductStats, err error) {
 	if !b.syndicated {
 		own, err = q.ProductStatsOf(ctx, b.lq.scope, b.lq.product, b.ch.Market)
 		if errors.Is(err, store.ErrNotFound) {
@@ -392,17 +393,17 @@ func (c *Core) productFigures(ctx context.Context, q *store.Q, b *listBasis) (ow
 }
 
 // buildList reads the page and assembles the answer.
-func (c *Core) buildList(ctx context.Context, b *listBasis) (*ReviewList, error) {
+func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, error) {
 	q := c.DB.Read()
 	ch, lq, rule, st := b.ch, b.lq, b.rule, b.st
 	lang := lq.lang
-	out := &ReviewList{Page: lq.page, PageSize: lq.pageSize, Sort: lq.sort, Language: lang, Words: Words(lang),
-		ReportReasons: ReportReasons(lang), QuestionsEnabled: st.QuestionsEnabled, PrivacyURL: ch.PrivacyURL,
-		Limits: ReviewFormLimits(), Style: orDefault(ch.Style, Styles[0]), Theme: orDefault(ch.Theme, Themes[0]),
+	out := &ReviewList{Page: lq.page, PageSize: lq.pageSize, Sort: lq.sort, Language: lang, Words: core.Words(lang),
+		ReportReasons: core.ReportReasons(lang), QuestionsEnabled: st.QuestionsEnabled, PrivacyURL: ch.PrivacyURL,
+		Limits: core.ReviewFormLimits(), Style: orDefault(ch.Style, core.Styles[0]), Theme: orDefault(ch.Theme, core.Themes[0]),
 		Reviews: []ReviewRow{}, product: lq.product, scope: lq.scope, market: ch.Market}
-	for _, s := range AllSorts {
+	for _, s := range core.AllSorts {
 		if contains(rule.AllowedSorts, s) {
-			out.Sorts = append(out.Sorts, CodeLabel{Code: s, Label: SortLabel(lang, s)})
+			out.Sorts = append(out.Sorts, core.CodeLabel{Code: s, Label: core.SortLabel(lang, s)})
 		}
 	}
 	out.Applied = Applied{Q: lq.q, Topic: lq.topic, Media: lq.media, Verified: lq.verified}
@@ -411,9 +412,9 @@ func (c *Core) buildList(ctx context.Context, b *listBasis) (*ReviewList, error)
 		out.Applied.Rating = &r
 	}
 	out.Core = CoreElements{
-		MethodStatement:     MethodStatementLink{URL: b.link, Label: Word(lang, "method_statement"), Required: rule.MethodStatementRequired},
+		MethodStatement:     MethodStatementLink{URL: b.link, Label: core.Word(lang, "method_statement"), Required: rule.MethodStatementRequired},
 		Sort:                SortRule{Allowed: append([]string{}, rule.AllowedSorts...), Default: rule.DefaultSort, Locked: rule.SortLocked},
-		VerificationBadge:   Badge{Label: Word(lang, "verified_purchase"), Required: rule.VerificationRequired},
+		VerificationBadge:   Badge{Label: core.Word(lang, "verified_purchase"), Required: rule.VerificationRequired},
 		SourceLabelRequired: rule.SourceLabelRequired, StreamsTogether: rule.StreamsTogether,
 		ResolutionInline: rule.ResolutionInline, Aggregate: AggregateRule{Required: true, ImportedIncluded: true},
 		PolicyVersion: rule.Version, Market: rule.Market,
@@ -470,7 +471,7 @@ type listTotal struct{ total, shared int }
 
 // countList finds the total and shared counts, from the figures when one simple
 // filter (or none) is set, else by counting the listing.
-func (c *Core) countList(ctx context.Context, q *store.Q, f store.ReviewFilter, own store.ProductStats, shared int) (listTotal, error) {
+func (c *Service) countList(ctx context.Context, q *store.Q, f store.ReviewFilter, own store.ProductStats, shared int) (listTotal, error) {
 	if f.Match == "" {
 		n := 0
 		for _, on := range []bool{f.Rating > 0, f.Verified, f.Media} {
@@ -550,12 +551,12 @@ func aggregateOf(s store.ProductStats, lang string) (Aggregate, float64) {
 		if len(sources) == 1 {
 			for name := range sources {
 				if name != "" {
-					a.ImportedLabel = Word(lang, "imported_label_source", "n", strconv.Itoa(s.Imported), "source", name)
+					a.ImportedLabel = core.Word(lang, "imported_label_source", "n", strconv.Itoa(s.Imported), "source", name)
 				}
 			}
 		}
 		if a.ImportedLabel == "" {
-			a.ImportedLabel = wordN(lang, "imported_label", s.Imported)
+			a.ImportedLabel = core.WordN(lang, "imported_label", s.Imported)
 		}
 	}
 	return a, structAvg
@@ -607,7 +608,7 @@ func aspectSummaries(stored, lang string) []AspectSummary {
 			continue
 		}
 		avg := float64(a.Sum) / float64(a.Count)
-		s := AspectSummary{Key: a.Key, Label: pickLang(a.Label, lang), Scale: a.Scale, Steps: pickSteps(a.Steps, lang),
+		s := AspectSummary{Key: a.Key, Label: core.PickLang(a.Label, lang), Scale: a.Scale, Steps: core.PickSteps(a.Steps, lang),
 			Average: round1(avg), Count: a.Count}
 		if s.Label == "" {
 			s.Label = a.Key
@@ -624,7 +625,7 @@ func aspectSummaries(stored, lang string) []AspectSummary {
 }
 
 // reviewRows builds the rows of a page (media and rating topics included).
-func (c *Core) reviewRows(ctx context.Context, q *store.Q, rows []store.Review, market, lang string) ([]ReviewRow, error) {
+func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Review, market, lang string) ([]ReviewRow, error) {
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
 		ids[i] = r.ID
@@ -639,34 +640,34 @@ func (c *Core) reviewRows(ctx context.Context, q *store.Q, rows []store.Review, 
 			byReview[m.ReviewID] = append(byReview[m.ReviewID], item)
 		}
 	}
-	templates := map[string]*AspectTemplate{}
+	templates := map[string]*core.AspectTemplate{}
 	out := make([]ReviewRow, 0, len(rows))
 	for _, r := range rows {
 		author, anon := reviewAuthor(r)
 		row := ReviewRow{ID: r.PublicID, Rating: r.Rating, Title: r.Title, Body: r.Body, Author: author, Anonymous: anon,
-			Language: r.Language, PublishedAt: publishedAt(r), Verified: Verified(r), HelpfulCount: r.HelpfulCount,
-			UnhelpfulCount: r.UnhelpfulCount, AspectScores: StoredAspects(r.Aspects), AspectTemplate: r.AspectTemplate,
+			Language: r.Language, PublishedAt: publishedAt(r), Verified: core.Verified(r), HelpfulCount: r.HelpfulCount,
+			UnhelpfulCount: r.UnhelpfulCount, AspectScores: core.StoredAspects(r.Aspects), AspectTemplate: r.AspectTemplate,
 			Media: byReview[r.ID], Origin: r.Origin, Experience: r.Experience, Translations: map[string]any{},
-			Aspects: []AspectValue{}}
+			Aspects: []core.AspectValue{}}
 		if row.Media == nil {
 			row.Media = []MediaItemView{}
 		}
-		if r.Origin == OriginOwn {
+		if r.Origin == core.OriginOwn {
 			row.VerificationMethod = r.VerificationMethod
 		}
 		switch {
 		case r.Market != market:
 			row.Origin, row.OriginMarket = OriginSyndicated, r.Market
-			row.OriginLabel = Word(lang, "origin_syndicated", "market", r.Market)
-		case r.Origin == OriginImported:
+			row.OriginLabel = core.Word(lang, "origin_syndicated", "market", r.Market)
+		case r.Origin == core.OriginImported:
 			src := r.SourceName
 			if src == "" {
 				src = r.SourcePlatform
 			}
 			if src != "" {
-				row.OriginLabel = Word(lang, "origin_imported", "source", src)
+				row.OriginLabel = core.Word(lang, "origin_imported", "source", src)
 			} else {
-				row.OriginLabel = Word(lang, "origin_imported_other")
+				row.OriginLabel = core.Word(lang, "origin_imported_other")
 			}
 			if u, err := url.Parse(r.SourceURL); err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
 				row.OriginURL = r.SourceURL
@@ -695,7 +696,7 @@ func (c *Core) reviewRows(ctx context.Context, q *store.Q, rows []store.Review, 
 
 // methodStatementLink is the address of the channel's method statement in lang:
 // the brand's own page (external) when one is linked, else the hosted page.
-func (c *Core) methodStatementLink(ch store.Channel, lang, external string) string {
+func (c *Service) methodStatementLink(ch store.Channel, lang, external string) string {
 	if external != "" {
 		return external
 	}

@@ -1,9 +1,10 @@
-package core
+package readmodel
 
 import (
 	"strconv"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -73,5 +74,5 @@ func productJSONLD(name string, l *ReviewList) map[string]any {
 // jsonLDEligible reports whether a listed review may be marked up on a page of
 // market: an own product-experience review of that market.
 func jsonLDEligible(r store.Review, market string) bool {
-	return r.Market == market && Structured(r) && r.State == ReviewPublished
+	return r.Market == market && Structured(r) && r.State == core.ReviewPublished
 }

@@ -1,4 +1,6 @@
-package core
+package readmodel
+
+import "reviewd/app/core"
 
 // Label texts of the page script's own parts: the writing flow, the order check,
 // the dialogs, the lightbox and the questions section. They are added to the words
@@ -117,8 +119,8 @@ var widgetWords = map[string]map[string]string{
 func init() {
 	for lang, m := range widgetWords {
 		for k, v := range m {
-			if _, ok := labelWords[lang][k]; !ok {
-				labelWords[lang][k] = v
+			if _, ok := core.LabelWords[lang][k]; !ok {
+				core.LabelWords[lang][k] = v
 			}
 		}
 	}
