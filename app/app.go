@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
@@ -35,6 +36,7 @@ type App struct {
 	Reviews *reviews.Service
 	Sending *sending.Service
 	Read    *readmodel.Service
+	Buyer   *buyer.Service
 	Log     *slog.Logger
 }
 
@@ -77,10 +79,11 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From})
 	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
 	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
-	snd := sending.New(c)
+	b := buyer.New(c)
 	read := readmodel.New(c)
-	rv := reviews.New(c, snd, read)
-	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c, rv, snd), QA: qa.New(c, snd), Reviews: rv, Sending: snd, Read: read,
+	snd := sending.New(c, b)
+	rv := reviews.New(c, snd, read, b)
+	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c, rv, snd), QA: qa.New(c, snd, b), Reviews: rv, Sending: snd, Read: read, Buyer: b,
 		Log: log}, nil
 }
 

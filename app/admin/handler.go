@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
@@ -26,6 +27,7 @@ type Handler struct {
 	Reviews *reviews.Service
 	Sending *sending.Service
 	Read    *readmodel.Service
+	Buyer   *buyer.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
 	Jobs    *jobs.Runner

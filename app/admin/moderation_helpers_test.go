@@ -15,6 +15,7 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/reviews"
 	"reviewd/store"
@@ -87,8 +88,8 @@ func (m *modEnv) token(ext string) string {
 		if err != nil {
 			return err
 		}
-		plain, _, err := core.IssueToken(m.ctx, tx, core.TokenInvitation, o, []int64{lines[0].ID}, m.env.Clock.T.Add(30*24*time.Hour), 0)
-		tok = m.env.App.Core.TagToken(plain)
+		plain, _, err := buyer.IssueToken(m.ctx, tx, buyer.TokenInvitation, o, []int64{lines[0].ID}, m.env.Clock.T.Add(30*24*time.Hour), 0)
+		tok = m.env.App.Buyer.TagToken(plain)
 		return err
 	})
 	if err != nil {

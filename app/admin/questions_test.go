@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
 	"reviewd/app/sendtest"
 	"reviewd/store"
@@ -46,7 +47,6 @@ func (e *qaEnv) ask(t *testing.T, body map[string]any) (string, string) {
 // buyerToken ingests a delivered order of SKU-1 and issues an invitation token.
 func (e *qaEnv) buyerToken(t *testing.T, ext string) string {
 	t.Helper()
-	c := e.env.App.Core
 	delivered := e.env.Clock.T.Add(-48 * time.Hour)
 	_, err := e.env.App.Orders.IngestOrders(context.Background(), core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
 		Channel: "web-tr", ExternalID: ext, PaymentState: "paid", PlacedAt: delivered.Add(-24 * time.Hour).Format(time.RFC3339),
@@ -65,9 +65,9 @@ func (e *qaEnv) buyerToken(t *testing.T, ext string) string {
 		if err != nil {
 			return err
 		}
-		plain, _, err := core.IssueToken(context.Background(), tx, core.TokenInvitation, o, []int64{lines[0].ID},
+		plain, _, err := buyer.IssueToken(context.Background(), tx, buyer.TokenInvitation, o, []int64{lines[0].ID},
 			e.env.Clock.T.Add(30*24*time.Hour), 0)
-		tok = c.TagToken(plain)
+		tok = e.env.App.Buyer.TagToken(plain)
 		return err
 	})
 	if err != nil {

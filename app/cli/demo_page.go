@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 	"reviewd/assets"
@@ -259,7 +260,7 @@ func (d *demoSurface) viewer(ctx context.Context, v *demoView, customer, name st
 	if err != nil {
 		return err
 	}
-	out, err := d.core.Viewer(ctx, core.KeyActor(k, core.ViaServerKey), ch, core.ViewerInput{Customer: customer,
+	out, err := d.buyer.Viewer(ctx, core.KeyActor(k, core.ViaServerKey), ch, buyer.ViewerInput{Customer: customer,
 		CustomerName: name, Product: v.Product.Code, Scope: v.Product.Scope, Lang: v.Lang})
 	if err != nil {
 		return err

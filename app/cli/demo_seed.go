@@ -15,6 +15,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/reviews"
@@ -325,8 +326,7 @@ func demoEmail(dc demoChannel, i int) string {
 // seedDemoReview writes review i of the channel: the order check, photo uploads,
 // the review itself and its helpful votes (once published).
 func seedDemoReview(ctx context.Context, a *app.App, st *demoChannelState, i int, r demoReview) (string, error) {
-	c := a.Core
-	el, err := c.CheckEligibility(ctx, st.site, st.ch, core.EligibilityInput{Order: demoOrderID(st.dc, i),
+	el, err := a.Buyer.CheckEligibility(ctx, st.site, st.ch, buyer.EligibilityInput{Order: demoOrderID(st.dc, i),
 		Email: demoEmail(st.dc, i), Language: st.dc.Language})
 	if err != nil {
 		return "", demoErr("order check", err)

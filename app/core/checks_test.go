@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
-	"reviewd/app/core/sending"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -125,12 +125,12 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 		return orders.LineInput{LineReference: ref, VariantKey: "SKU-" + ref, Title: "Product " + ref,
 			FulfilmentState: "delivered", DeliveredAt: "2026-05-30T10:00:00Z"}
 	}
-	if _, err := orders.New(c, reviews.New(c, sending.New(c), readmodel.New(c)), sending.New(c)).IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
+	if _, err := newDomain(c).orders.IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
 		ExternalID: "R-1", PaymentState: "paid", PlacedAt: "2026-05-20T10:00:00Z", CustomerEmail: "ayse@example.com",
 		Items: []orders.LineInput{line("1"), line("2")}}}}); err != nil {
 		t.Fatal(err)
 	}
-	return &reviewEnv{c: c, rv: reviews.New(c, sending.New(c), readmodel.New(c)), clock: clock, site: ch}
+	return &reviewEnv{c: c, rv: newDomain(c).reviews, clock: clock, site: ch}
 }
 
 func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string) []reviews.WrittenReview {
@@ -147,7 +147,7 @@ func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string
 		for _, l := range lines {
 			ids = append(ids, l.ID)
 		}
-		tok, _, err = core.IssueToken(ctx, tx, kind, o, ids, e.clock.T.Add(time.Hour), 0)
+		tok, _, err = buyer.IssueToken(ctx, tx, kind, o, ids, e.clock.T.Add(time.Hour), 0)
 		return err
 	})
 	if err != nil {
@@ -169,7 +169,7 @@ func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string
 func TestNotifyRejection(t *testing.T) {
 	ctx := context.Background()
 	e := newReviewEnv(t)
-	w := e.write(t, core.TokenInvitation, "Fine mug.", "1")
+	w := e.write(t, buyer.TokenInvitation, "Fine mug.", "1")
 	r, _ := e.c.DB.Read().ReviewByPublicID(ctx, w[0].ID)
 	var noticeID int64
 	err := e.c.DB.WithTx(ctx, func(tx *store.Tx) error {
@@ -198,7 +198,7 @@ func TestNotifyRejection(t *testing.T) {
 		p.CorrectionURL != "https://shop.example/review#review_token="+p.Token || p.ReasonText == "" {
 		t.Fatalf("notice %+v %+v", inv, p)
 	}
-	view, err := e.c.OpenToken(ctx, e.site, p.Token, "")
+	view, err := newDomain(e.c).buyer.OpenToken(ctx, e.site, p.Token, "")
 	if err != nil || view.Mode != "revise" || view.Review.ID != r.PublicID {
 		t.Fatalf("correction link: %+v %v", view, err)
 	}
@@ -213,7 +213,7 @@ func TestNotifyRejection(t *testing.T) {
 func TestMarkReturned(t *testing.T) {
 	ctx := context.Background()
 	e := newReviewEnv(t)
-	w := e.write(t, core.TokenInvitation, "Fine mug.", "1", "2")
+	w := e.write(t, buyer.TokenInvitation, "Fine mug.", "1", "2")
 	r1, _ := e.c.DB.Read().ReviewByPublicID(ctx, w[0].ID)
 	r2, _ := e.c.DB.Read().ReviewByPublicID(ctx, w[1].ID)
 	mark := func(lineID int64) {
@@ -250,7 +250,7 @@ func TestTemplateTopicsLocked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.write(t, core.TokenInvitation, "Fine mug.", "1")
+	e.write(t, buyer.TokenInvitation, "Fine mug.", "1")
 	changed := append([]core.AspectDef(nil), aspects...)
 	changed[0].Scale = 3
 	changed[0].Steps = map[string][]string{"tr": {"1", "2", "3"}, "en": {"1", "2", "3"}}

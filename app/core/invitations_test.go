@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/sending"
 	"reviewd/app/mail"
@@ -275,10 +276,10 @@ func TestEmailAsReceived(t *testing.T) {
 	// The link's token is ours: issued for this order's line, kind invitation.
 	plain := tok[strings.IndexByte(tok, '.')+1:]
 	stored, err := e.c.DB.Read().TokenByHash(e.ctx, core.HashToken(plain))
-	if err != nil || stored.Kind != core.TokenInvitation || stored.OrderID != e.orderOf("E-100").ID {
+	if err != nil || stored.Kind != buyer.TokenInvitation || stored.OrderID != e.orderOf("E-100").ID {
 		t.Fatalf("token = %+v, %v", stored, err)
 	}
-	v, err := e.c.VerifyToken(e.ctx, e.c.DB.Read(), tok, channelOf(t, e, "web-tr"), core.TokenInvitation)
+	v, err := e.env.App.Buyer.VerifyToken(e.ctx, e.c.DB.Read(), tok, channelOf(t, e, "web-tr"), buyer.TokenInvitation)
 	if err != nil || len(v.Lines) != 1 || !v.Lines[0].Writable {
 		t.Fatalf("token verification = %+v, %v", v, err)
 	}

@@ -6,10 +6,8 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
-	"reviewd/app/core/readmodel"
-	"reviewd/app/core/reviews"
-	"reviewd/app/core/sending"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -38,23 +36,23 @@ func TestLineReviewable(t *testing.T) {
 	}{
 		{"paid and delivered", order("paid"), line("delivered", delivered), tr, delivered.Add(day), true, ""},
 		{"partially refunded", order("partially_refunded"), line("delivered", delivered), tr, delivered.Add(day), true, ""},
-		{"pending", order("pending"), line("delivered", delivered), tr, delivered.Add(day), false, core.NotPaid},
-		{"refunded", order("refunded"), line("delivered", delivered), tr, delivered.Add(day), false, core.NotPaid},
-		{"voided", order("voided"), line("delivered", delivered), tr, delivered.Add(day), false, core.NotPaid},
-		{"placed", order("paid"), line("placed", time.Time{}), tr, delivered, false, core.NotDelivered},
-		{"in transit", order("paid"), line("in_transit", time.Time{}), tr, delivered, false, core.NotDelivered},
-		{"returned after delivery", order("paid"), line("returned", delivered), tr, delivered.Add(day), false, core.NotDelivered},
-		{"cancelled", order("paid"), line("cancelled", time.Time{}), tr, delivered, false, core.NotDelivered},
-		{"delivered without a time", order("paid"), line("delivered", time.Time{}), tr, delivered, false, core.NotDelivered},
-		{"erased", erased, line("delivered", delivered), tr, delivered.Add(day), false, core.OrderErased},
-		{"no market rule", order("paid"), line("delivered", delivered), core.MarketRule{}, delivered.Add(day), false, core.MarketWithoutPolicy},
+		{"pending", order("pending"), line("delivered", delivered), tr, delivered.Add(day), false, buyer.NotPaid},
+		{"refunded", order("refunded"), line("delivered", delivered), tr, delivered.Add(day), false, buyer.NotPaid},
+		{"voided", order("voided"), line("delivered", delivered), tr, delivered.Add(day), false, buyer.NotPaid},
+		{"placed", order("paid"), line("placed", time.Time{}), tr, delivered, false, buyer.NotDelivered},
+		{"in transit", order("paid"), line("in_transit", time.Time{}), tr, delivered, false, buyer.NotDelivered},
+		{"returned after delivery", order("paid"), line("returned", delivered), tr, delivered.Add(day), false, buyer.NotDelivered},
+		{"cancelled", order("paid"), line("cancelled", time.Time{}), tr, delivered, false, buyer.NotDelivered},
+		{"delivered without a time", order("paid"), line("delivered", time.Time{}), tr, delivered, false, buyer.NotDelivered},
+		{"erased", erased, line("delivered", delivered), tr, delivered.Add(day), false, buyer.OrderErased},
+		{"no market rule", order("paid"), line("delivered", delivered), core.MarketRule{}, delivered.Add(day), false, buyer.MarketWithoutPolicy},
 		{"last millisecond of the window", order("paid"), line("delivered", delivered), tr, end.Add(-time.Millisecond), true, ""},
-		{"window end", order("paid"), line("delivered", delivered), tr, end, false, core.ReviewWindowClosed},
-		{"brand rule with a shorter window", order("paid"), line("delivered", delivered), core.MarketRule{Market: "TR", ReviewWindowDays: 30}, delivered.Add(31 * day), false, core.ReviewWindowClosed},
+		{"window end", order("paid"), line("delivered", delivered), tr, end, false, buyer.ReviewWindowClosed},
+		{"brand rule with a shorter window", order("paid"), line("delivered", delivered), core.MarketRule{Market: "TR", ReviewWindowDays: 30}, delivered.Add(31 * day), false, buyer.ReviewWindowClosed},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := core.LineReviewable(c.o, c.l, c.rule, c.now)
+			got := buyer.LineReviewable(c.o, c.l, c.rule, c.now)
 			if got.Reviewable != c.ok || got.Reason != c.reason {
 				t.Fatalf("got %+v, want ok=%v reason=%q", got, c.ok, c.reason)
 			}
@@ -88,10 +86,10 @@ func newOrderEnv(t *testing.T) *orderEnv {
 		Label: "Web", BrandName: "Acme"}); err != nil {
 		t.Fatal(err)
 	}
-	return &orderEnv{c: c, orders: orders.New(c, reviews.New(c, sending.New(c), readmodel.New(c)), sending.New(c)), clock: clock}
+	return &orderEnv{c: c, orders: newDomain(c).orders, clock: clock}
 }
 
-func (e *orderEnv) reviewability(t *testing.T, ext string) core.Reviewability {
+func (e *orderEnv) reviewability(t *testing.T, ext string) buyer.Reviewability {
 	t.Helper()
 	ctx := context.Background()
 	q := e.c.DB.Read()
@@ -103,7 +101,7 @@ func (e *orderEnv) reviewability(t *testing.T, ext string) core.Reviewability {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := e.c.OrderReviewability(ctx, q, o, lines, e.clock.T)
+	rs, err := newDomain(e.c).buyer.OrderReviewability(ctx, q, o, lines, e.clock.T)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +136,7 @@ func TestReviewabilityFromDeliveries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r := e.reviewability(t, "A"); r.Reviewable || r.Reason != core.NotDelivered {
+			if r := e.reviewability(t, "A"); r.Reviewable || r.Reason != buyer.NotDelivered {
 				t.Fatalf("shipped line: %+v", r)
 			}
 			_, err = e.orders.IngestDeliveries(ctx, core.Console(), orders.DeliveryRequest{Deliveries: []orders.DeliveryInput{{
@@ -173,7 +171,7 @@ func TestReviewabilityFromOrderData(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	e.clock.T = r.WindowEnds
-	if r := e.reviewability(t, "A"); r.Reviewable || r.Reason != core.ReviewWindowClosed {
+	if r := e.reviewability(t, "A"); r.Reviewable || r.Reason != buyer.ReviewWindowClosed {
 		t.Fatalf("%+v", r)
 	}
 }

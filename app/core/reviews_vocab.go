@@ -98,3 +98,33 @@ func DisplayAuthor(name string, hideName bool) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// FormLimits are the form limits of spec 2 ("Limits").
+type FormLimits struct {
+	MediaCount           int   `json:"media_count"`
+	TitleLength          int   `json:"title_length"`
+	BodyLength           int   `json:"body_length"`
+	NameLength           int   `json:"name_length"`
+	AltTextLength        int   `json:"alt_text_length"`
+	ImageBytes           int64 `json:"image_bytes"`
+	VideoBytes           int64 `json:"video_bytes"`
+	VideoSeconds         int   `json:"video_seconds"`
+	ReviewsPerCall       int   `json:"reviews_per_call"`
+	OrderReferenceLength int   `json:"order_reference_length"`
+	EmailLength          int   `json:"email_length"`
+	ReportNoteLength     int   `json:"report_note_length"`
+}
+
+// ReviewFormLimits is the spec's limits object.
+func ReviewFormLimits() FormLimits {
+	return FormLimits{MediaCount: MaxMediaPerReview, TitleLength: MaxReviewTitle, BodyLength: MaxReviewBody,
+		NameLength: MaxAuthorName, AltTextLength: 300, ImageBytes: 12582912, VideoBytes: 209715200, VideoSeconds: 60,
+		ReviewsPerCall: MaxReviewsPerCall, OrderReferenceLength: MaxOrderReference, EmailLength: MaxEmailLength,
+		ReportNoteLength: 1000}
+}
+
+// Limits of the order check input.
+const (
+	MaxOrderReference = 128
+	MaxEmailLength    = 254
+)

@@ -16,6 +16,7 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/sending"
 	"reviewd/app/sendtest"
@@ -363,8 +364,8 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("no review link in %q", msgs[0].Text)
 	}
 	ch, _ := h.c.DB.Read().ChannelByCode(h.ctx, "web-tr")
-	v, err := h.c.VerifyToken(h.ctx, h.c.DB.Read(), m[1], ch, core.WritingKinds...)
-	if err != nil || v.Order.ExternalID != "E2E-1" || len(v.Lines) != 1 || !v.Lines[0].Writable || v.Mode() != core.ModeWrite {
+	v, err := h.env.App.Buyer.VerifyToken(h.ctx, h.c.DB.Read(), m[1], ch, buyer.WritingKinds...)
+	if err != nil || v.Order.ExternalID != "E2E-1" || len(v.Lines) != 1 || !v.Lines[0].Writable || v.Mode() != buyer.ModeWrite {
 		t.Fatalf("verified token = %+v, %v", v, err)
 	}
 

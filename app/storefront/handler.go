@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
@@ -28,6 +29,7 @@ type Handler struct {
 	QA      *qa.Service
 	Reviews *reviews.Service
 	Read    *readmodel.Service
+	Buyer   *buyer.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
 	// EligibilityEmail and EligibilityOrder count failed order checks per

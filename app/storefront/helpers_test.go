@@ -22,6 +22,7 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/media"
 	"reviewd/store"
 )
@@ -123,8 +124,8 @@ func (f *fx) issueUntil(kind, ext string, expires time.Time, refs ...string) str
 				}
 			}
 		}
-		plain, _, err := core.IssueToken(ctx, tx, kind, o, ids, expires, 0)
-		tok = f.App.Core.TagToken(plain)
+		plain, _, err := buyer.IssueToken(ctx, tx, kind, o, ids, expires, 0)
+		tok = f.App.Buyer.TagToken(plain)
 		return err
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/reviews"
 	"reviewd/app/media"
 )
@@ -20,7 +21,7 @@ import (
 func TestMediaRefusals(t *testing.T) {
 	f := newFx(t)
 	f.order("M-1", "ayse@example.com", line{ref: "1"}, line{ref: "2"})
-	tok := f.issue(core.TokenInvitation, "M-1", "1", "2")
+	tok := f.issue(buyer.TokenInvitation, "M-1", "1", "2")
 
 	bigImage := append([]byte{0xFF, 0xD8, 0xFF, 0xE0}, make([]byte, 12<<20)...)
 	cases := []struct {
@@ -96,7 +97,7 @@ func TestMediaQuarantined(t *testing.T) {
 	f := newFx(t)
 	f.App.Core.Scanner = &media.Scanner{Address: addr}
 	f.order("Q-1", "ayse@example.com")
-	tok := f.issue(core.TokenInvitation, "Q-1", "1")
+	tok := f.issue(buyer.TokenInvitation, "Q-1", "1")
 	infected := append(testJPEG(t, 16, 16), []byte("EICAR-STANDARD-"+"ANTIVIRUS-TEST-FILE")...)
 	wantCode(t, f.upload(tok, "1", infected), 422, "refused / quarantined")
 	entries, _ := os.ReadDir(f.App.Core.MediaDir + "/incoming")
@@ -118,7 +119,7 @@ func TestMediaVideoLimits(t *testing.T) {
 	f := newFx(t)
 	f.useVideoTools()
 	f.order("VD-1", "ayse@example.com")
-	tok := f.issue(core.TokenInvitation, "VD-1", "1")
+	tok := f.issue(buyer.TokenInvitation, "VD-1", "1")
 	wantCode(t, f.upload(tok, "1", fast), 422, "refused / video_frame_rate_too_high: 60")
 
 	f.setMethod("automatic")
@@ -148,7 +149,7 @@ func TestMediaPipeline(t *testing.T) {
 	f := newFx(t)
 	f.setMethod("manual")
 	f.order("MP-1", "ayse@example.com")
-	tok := f.issue(core.TokenInvitation, "MP-1", "1")
+	tok := f.issue(buyer.TokenInvitation, "MP-1", "1")
 	photo := withGPS(testJPEG(t, 1600, 1200))
 	if !bytes.Contains(photo, []byte(gpsMarker)) {
 		t.Fatal("test photo has no EXIF")
@@ -217,7 +218,7 @@ func TestMediaUnreadableVideoFailsLater(t *testing.T) {
 	f := newFx(t)
 	f.useVideoTools()
 	f.order("MU-1", "ayse@example.com")
-	tok := f.issue(core.TokenInvitation, "MU-1", "1")
+	tok := f.issue(buyer.TokenInvitation, "MU-1", "1")
 	broken := append([]byte("\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom"), bytes.Repeat([]byte{7}, 2000)...)
 	mid := f.mustUpload(tok, "1", broken)
 	f.runMedia()

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/sending"
 	"reviewd/app/mail"
 	"reviewd/store"
@@ -330,7 +331,7 @@ func (c *Service) AskQuestion(ctx context.Context, a *core.Actor, site store.Cha
 	var name, email string
 	signedIn := false
 	if strings.TrimSpace(in.Asker) != "" {
-		t, err := c.ReadAskerToken(in.Asker)
+		t, err := c.Buyer.ReadAskerToken(in.Asker)
 		if err != nil {
 			return out, err
 		}
@@ -395,7 +396,7 @@ type AnswerInput struct {
 // answerTokenKinds are the tokens a customer answer is accepted with: a product
 // review invitation or an order check (both prove the purchase of the order's
 // products). Shopping-experience and correction tokens are token_wrong_kind.
-var answerTokenKinds = []string{core.TokenInvitation, core.TokenOrderCheck}
+var answerTokenKinds = []string{buyer.TokenInvitation, buyer.TokenOrderCheck}
 
 // verifyAnswerToken checks the writing token of a customer answer on channel site.
 // Unlike VerifyToken, a token already used for a review is accepted (spec 2).
@@ -406,24 +407,24 @@ func (c *Service) verifyAnswerToken(ctx context.Context, q *store.Q, tok string,
 	if tok == "" {
 		return store.Token{}, core.ErrTokenRequired
 	}
-	plain, foreign := c.UntagToken(tok)
+	plain, foreign := c.Buyer.UntagToken(tok)
 	if foreign {
-		return store.Token{}, core.TokenRefused(core.TokenForeignTenant).AsRefusal()
+		return store.Token{}, buyer.TokenRefused(buyer.TokenForeignTenant).AsRefusal()
 	}
 	t, err := q.TokenByHash(ctx, core.HashToken(plain))
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Token{}, core.TokenRefused(core.TokenUnknown).AsRefusal()
+		return store.Token{}, buyer.TokenRefused(buyer.TokenUnknown).AsRefusal()
 	}
 	if err != nil {
 		return store.Token{}, err
 	}
 	switch {
 	case !slices.Contains(answerTokenKinds, t.Kind):
-		return store.Token{}, core.TokenRefused(core.TokenWrongKind)
+		return store.Token{}, buyer.TokenRefused(buyer.TokenWrongKind)
 	case t.Market != site.Market:
-		return store.Token{}, core.TokenRefused(core.TokenForeignMarket)
+		return store.Token{}, buyer.TokenRefused(buyer.TokenForeignMarket)
 	case !q.Now.Before(t.ExpiresAt):
-		return store.Token{}, core.TokenRefused(core.TokenExpired)
+		return store.Token{}, buyer.TokenRefused(buyer.TokenExpired)
 	}
 	return t, nil
 }
@@ -433,7 +434,7 @@ func (c *Service) verifyAnswerToken(ctx context.Context, q *store.Q, tok string,
 // cancelled or returned. None: token_refused / not_a_buyer.
 func qaBuyerLine(o store.Order, lines []store.OrderLine, x store.Question) (store.OrderLine, error) {
 	if o.Erased() {
-		return store.OrderLine{}, core.TokenRefused(NotABuyer)
+		return store.OrderLine{}, buyer.TokenRefused(NotABuyer)
 	}
 	for _, l := range lines {
 		same := (x.Scope == "variant" && x.VariantKey != "" && l.VariantKey == x.VariantKey) ||
@@ -442,7 +443,7 @@ func qaBuyerLine(o store.Order, lines []store.OrderLine, x store.Question) (stor
 			return l, nil
 		}
 	}
-	return store.OrderLine{}, core.TokenRefused(NotABuyer)
+	return store.OrderLine{}, buyer.TokenRefused(NotABuyer)
 }
 
 // liveQuestion loads a published question of the site's market; anything else is

@@ -4,6 +4,7 @@ package qa
 
 import (
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/sending"
 )
 
@@ -12,7 +13,11 @@ type Service struct {
 	*core.Core
 	// Sending sends the answer e-mails.
 	Sending *sending.Service
+	// Buyer reads and verifies the customer tokens.
+	Buyer *buyer.Service
 }
 
 // New builds the questions-and-answers service.
-func New(c *core.Core, snd *sending.Service) *Service { return &Service{Core: c, Sending: snd} }
+func New(c *core.Core, snd *sending.Service, b *buyer.Service) *Service {
+	return &Service{Core: c, Sending: snd, Buyer: b}
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/media"
 	"reviewd/store"
@@ -149,7 +150,7 @@ func (c *Service) UploadMedia(ctx context.Context, a *core.Actor, site store.Cha
 	if strings.TrimSpace(in.Token) == "" {
 		return Uploaded{}, core.ErrTokenRequired
 	}
-	v, err := c.VerifyToken(ctx, c.DB.Read(), in.Token, site, core.AllTokenKinds...)
+	v, err := c.Buyer.VerifyToken(ctx, c.DB.Read(), in.Token, site, buyer.AllTokenKinds...)
 	if err != nil {
 		return Uploaded{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/sending"
 	"reviewd/store"
 )
@@ -104,7 +105,7 @@ func (c *Service) issueCorrection(ctx context.Context, tx *store.Tx, reviewID in
 	} else if ok && rule.ReviewWindowDays > 0 {
 		expires = tx.Now.AddDate(0, 0, rule.ReviewWindowDays)
 	}
-	plain, _, err := core.IssueToken(ctx, tx, core.TokenCorrection, o, []int64{r.LineID}, expires, r.ID)
+	plain, _, err := buyer.IssueToken(ctx, tx, buyer.TokenCorrection, o, []int64{r.LineID}, expires, r.ID)
 	if err != nil {
 		return "", "", err
 	}
@@ -117,7 +118,7 @@ func (c *Service) issueCorrection(ctx context.Context, tx *store.Tx, reviewID in
 		base = strings.TrimRight(c.PublicURL, "/") + "/"
 	}
 	base, _, _ = strings.Cut(base, "#")
-	token = c.TagToken(plain)
+	token = c.Buyer.TagToken(plain)
 	return base + "#review_token=" + token, token, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/store"
 )
 
@@ -164,7 +165,7 @@ func (c *Service) WriteReviews(ctx context.Context, a *core.Actor, site store.Ch
 	}
 	var out []WrittenReview
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		v, err := c.VerifyToken(ctx, tx.Q, in.Token, site, core.WritingKinds...)
+		v, err := c.Buyer.VerifyToken(ctx, tx.Q, in.Token, site, buyer.WritingKinds...)
 		if err != nil {
 			return err
 		}
@@ -181,7 +182,7 @@ func (c *Service) WriteReviews(ctx context.Context, a *core.Actor, site store.Ch
 			}
 			out = append(out, w)
 		}
-		if v.Token.Kind == core.TokenOrderCheck {
+		if v.Token.Kind == buyer.TokenOrderCheck {
 			if _, err := tx.SpendToken(ctx, v.Token.ID); err != nil {
 				return err
 			}
@@ -194,13 +195,13 @@ func (c *Service) WriteReviews(ctx context.Context, a *core.Actor, site store.Ch
 	return out, nil
 }
 
-func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v core.VerifiedToken, row ReviewInput, lang, method string, seen map[string]bool) (WrittenReview, error) {
+func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v buyer.VerifiedToken, row ReviewInput, lang, method string, seen map[string]bool) (WrittenReview, error) {
 	ref := strings.TrimSpace(row.LineReference)
 	if ref == "" {
 		return WrittenReview{}, core.Invalid("line_reference_required")
 	}
 	if seen[ref] {
-		return WrittenReview{}, core.TokenRefused(core.LineAlreadyWritten)
+		return WrittenReview{}, buyer.TokenRefused(buyer.LineAlreadyWritten)
 	}
 	seen[ref] = true
 	line, err := v.LineFor(ref)
@@ -212,7 +213,7 @@ func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v c
 		return WrittenReview{}, err
 	}
 	experience := core.ExperienceProduct
-	if v.Token.Kind == core.TokenExperience {
+	if v.Token.Kind == buyer.TokenExperience {
 		experience = core.ExperienceProcess
 	}
 	var tpl core.AspectTemplate
@@ -237,7 +238,7 @@ func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v c
 		return WrittenReview{}, err
 	}
 	proof := core.VerifiedByInvite
-	if v.Token.Kind == core.TokenOrderCheck {
+	if v.Token.Kind == buyer.TokenOrderCheck {
 		proof = core.VerifiedByOrderCheck
 	}
 	r, err := tx.CreateReview(ctx, store.Review{PublicID: NewReviewID(), ChannelID: v.Order.ChannelID, Market: v.Order.Market,
@@ -246,7 +247,7 @@ func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v c
 		Rating: t.rating, Title: t.title, Body: t.body, BodyHash: core.BodyHash(t.body, lang), AuthorName: t.author,
 		HideName: t.hide, Aspects: t.aspects, AspectTemplate: t.tplUsed, VerificationMethod: proof, SubmittedAt: tx.Now})
 	if errors.Is(err, store.ErrConflict) {
-		return WrittenReview{}, core.TokenRefused(core.LineAlreadyWritten)
+		return WrittenReview{}, buyer.TokenRefused(buyer.LineAlreadyWritten)
 	}
 	if err != nil {
 		return WrittenReview{}, err
@@ -313,7 +314,7 @@ func (c *Service) ReviseReview(ctx context.Context, a *core.Actor, site store.Ch
 	var out RevisedReview
 	var dropped []string
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		v, err := c.VerifyToken(ctx, tx.Q, in.Token, site, core.TokenCorrection)
+		v, err := c.Buyer.VerifyToken(ctx, tx.Q, in.Token, site, buyer.TokenCorrection)
 		if err != nil {
 			return err
 		}

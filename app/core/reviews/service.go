@@ -6,6 +6,7 @@ package reviews
 
 import (
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/sending"
 )
@@ -15,11 +16,13 @@ type Service struct {
 	*core.Core
 	// Sending queues rejection notices and sends them.
 	Sending *sending.Service
+	// Buyer reads and verifies the customer tokens.
+	Buyer *buyer.Service
 	// Read is the read model every review-state write refreshes.
 	Read *readmodel.Service
 }
 
 // New builds the review service.
-func New(c *core.Core, snd *sending.Service, read *readmodel.Service) *Service {
-	return &Service{Core: c, Sending: snd, Read: read}
+func New(c *core.Core, snd *sending.Service, read *readmodel.Service, b *buyer.Service) *Service {
+	return &Service{Core: c, Sending: snd, Read: read, Buyer: b}
 }

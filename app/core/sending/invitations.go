@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/store"
 )
 
@@ -186,7 +187,7 @@ func (c *Service) createInvitation(ctx context.Context, tx *store.Tx, orderID in
 	if err != nil {
 		return false, err
 	}
-	revs, err := c.OrderReviewability(ctx, tx.Q, o, lines, now)
+	revs, err := c.Buyer.OrderReviewability(ctx, tx.Q, o, lines, now)
 	if err != nil {
 		return false, err
 	}
@@ -220,7 +221,7 @@ func (c *Service) createInvitation(ctx context.Context, tx *store.Tx, orderID in
 	case optedOut:
 		inv.State, inv.LastError, inv.NextAttemptAt = StateSkipped, SkipOptedOut, time.Time{}
 	default:
-		plain, tokenID, err := core.IssueToken(ctx, tx, core.TokenInvitation, o, ids, expires, 0)
+		plain, tokenID, err := buyer.IssueToken(ctx, tx, buyer.TokenInvitation, o, ids, expires, 0)
 		if err != nil {
 			return false, err
 		}
@@ -334,7 +335,7 @@ func (c *Service) QueueExperienceInvitation(ctx context.Context, tx *store.Tx, o
 		return err
 	}
 	expires := now.AddDate(0, 0, rule.ReviewWindowDays)
-	plain, tokenID, err := core.IssueToken(ctx, tx, core.TokenExperience, o, []int64{l.ID}, expires, 0)
+	plain, tokenID, err := buyer.IssueToken(ctx, tx, buyer.TokenExperience, o, []int64{l.ID}, expires, 0)
 	if err != nil {
 		return err
 	}

@@ -237,7 +237,7 @@ func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invit
 		if reviewed || !tok.SpentAt.IsZero() {
 			return skipMessage(ctx, tx, inv, SkipReviewed)
 		}
-		revs, err := c.OrderReviewability(ctx, tx.Q, o, lines, now)
+		revs, err := c.Buyer.OrderReviewability(ctx, tx.Q, o, lines, now)
 		if err != nil {
 			return nil, "", err
 		}
@@ -295,7 +295,7 @@ func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invit
 	if err != nil {
 		return failMessage(ctx, tx, inv, route, errUndecryptable)
 	}
-	job.token = c.TagToken(string(plain))
+	job.token = c.Buyer.TagToken(string(plain))
 	job.address = o.CustomerEmail
 	landing := landingURL(ch, c.PublicURL)
 	reviewURL := landing + "#review_token=" + job.token

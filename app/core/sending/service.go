@@ -2,12 +2,17 @@
 // reminders, notices to store servers, opt-outs, mail events and the send log.
 package sending
 
-import "reviewd/app/core"
+import (
+	"reviewd/app/core"
+	"reviewd/app/core/buyer"
+)
 
 // Service is the sending domain service.
 type Service struct {
 	*core.Core
+	// Buyer issues the tokens of the links and tells which lines can be reviewed.
+	Buyer *buyer.Service
 }
 
 // New builds the sending service.
-func New(c *core.Core) *Service { return &Service{Core: c} }
+func New(c *core.Core, b *buyer.Service) *Service { return &Service{Core: c, Buyer: b} }

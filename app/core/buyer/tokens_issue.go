@@ -1,10 +1,11 @@
-package core
+package buyer
 
 import (
 	"context"
 	"fmt"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -32,8 +33,8 @@ func IssueToken(ctx context.Context, tx *store.Tx, kind string, o store.Order, l
 	if o.ID == 0 {
 		return "", 0, fmt.Errorf("core: issue token: order without id")
 	}
-	plain := RandomToken(TokenBytes)
-	t, err := tx.CreateToken(ctx, store.Token{Hash: HashToken(plain), Kind: kind, OrderID: o.ID, ChannelID: o.ChannelID,
+	plain := core.RandomToken(TokenBytes)
+	t, err := tx.CreateToken(ctx, store.Token{Hash: core.HashToken(plain), Kind: kind, OrderID: o.ID, ChannelID: o.ChannelID,
 		Market: o.Market, ReviewID: reviewID, ExpiresAt: expiresAt}, lineIDs)
 	if err != nil {
 		return "", 0, err

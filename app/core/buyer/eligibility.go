@@ -1,4 +1,4 @@
-package core
+package buyer
 
 import (
 	"context"
@@ -9,23 +9,18 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
 // ErrNotEligible is the one general refusal of the order check: the same for an
 // unknown order, a wrong address, an unpaid or undelivered order, an order of
 // another market or one already reviewed.
-var ErrNotEligible = E(http.StatusForbidden, "token_refused", "not_eligible")
+var ErrNotEligible = core.E(http.StatusForbidden, "token_refused", "not_eligible")
 
 // OrderCheckLifetime caps how long an order-check token stays valid (it also ends
 // with the review window of its lines). See docs/decisions.md.
 const OrderCheckLifetime = 24 * time.Hour
-
-// Limits of the order check input.
-const (
-	MaxOrderReference = 128
-	MaxEmailLength    = 254
-)
 
 // EligibilityInput is the body of POST /v1/eligibility.
 type EligibilityInput struct {
@@ -41,14 +36,14 @@ func (in *EligibilityInput) Normalize() error {
 	in.Order = strings.TrimSpace(in.Order)
 	in.Email = strings.ToLower(strings.TrimSpace(in.Email))
 	switch {
-	case in.Order == "" || !StorableText(in.Order):
-		return Invalid("order")
-	case utf8.RuneCountInString(in.Order) > MaxOrderReference:
-		return Invalid("order_too_long")
-	case utf8.RuneCountInString(in.Email) > MaxEmailLength:
-		return Invalid("email_too_long")
-	case !strings.Contains(in.Email, "@") || !StorableText(in.Email):
-		return Invalid("email_invalid")
+	case in.Order == "" || !core.StorableText(in.Order):
+		return core.Invalid("order")
+	case utf8.RuneCountInString(in.Order) > core.MaxOrderReference:
+		return core.Invalid("order_too_long")
+	case utf8.RuneCountInString(in.Email) > core.MaxEmailLength:
+		return core.Invalid("email_too_long")
+	case !strings.Contains(in.Email, "@") || !core.StorableText(in.Email):
+		return core.Invalid("email_invalid")
 	}
 	return nil
 }
@@ -73,7 +68,7 @@ const dummyAddress = "unknown-order@invalid.invalid"
 // keyed-hash comparison (hmac.Equal) against the stored address, the unknown number
 // reading a decoy order instead (store.OrderForCheck). The
 // failure limit (10 per hour per address and per order number) is the caller's.
-func (c *Core) CheckEligibility(ctx context.Context, a *Actor, site store.Channel, in EligibilityInput) (Eligibility, error) {
+func (c *Service) CheckEligibility(ctx context.Context, a *core.Actor, site store.Channel, in EligibilityInput) (Eligibility, error) {
 	if err := in.Normalize(); err != nil {
 		return Eligibility{}, err
 	}
@@ -130,18 +125,18 @@ func (c *Core) CheckEligibility(ctx context.Context, a *Actor, site store.Channe
 			return err
 		}
 		out = Eligibility{Token: c.TagToken(plain), Mode: ModeWrite, ExpiresAt: expires}
-		return c.Record(ctx, tx, a, "order_check.passed", "order", OrderPublicID(o.ID), map[string]any{"lines": len(ids)})
+		return c.Record(ctx, tx, a, "order_check.passed", "order", core.OrderPublicID(o.ID), map[string]any{"lines": len(ids)})
 	})
 	return out, err
 }
 
 // TokenProduct is one product of the token check answer.
 type TokenProduct struct {
-	LineReference string       `json:"line_reference"`
-	VariantKey    string       `json:"variant_key"`
-	GroupKey      string       `json:"group_key"`
-	Title         string       `json:"title"`
-	Aspects       []AspectView `json:"aspects"`
+	LineReference string            `json:"line_reference"`
+	VariantKey    string            `json:"variant_key"`
+	GroupKey      string            `json:"group_key"`
+	Title         string            `json:"title"`
+	Aspects       []core.AspectView `json:"aspects"`
 }
 
 // TokenReview is the review a correction link corrects (mode revise).
@@ -165,47 +160,14 @@ type TokenMedia struct {
 
 // TokenView is the answer of POST /v1/eligibility/token.
 type TokenView struct {
-	Mode           string         `json:"mode"`
-	OrderReference string         `json:"order_reference"`
-	Channel        string         `json:"channel"`
-	Language       string         `json:"language"`
-	ExpiresAt      time.Time      `json:"expires_at"`
-	Products       []TokenProduct `json:"products"`
-	Review         *TokenReview   `json:"review,omitempty"`
-	Limits         FormLimits     `json:"limits"`
-}
-
-// FormLimits are the form limits of spec 2 ("Limits").
-type FormLimits struct {
-	MediaCount           int   `json:"media_count"`
-	TitleLength          int   `json:"title_length"`
-	BodyLength           int   `json:"body_length"`
-	NameLength           int   `json:"name_length"`
-	AltTextLength        int   `json:"alt_text_length"`
-	ImageBytes           int64 `json:"image_bytes"`
-	VideoBytes           int64 `json:"video_bytes"`
-	VideoSeconds         int   `json:"video_seconds"`
-	ReviewsPerCall       int   `json:"reviews_per_call"`
-	OrderReferenceLength int   `json:"order_reference_length"`
-	EmailLength          int   `json:"email_length"`
-	ReportNoteLength     int   `json:"report_note_length"`
-}
-
-// ReviewFormLimits is the spec's limits object.
-func ReviewFormLimits() FormLimits {
-	return FormLimits{MediaCount: MaxMediaPerReview, TitleLength: MaxReviewTitle, BodyLength: MaxReviewBody,
-		NameLength: MaxAuthorName, AltTextLength: 300, ImageBytes: 12582912, VideoBytes: 209715200, VideoSeconds: 60,
-		ReviewsPerCall: MaxReviewsPerCall, OrderReferenceLength: MaxOrderReference, EmailLength: MaxEmailLength,
-		ReportNoteLength: 1000}
-}
-
-// Language picks the answer language: the requested one when tr or en, else the
-// channel's.
-func Language(requested string, ch store.Channel) string {
-	if requested == "tr" || requested == "en" {
-		return requested
-	}
-	return ch.Language
+	Mode           string          `json:"mode"`
+	OrderReference string          `json:"order_reference"`
+	Channel        string          `json:"channel"`
+	Language       string          `json:"language"`
+	ExpiresAt      time.Time       `json:"expires_at"`
+	Products       []TokenProduct  `json:"products"`
+	Review         *TokenReview    `json:"review,omitempty"`
+	Limits         core.FormLimits `json:"limits"`
 }
 
 // OpenToken is the token check (POST /v1/eligibility/token) on channel site. Mode
@@ -215,31 +177,31 @@ func Language(requested string, ch store.Channel) string {
 // with nothing left to write is token_spent when a line was reviewed, else
 // token_expired; a correction of a review that is no longer rejected is
 // invalid / review_not_revisable.
-func (c *Core) OpenToken(ctx context.Context, site store.Channel, tok, lang string) (TokenView, error) {
+func (c *Service) OpenToken(ctx context.Context, site store.Channel, tok, lang string) (TokenView, error) {
 	q := c.DB.Read()
 	v, err := c.VerifyToken(ctx, q, tok, site, AllTokenKinds...)
 	if err != nil {
 		return TokenView{}, err
 	}
-	lang = Language(lang, site)
+	lang = core.Language(lang, site)
 	out := TokenView{Mode: v.Mode(), OrderReference: v.Order.ExternalID, Channel: v.Channel.Code, Language: lang,
-		ExpiresAt: v.Token.ExpiresAt, Products: []TokenProduct{}, Limits: ReviewFormLimits()}
+		ExpiresAt: v.Token.ExpiresAt, Products: []TokenProduct{}, Limits: core.ReviewFormLimits()}
 	if v.Mode() == ModeRevise {
 		r := v.Review
-		if !Revisable(r) {
-			return TokenView{}, ErrNotRevisable
+		if !core.Revisable(r) {
+			return TokenView{}, core.ErrNotRevisable
 		}
 		l, ok := v.Line(lineRefOf(v, r.LineID))
 		if !ok {
 			return TokenView{}, TokenRefused(LineOutOfScope)
 		}
-		p, err := c.tokenProduct(ctx, q, l.Line, r.Experience == ExperienceProcess, r.AspectTemplate, lang)
+		p, err := c.tokenProduct(ctx, q, l.Line, r.Experience == core.ExperienceProcess, r.AspectTemplate, lang)
 		if err != nil {
 			return TokenView{}, err
 		}
 		out.Products = append(out.Products, p)
 		tr := &TokenReview{ID: r.PublicID, LineReference: l.Line.LineReference, Rating: r.Rating, Title: r.Title, Body: r.Body,
-			AuthorName: r.AuthorName, HideName: r.HideName, Aspects: StoredAspects(r.Aspects), Media: []TokenMedia{}}
+			AuthorName: r.AuthorName, HideName: r.HideName, Aspects: core.StoredAspects(r.Aspects), Media: []TokenMedia{}}
 		ms, err := q.MediaOfReview(ctx, r.ID)
 		if err != nil {
 			return TokenView{}, err
@@ -284,9 +246,9 @@ func lineRefOf(v VerifiedToken, lineID int64) string {
 
 // tokenProduct describes a line for the writing form. Feedback lines carry no
 // rating topics; a correction uses the list its review was written with.
-func (c *Core) tokenProduct(ctx context.Context, q *store.Q, l store.OrderLine, feedback bool, templateKey, lang string) (TokenProduct, error) {
+func (c *Service) tokenProduct(ctx context.Context, q *store.Q, l store.OrderLine, feedback bool, templateKey, lang string) (TokenProduct, error) {
 	p := TokenProduct{LineReference: l.LineReference, VariantKey: l.VariantKey, GroupKey: l.GroupKey, Title: l.Title,
-		Aspects: []AspectView{}}
+		Aspects: []core.AspectView{}}
 	if feedback {
 		return p, nil
 	}
@@ -300,7 +262,7 @@ func (c *Core) tokenProduct(ctx context.Context, q *store.Q, l store.OrderLine, 
 
 // lineTemplate is the list a line's review is rated on: templateKey when given (a
 // stored review's), else the product's.
-func (c *Core) lineTemplate(ctx context.Context, q *store.Q, l store.OrderLine, templateKey string) (AspectTemplate, bool, error) {
+func (c *Service) lineTemplate(ctx context.Context, q *store.Q, l store.OrderLine, templateKey string) (core.AspectTemplate, bool, error) {
 	if templateKey != "" {
 		return c.AspectTemplateByKey(ctx, q, templateKey)
 	}

@@ -1,9 +1,10 @@
-package core
+package buyer
 
 import (
 	"context"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -49,9 +50,9 @@ type Reviewability struct {
 // OrderReviewability for the usual loading). Checks are made in the order above
 // and Reason names the first that fails, except that DeliveredAt and WindowEnds are
 // filled whenever the line is delivered.
-func LineReviewable(o store.Order, l store.OrderLine, rule MarketRule, now time.Time) Reviewability {
+func LineReviewable(o store.Order, l store.OrderLine, rule core.MarketRule, now time.Time) Reviewability {
 	var r Reviewability
-	if l.FulfilmentState != LineDelivered || l.DeliveredAt.IsZero() {
+	if l.FulfilmentState != core.LineDelivered || l.DeliveredAt.IsZero() {
 		r.Reason = NotDelivered
 		return r
 	}
@@ -60,7 +61,7 @@ func LineReviewable(o store.Order, l store.OrderLine, rule MarketRule, now time.
 		r.WindowEnds = l.DeliveredAt.AddDate(0, 0, rule.ReviewWindowDays)
 	}
 	switch {
-	case !PaymentAllowsReviews(o.PaymentState):
+	case !core.PaymentAllowsReviews(o.PaymentState):
 		r.Reason = NotPaid
 	case o.Erased():
 		r.Reason = OrderErased
@@ -77,13 +78,13 @@ func LineReviewable(o store.Order, l store.OrderLine, rule MarketRule, now time.
 // OrderReviewability answers LineReviewable for every given line of one order (in
 // the same order), loading the market rule in force at now once. Lines of another
 // order are a programming error and answer not delivered.
-func (c *Core) OrderReviewability(ctx context.Context, q *store.Q, o store.Order, lines []store.OrderLine, now time.Time) ([]Reviewability, error) {
+func (c *Service) OrderReviewability(ctx context.Context, q *store.Q, o store.Order, lines []store.OrderLine, now time.Time) ([]Reviewability, error) {
 	rule, ok, err := c.RuleFor(ctx, q, o.Market, o.ChannelID, now)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		rule = MarketRule{Market: o.Market}
+		rule = core.MarketRule{Market: o.Market}
 	}
 	out := make([]Reviewability, len(lines))
 	for i, l := range lines {

@@ -1,4 +1,4 @@
-package core
+package buyer
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -36,7 +37,7 @@ type AskerToken struct {
 // token. The token is encrypted and authenticated with a key derived from the
 // master key (AES-GCM), so it cannot be read or forged and another installation
 // cannot open it; it needs no database row.
-func (c *Core) IssueAskerToken(email, name string) string {
+func (c *Service) IssueAskerToken(email, name string) string {
 	b, _ := json.Marshal(AskerToken{Email: email, Name: name, IssuedAt: c.Now().UnixMilli()})
 	return askerPrefix + base64.RawURLEncoding.EncodeToString(c.Keys.Encrypt(append([]byte("asker\x00"), b...)))
 }
@@ -44,10 +45,10 @@ func (c *Core) IssueAskerToken(email, name string) string {
 // ReadAskerToken opens an asker token: invalid / asker_too_long over MaxAskerToken,
 // token_refused / asker_invalid when it cannot be opened (also another brand's),
 // asker_expired when older than AskerLifetime.
-func (c *Core) ReadAskerToken(tok string) (AskerToken, error) {
+func (c *Service) ReadAskerToken(tok string) (AskerToken, error) {
 	tok = strings.TrimSpace(tok)
 	if len(tok) > MaxAskerToken {
-		return AskerToken{}, Invalid("asker_too_long")
+		return AskerToken{}, core.Invalid("asker_too_long")
 	}
 	invalid := TokenRefused("asker_invalid").AsRefusal()
 	raw, ok := strings.CutPrefix(tok, askerPrefix)
@@ -64,7 +65,7 @@ func (c *Core) ReadAskerToken(tok string) (AskerToken, error) {
 	}
 	body, ok := strings.CutPrefix(string(plain), "asker\x00")
 	var t AskerToken
-	if !ok || json.Unmarshal([]byte(body), &t) != nil || !ValidEmail(t.Email) {
+	if !ok || json.Unmarshal([]byte(body), &t) != nil || !core.ValidEmail(t.Email) {
 		return AskerToken{}, invalid
 	}
 	issued := time.UnixMilli(t.IssuedAt)
@@ -81,8 +82,8 @@ func (c *Core) ReadAskerToken(tok string) (AskerToken, error) {
 func NormalizeCustomer(email string) (string, error) {
 	email = strings.TrimSpace(email)
 	at := strings.LastIndexByte(email, '@')
-	if email == "" || at <= 0 || at == len(email)-1 || utf8.RuneCountInString(email) > MaxEmailLength || !StorableText(email) {
-		return "", Invalid("customer")
+	if email == "" || at <= 0 || at == len(email)-1 || utf8.RuneCountInString(email) > core.MaxEmailLength || !core.StorableText(email) {
+		return "", core.Invalid("customer")
 	}
 	return email, nil
 }
@@ -95,11 +96,11 @@ func DecodeCustomerName(raw string) string {
 	if err != nil || !utf8.ValidString(s) {
 		return ""
 	}
-	s = SingleLine(s)
-	if !StorableText(s) {
+	s = core.SingleLine(s)
+	if !core.StorableText(s) {
 		return ""
 	}
-	return TruncateRunes(s, MaxAuthorName)
+	return core.TruncateRunes(s, core.MaxAuthorName)
 }
 
 // Viewer states (GET /v1/viewer) and order line states (GET /v1/viewer/order).
@@ -145,13 +146,13 @@ type AskerView struct {
 
 // ViewerAnswer is the answer of GET /v1/viewer.
 type ViewerAnswer struct {
-	State    string         `json:"state"`
-	Reviews  []ViewerReview `json:"reviews"`
-	Limits   FormLimits     `json:"limits"`
-	Token    string         `json:"token,omitempty"`
-	Products []TokenProduct `json:"products,omitempty"`
-	Asker    *AskerView     `json:"asker,omitempty"`
-	Language string         `json:"language"`
+	State    string          `json:"state"`
+	Reviews  []ViewerReview  `json:"reviews"`
+	Limits   core.FormLimits `json:"limits"`
+	Token    string          `json:"token,omitempty"`
+	Products []TokenProduct  `json:"products,omitempty"`
+	Asker    *AskerView      `json:"asker,omitempty"`
+	Language string          `json:"language"`
 }
 
 // ViewerInput is the input of GET /v1/viewer.
@@ -167,8 +168,8 @@ type ViewerInput struct {
 // missing or over 128 characters.
 func viewerProduct(p string) (string, error) {
 	p = strings.TrimSpace(p)
-	if p == "" || utf8.RuneCountInString(p) > MaxProductKey || !StorableText(p) {
-		return "", Invalid("product")
+	if p == "" || utf8.RuneCountInString(p) > core.MaxProductKey || !core.StorableText(p) {
+		return "", core.Invalid("product")
 	}
 	return p, nil
 }
@@ -182,8 +183,8 @@ func viewerLineIs(l store.OrderLine, scope, product string) bool {
 
 func viewerReview(r store.Review, lineRef string) ViewerReview {
 	return ViewerReview{ID: r.PublicID, LineReference: lineRef, Rating: r.Rating, Title: r.Title, Body: r.Body,
-		Author: DisplayAuthor(r.AuthorName, r.HideName), Anonymous: r.HideName || r.AuthorName == "", Language: r.Language,
-		Experience: r.Experience, State: r.State, SubmittedAt: r.SubmittedAt, PublishedAt: OptTime(r.PublishedAt)}
+		Author: core.DisplayAuthor(r.AuthorName, r.HideName), Anonymous: r.HideName || r.AuthorName == "", Language: r.Language,
+		Experience: r.Experience, State: r.State, SubmittedAt: r.SubmittedAt, PublishedAt: core.OptTime(r.PublishedAt)}
 }
 
 // Viewer answers GET /v1/viewer for a signed-in customer on channel ch: can_write
@@ -194,7 +195,7 @@ func viewerReview(r store.Review, lineRef string) ViewerReview {
 // brand has questions on, asker carries an asker token and the name. The writing
 // token is an order_check token (see viewerToken). Errors: invalid / customer,
 // product, scope.
-func (c *Core) Viewer(ctx context.Context, a *Actor, ch store.Channel, in ViewerInput) (ViewerAnswer, error) {
+func (c *Service) Viewer(ctx context.Context, a *core.Actor, ch store.Channel, in ViewerInput) (ViewerAnswer, error) {
 	email, err := NormalizeCustomer(in.Customer)
 	if err != nil {
 		return ViewerAnswer{}, err
@@ -203,13 +204,13 @@ func (c *Core) Viewer(ctx context.Context, a *Actor, ch store.Channel, in Viewer
 	if err != nil {
 		return ViewerAnswer{}, err
 	}
-	scope, err := ProductScope(in.Scope)
+	scope, err := core.ProductScope(in.Scope)
 	if err != nil {
 		return ViewerAnswer{}, err
 	}
-	lang := Language(in.Lang, ch)
+	lang := core.Language(in.Lang, ch)
 	q := c.DB.Read()
-	out := ViewerAnswer{State: ViewerNone, Reviews: []ViewerReview{}, Limits: ReviewFormLimits(), Language: lang}
+	out := ViewerAnswer{State: ViewerNone, Reviews: []ViewerReview{}, Limits: core.ReviewFormLimits(), Language: lang}
 	orders, err := q.OrdersByCustomer(ctx, email, ch.ID, viewerOrderLimit)
 	if err != nil {
 		return out, err
@@ -307,7 +308,7 @@ func viewerFindLine(ls []store.OrderLine, id int64) (store.OrderLine, bool) {
 // review window. The token is derived from the master key, the order, the lines and
 // the hour, so repeated page views within an hour hand out the same token and store
 // one row; once the lines change (a review was written) a new one is made.
-func (c *Core) viewerToken(ctx context.Context, o store.Order, lines []store.OrderLine, windowEnds time.Time) (string, error) {
+func (c *Service) viewerToken(ctx context.Context, o store.Order, lines []store.OrderLine, windowEnds time.Time) (string, error) {
 	ids := make([]int64, len(lines))
 	for i, l := range lines {
 		ids[i] = l.ID
@@ -322,7 +323,7 @@ func (c *Core) viewerToken(ctx context.Context, o store.Order, lines []store.Ord
 		if !windowEnds.IsZero() && windowEnds.Before(expires) {
 			expires = windowEnds
 		}
-		t, err := tx.TokenByHash(ctx, HashToken(plain))
+		t, err := tx.TokenByHash(ctx, core.HashToken(plain))
 		switch {
 		case err == nil && t.SpentAt.IsZero() && tx.Now.Before(t.ExpiresAt):
 			return nil
@@ -331,7 +332,7 @@ func (c *Core) viewerToken(ctx context.Context, o store.Order, lines []store.Ord
 			plain, _, err = IssueToken(ctx, tx, TokenOrderCheck, o, ids, expires, 0)
 			return err
 		case errors.Is(err, store.ErrNotFound):
-			_, err = tx.CreateToken(ctx, store.Token{Hash: HashToken(plain), Kind: TokenOrderCheck, OrderID: o.ID,
+			_, err = tx.CreateToken(ctx, store.Token{Hash: core.HashToken(plain), Kind: TokenOrderCheck, OrderID: o.ID,
 				ChannelID: o.ChannelID, Market: o.Market, ExpiresAt: expires}, ids)
 			return err
 		default:
@@ -348,13 +349,13 @@ func (c *Core) viewerToken(ctx context.Context, o store.Order, lines []store.Ord
 
 // OrderLineView is one line of the order detail response.
 type OrderLineView struct {
-	LineReference string       `json:"line_reference"`
-	VariantKey    string       `json:"variant_key"`
-	GroupKey      string       `json:"group_key"`
-	Title         string       `json:"title"`
-	Aspects       []AspectView `json:"aspects,omitempty"`
-	State         string       `json:"state"`
-	Rating        *int         `json:"rating,omitempty"`
+	LineReference string            `json:"line_reference"`
+	VariantKey    string            `json:"variant_key"`
+	GroupKey      string            `json:"group_key"`
+	Title         string            `json:"title"`
+	Aspects       []core.AspectView `json:"aspects,omitempty"`
+	State         string            `json:"state"`
+	Rating        *int              `json:"rating,omitempty"`
 }
 
 // OrderDetail is the answer of GET /v1/viewer/order.
@@ -362,7 +363,7 @@ type OrderDetail struct {
 	Order      string            `json:"order"`
 	Token      string            `json:"token"`
 	Lines      []OrderLineView   `json:"lines"`
-	Limits     FormLimits        `json:"limits"`
+	Limits     core.FormLimits   `json:"limits"`
 	Language   string            `json:"language"`
 	Theme      string            `json:"theme"`
 	PrivacyURL string            `json:"privacy_url"`
@@ -380,11 +381,11 @@ type ViewerOrderInput struct {
 // a temporarily hidden review counts as removed.
 func viewerReviewState(state string) string {
 	switch state {
-	case ReviewPending:
+	case core.ReviewPending:
 		return LineStatePending
-	case ReviewPublished:
+	case core.ReviewPublished:
 		return LineStatePublished
-	case ReviewRejected:
+	case core.ReviewRejected:
 		return LineStateRejected
 	default:
 		return LineStateRemoved
@@ -399,7 +400,7 @@ func viewerLineState(o store.Order, l store.OrderLine, r Reviewability) string {
 	switch {
 	case r.Reviewable:
 		return LineStateCanWrite
-	case r.Reason == NotDelivered && l.FulfilmentState != LineCancelled && l.FulfilmentState != LineReturned:
+	case r.Reason == NotDelivered && l.FulfilmentState != core.LineCancelled && l.FulfilmentState != core.LineReturned:
 		return LineStateWaiting
 	case r.Reason == NotPaid && o.PaymentState == "pending":
 		return LineStateWaiting
@@ -412,20 +413,20 @@ func viewerLineState(o store.Order, l store.OrderLine, r Reviewability) string {
 // viewerToken) for the lines that can be reviewed and their rating topics. An order
 // that is not found, belongs to another customer or channel, or is erased answers
 // with empty lines. Errors: invalid / customer, order, order_too_long.
-func (c *Core) ViewerOrder(ctx context.Context, a *Actor, ch store.Channel, in ViewerOrderInput) (OrderDetail, error) {
+func (c *Service) ViewerOrder(ctx context.Context, a *core.Actor, ch store.Channel, in ViewerOrderInput) (OrderDetail, error) {
 	email, err := NormalizeCustomer(in.Customer)
 	if err != nil {
 		return OrderDetail{}, err
 	}
 	ref := strings.TrimSpace(in.Order)
 	switch {
-	case ref == "" || !StorableText(ref):
-		return OrderDetail{}, Invalid("order")
-	case utf8.RuneCountInString(ref) > MaxOrderReference:
-		return OrderDetail{}, Invalid("order_too_long")
+	case ref == "" || !core.StorableText(ref):
+		return OrderDetail{}, core.Invalid("order")
+	case utf8.RuneCountInString(ref) > core.MaxOrderReference:
+		return OrderDetail{}, core.Invalid("order_too_long")
 	}
-	lang := Language(in.Lang, ch)
-	out := OrderDetail{Order: ref, Lines: []OrderLineView{}, Limits: ReviewFormLimits(), Language: lang, Theme: ch.Theme,
+	lang := core.Language(in.Lang, ch)
+	out := OrderDetail{Order: ref, Lines: []OrderLineView{}, Limits: core.ReviewFormLimits(), Language: lang, Theme: ch.Theme,
 		PrivacyURL: ch.PrivacyURL, Words: viewerWordsOf(lang)}
 	q := c.DB.Read()
 	o, err := q.OrderByExternalID(ctx, ref)

@@ -1,4 +1,4 @@
-package core
+package buyer
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -22,28 +23,30 @@ const (
 )
 
 // TokenRefused is 403 token_refused / detail.
-func TokenRefused(detail string) *Error { return E(http.StatusForbidden, "token_refused", detail) }
+func TokenRefused(detail string) *core.Error {
+	return core.E(http.StatusForbidden, "token_refused", detail)
+}
 
 // tenantTagLen is the length of the installation tag a tagged token starts with.
 const tenantTagLen = 8
 
 // TenantTag is this installation's (this brand's) token tag: 8 hex characters
 // derived from the master key, so another installation has another tag.
-func (c *Core) TenantTag() string { return c.Keys.Pseudonym("token-tenant", "")[:tenantTagLen] }
+func (c *Service) TenantTag() string { return c.Keys.Pseudonym("token-tenant", "")[:tenantTagLen] }
 
 // TagToken returns the form of a plain token (from IssueToken) that goes into links:
 // "<tenant tag>.<token>". A tagged token presented to another brand's installation
 // answers token_foreign_tenant instead of token_unknown. Untagged tokens stay valid.
-func (c *Core) TagToken(plain string) string { return c.TenantTag() + "." + plain }
+func (c *Service) TagToken(plain string) string { return c.TenantTag() + "." + plain }
 
 // untagToken strips this installation's tag. foreign is true when the token carries
 // another installation's tag.
-func (c *Core) UntagToken(tok string) (plain string, foreign bool) {
+func (c *Service) UntagToken(tok string) (plain string, foreign bool) {
 	tag, rest, ok := strings.Cut(tok, ".")
 	if !ok || len(tag) != tenantTagLen || !isLowerHex(tag) {
 		return tok, false
 	}
-	if !Equal(tag, c.TenantTag()) {
+	if !core.Equal(tag, c.TenantTag()) {
 		return "", true
 	}
 	return rest, false
@@ -126,17 +129,17 @@ var AllTokenKinds = []string{TokenInvitation, TokenOrderCheck, TokenExperience, 
 // the token's), token_spent, token_expired. Unknown and foreign tokens count toward
 // the per-IP refusal limit. Per-line rules (line_already_written,
 // line_out_of_scope) are the caller's, from Lines.
-func (c *Core) VerifyToken(ctx context.Context, q *store.Q, tok string, site store.Channel, kinds ...string) (VerifiedToken, error) {
+func (c *Service) VerifyToken(ctx context.Context, q *store.Q, tok string, site store.Channel, kinds ...string) (VerifiedToken, error) {
 	var v VerifiedToken
 	tok = strings.TrimSpace(tok)
 	if tok == "" {
-		return v, ErrTokenRequired
+		return v, core.ErrTokenRequired
 	}
 	plain, foreign := c.UntagToken(tok)
 	if foreign {
 		return v, TokenRefused(TokenForeignTenant).AsRefusal()
 	}
-	t, err := q.TokenByHash(ctx, HashToken(plain))
+	t, err := q.TokenByHash(ctx, core.HashToken(plain))
 	if errors.Is(err, store.ErrNotFound) {
 		return v, TokenRefused(TokenUnknown).AsRefusal()
 	}
@@ -183,7 +186,7 @@ func (c *Core) VerifyToken(ctx context.Context, q *store.Q, tok string, site sto
 			tl.Writable = !tl.Reviewed && revs[i].Reviewable
 		case TokenExperience:
 			tl.Writable = !tl.Reviewed && !v.Order.Erased() &&
-				(l.FulfilmentState == LineCancelled || l.FulfilmentState == LineReturned)
+				(l.FulfilmentState == core.LineCancelled || l.FulfilmentState == core.LineReturned)
 		}
 		v.Lines = append(v.Lines, tl)
 	}

@@ -1,0 +1,14 @@
+// Package buyer owns what proves a customer bought something: review and answer
+// tokens, the reviewable rule of an order line, the order check, and the viewer
+// (a signed-in customer's own reviews and open lines).
+package buyer
+
+import "reviewd/app/core"
+
+// Service is the buyer domain service.
+type Service struct {
+	*core.Core
+}
+
+// New builds the buyer service.
+func New(c *core.Core) *Service { return &Service{Core: c} }

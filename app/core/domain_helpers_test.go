@@ -1,0 +1,30 @@
+package core_test
+
+import (
+	"reviewd/app/core"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/readmodel"
+	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
+)
+
+// domain is the set of domain services over one kernel, built bottom-up as app.Open
+// builds them.
+type domain struct {
+	buyer   *buyer.Service
+	read    *readmodel.Service
+	sending *sending.Service
+	reviews *reviews.Service
+	orders  *orders.Service
+}
+
+func newDomain(c *core.Core) domain {
+	var d domain
+	d.buyer = buyer.New(c)
+	d.read = readmodel.New(c)
+	d.sending = sending.New(c, d.buyer)
+	d.reviews = reviews.New(c, d.sending, d.read, d.buyer)
+	d.orders = orders.New(c, d.reviews, d.sending)
+	return d
+}
