@@ -9,6 +9,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
@@ -37,6 +38,7 @@ type App struct {
 	Sending *sending.Service
 	Read    *readmodel.Service
 	Buyer   *buyer.Service
+	Checks  *checks.Service
 	Log     *slog.Logger
 }
 
@@ -79,11 +81,12 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From})
 	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
 	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
+	chk := checks.New(c)
 	b := buyer.New(c)
 	read := readmodel.New(c)
 	snd := sending.New(c, b)
-	rv := reviews.New(c, snd, read, b)
-	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c, rv, snd), QA: qa.New(c, snd, b), Reviews: rv, Sending: snd, Read: read, Buyer: b,
+	rv := reviews.New(c, snd, read, b, chk)
+	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c, rv, snd), QA: qa.New(c, snd, b), Reviews: rv, Sending: snd, Read: read, Buyer: b, Checks: chk,
 		Log: log}, nil
 }
 

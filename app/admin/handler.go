@@ -10,6 +10,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
@@ -28,6 +29,7 @@ type Handler struct {
 	Sending *sending.Service
 	Read    *readmodel.Service
 	Buyer   *buyer.Service
+	Checks  *checks.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
 	Jobs    *jobs.Runner

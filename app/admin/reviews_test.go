@@ -17,6 +17,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"reviewd/app/core"
+	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/store"
 )
@@ -42,7 +43,7 @@ func TestReviewDetail(t *testing.T) {
 	if h := d["history"].([]any); len(h) != 1 || h[0].(map[string]any)["event"] != "submitted" {
 		t.Fatalf("history %v", h)
 	}
-	if c := d["checks"].([]any); len(c) != len(core.CheckKinds) || c[0].(map[string]any)["outcome"] != "passed" {
+	if c := d["checks"].([]any); len(c) != len(checks.CheckKinds) || c[0].(map[string]any)["outcome"] != "passed" {
 		t.Fatalf("checks %v", c)
 	}
 	if r := d["reports"].([]any); len(r) != 1 || r[0].(map[string]any)["reason"] != "spam" || r[0].(map[string]any)["state"] != "open" ||

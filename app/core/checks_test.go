@@ -9,6 +9,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
@@ -46,7 +47,7 @@ func TestTextFindings(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fs, err := core.TextFindings(core.CheckText{Title: c.title, Body: c.body, AuthorName: c.author, Language: c.lang}, terms)
+			fs, err := checks.TextFindings(checks.CheckText{Title: c.title, Body: c.body, AuthorName: c.author, Language: c.lang}, terms)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,11 +65,11 @@ func TestTextFindings(t *testing.T) {
 // TestBodyHash: short texts are not compared; case, spacing and punctuation do not
 // matter.
 func TestBodyHash(t *testing.T) {
-	if core.BodyHash("Çok güzel, tavsiye ederim.", "tr") != "" {
+	if checks.BodyHash("Çok güzel, tavsiye ederim.", "tr") != "" {
 		t.Fatal("short text hashed")
 	}
-	a := core.BodyHash("The handle broke after two weeks of daily use, sadly.", "en")
-	b := core.BodyHash("the handle broke after two weeks   of daily use sadly", "en")
+	a := checks.BodyHash("The handle broke after two weeks of daily use, sadly.", "en")
+	b := checks.BodyHash("the handle broke after two weeks   of daily use sadly", "en")
 	if a == "" || a != b {
 		t.Fatalf("%q %q", a, b)
 	}
@@ -229,9 +230,9 @@ func TestMarkReturned(t *testing.T) {
 	for _, r := range []store.Review{r1, r2} {
 		got, _ := e.c.DB.Read().ReviewByID(ctx, r.ID)
 		ev, _ := e.c.DB.Read().ReviewEvents(ctx, r.ID)
-		checks, _ := e.c.DB.Read().ReviewChecks(ctx, r.ID)
-		if got.ReturnedAt.IsZero() || len(ev) != 2 || ev[1].Event != "returned" || len(checks) != 2*len(core.CheckKinds) {
-			t.Fatalf("review %d: %+v %d events %d checks", r.ID, got.ReturnedAt, len(ev), len(checks))
+		found, _ := e.c.DB.Read().ReviewChecks(ctx, r.ID)
+		if got.ReturnedAt.IsZero() || len(ev) != 2 || ev[1].Event != "returned" || len(found) != 2*len(checks.CheckKinds) {
+			t.Fatalf("review %d: %+v %d events %d checks", r.ID, got.ReturnedAt, len(ev), len(found))
 		}
 	}
 }

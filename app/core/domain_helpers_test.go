@@ -3,6 +3,7 @@ package core_test
 import (
 	"reviewd/app/core"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
@@ -24,7 +25,7 @@ func newDomain(c *core.Core) domain {
 	d.buyer = buyer.New(c)
 	d.read = readmodel.New(c)
 	d.sending = sending.New(c, d.buyer)
-	d.reviews = reviews.New(c, d.sending, d.read, d.buyer)
+	d.reviews = reviews.New(c, d.sending, d.read, d.buyer, checks.New(c))
 	d.orders = orders.New(c, d.reviews, d.sending)
 	return d
 }

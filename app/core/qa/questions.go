@@ -12,6 +12,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/checks"
 	"reviewd/app/core/sending"
 	"reviewd/app/mail"
 	"reviewd/store"
@@ -103,7 +104,7 @@ func (c *Service) qaChecks(ctx context.Context, q *store.Q, body, name, lang str
 	if err != nil {
 		return "", false, err
 	}
-	found, err := core.TextFindings(core.CheckText{Body: body, AuthorName: name, Language: lang}, terms)
+	found, err := checks.TextFindings(checks.CheckText{Body: body, AuthorName: name, Language: lang}, terms)
 	if err != nil {
 		return "", false, err
 	}
@@ -1115,7 +1116,7 @@ func AnswerRefused(detail string) *core.Error {
 // qaSteeringPhrases are what a brand answer may not say: asking for a better rating
 // or for a review to be changed or removed, or offering something in return for a
 // review (spec 3, answer_refused / text_steering). A word ending in * is a prefix.
-var qaSteeringPhrases = core.NewPhraseList([]string{
+var qaSteeringPhrases = checks.NewPhraseList([]string{
 	"change your review", "change your rating", "update your review", "update your rating", "edit your review",
 	"remove your review", "delete your review", "withdraw your review", "in exchange for a review",
 	"in exchange for your review", "for a positive review", "for a 5 star*", "for a five star*", "leave us 5 star*",
@@ -1129,15 +1130,15 @@ var qaSteeringPhrases = core.NewPhraseList([]string{
 // brandAnswerCheck refuses a brand answer that steers the customer, makes a health
 // claim, holds personal data or swears (in this order).
 func qaBrandAnswerCheck(body, lang string) error {
-	found, err := core.TextFindings(core.CheckText{Body: body, Language: lang}, nil)
+	found, err := checks.TextFindings(checks.CheckText{Body: body, Language: lang}, nil)
 	if err != nil {
 		return err
 	}
-	if _, ok := qaSteeringPhrases.Find(core.SplitWords(body, lang)); ok {
+	if _, ok := qaSteeringPhrases.Find(checks.SplitWords(body, lang)); ok {
 		return AnswerRefused("text_steering")
 	}
-	for _, kind := range []struct{ check, detail string }{{core.CheckHealthClaim, "text_health_claim"},
-		{core.CheckPersonalData, "text_personal_data"}, {core.CheckProfanity, "text_profanity"}} {
+	for _, kind := range []struct{ check, detail string }{{checks.CheckHealthClaim, "text_health_claim"},
+		{checks.CheckPersonalData, "text_personal_data"}, {checks.CheckProfanity, "text_profanity"}} {
 		for _, f := range found {
 			if f.Kind == kind.check {
 				return AnswerRefused(kind.detail)

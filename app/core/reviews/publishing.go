@@ -56,7 +56,7 @@ func (c *Service) AddReviewEvent(ctx context.Context, tx *store.Tx, a *core.Acto
 // publishAfterChecks runs the checks of a freshly written or corrected review and
 // moves it to the state PublishDecision gives.
 func (c *Service) publishAfterChecks(ctx context.Context, tx *store.Tx, r store.Review, method string) (state string, flagged bool, err error) {
-	flagged, err = c.RunChecks(ctx, tx, r)
+	flagged, err = c.Checks.RunChecks(ctx, tx, r)
 	if err != nil {
 		return "", false, err
 	}
@@ -173,7 +173,7 @@ func (c *Service) MarkReturned(ctx context.Context, tx *store.Tx, a *core.Actor,
 		if !marked {
 			continue
 		}
-		if _, err := c.RunChecks(ctx, tx, r); err != nil {
+		if _, err := c.Checks.RunChecks(ctx, tx, r); err != nil {
 			return err
 		}
 		if err := c.AddReviewEvent(ctx, tx, a, r.ID, "returned", r.State, r.State, "", nil); err != nil {

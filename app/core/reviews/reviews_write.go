@@ -12,6 +12,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/checks"
 	"reviewd/store"
 )
 
@@ -244,7 +245,7 @@ func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v b
 	r, err := tx.CreateReview(ctx, store.Review{PublicID: NewReviewID(), ChannelID: v.Order.ChannelID, Market: v.Order.Market,
 		Language: lang, OrderID: v.Order.ID, LineID: line.ID, TokenID: v.Token.ID, VariantKey: line.VariantKey,
 		GroupKey: line.GroupKey, ProductName: line.Title, Experience: experience, Origin: core.OriginOwn, State: core.ReviewPending,
-		Rating: t.rating, Title: t.title, Body: t.body, BodyHash: core.BodyHash(t.body, lang), AuthorName: t.author,
+		Rating: t.rating, Title: t.title, Body: t.body, BodyHash: checks.BodyHash(t.body, lang), AuthorName: t.author,
 		HideName: t.hide, Aspects: t.aspects, AspectTemplate: t.tplUsed, VerificationMethod: proof, SubmittedAt: tx.Now})
 	if errors.Is(err, store.ErrConflict) {
 		return WrittenReview{}, buyer.TokenRefused(buyer.LineAlreadyWritten)
@@ -379,7 +380,7 @@ func (c *Service) ReviseReview(ctx context.Context, a *core.Actor, site store.Ch
 		if in.Language == "tr" || in.Language == "en" {
 			lang = in.Language
 		}
-		content := store.ReviewContent{Rating: t.rating, Title: t.title, Body: t.body, BodyHash: core.BodyHash(t.body, lang),
+		content := store.ReviewContent{Rating: t.rating, Title: t.title, Body: t.body, BodyHash: checks.BodyHash(t.body, lang),
 			AuthorName: t.author, HideName: t.hide, Aspects: t.aspects, Language: lang}
 		if err := tx.UpdateReviewContent(ctx, r.ID, content); err != nil {
 			return err

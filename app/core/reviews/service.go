@@ -7,6 +7,7 @@ package reviews
 import (
 	"reviewd/app/core"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/checks"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/sending"
 )
@@ -18,11 +19,13 @@ type Service struct {
 	Sending *sending.Service
 	// Buyer reads and verifies the customer tokens.
 	Buyer *buyer.Service
+	// Checks runs the automatic content checks.
+	Checks *checks.Service
 	// Read is the read model every review-state write refreshes.
 	Read *readmodel.Service
 }
 
 // New builds the review service.
-func New(c *core.Core, snd *sending.Service, read *readmodel.Service, b *buyer.Service) *Service {
-	return &Service{Core: c, Sending: snd, Read: read, Buyer: b}
+func New(c *core.Core, snd *sending.Service, read *readmodel.Service, b *buyer.Service, chk *checks.Service) *Service {
+	return &Service{Core: c, Sending: snd, Read: read, Buyer: b, Checks: chk}
 }

@@ -1,4 +1,4 @@
-package core
+package checks
 
 import (
 	"context"
@@ -265,7 +265,7 @@ func BodyHash(body, lang string) string {
 // (flagged) is added, and flag_open follows the result. It reports whether anything
 // was found. Call it after a review's text is written or changed, and when its proof
 // changes (the Returned mark).
-func (c *Core) RunChecks(ctx context.Context, tx *store.Tx, r store.Review) (bool, error) {
+func (c *Service) RunChecks(ctx context.Context, tx *store.Tx, r store.Review) (bool, error) {
 	terms, err := tx.Terms(ctx)
 	if err != nil {
 		return false, err

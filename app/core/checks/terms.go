@@ -1,4 +1,4 @@
-package core
+package checks
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -52,16 +53,16 @@ func validateTerm(in TermInput) (store.Term, error) {
 	l := strings.TrimSpace(in.Label)
 	switch {
 	case p == "":
-		return store.Term{}, Invalid("pattern_required")
+		return store.Term{}, core.Invalid("pattern_required")
 	case utf8.RuneCountInString(p) > maxTermPattern:
-		return store.Term{}, Invalid("pattern_too_long")
-	case !StorableText(p):
-		return store.Term{}, Invalid("pattern_invalid")
-	case utf8.RuneCountInString(l) > maxTermLabel || !StorableText(l):
-		return store.Term{}, Invalid("label_too_long")
+		return store.Term{}, core.Invalid("pattern_too_long")
+	case !core.StorableText(p):
+		return store.Term{}, core.Invalid("pattern_invalid")
+	case utf8.RuneCountInString(l) > maxTermLabel || !core.StorableText(l):
+		return store.Term{}, core.Invalid("label_too_long")
 	}
 	if _, err := CompileTerm(p); err != nil {
-		return store.Term{}, Invalid("pattern_invalid")
+		return store.Term{}, core.Invalid("pattern_invalid")
 	}
 	return store.Term{Pattern: p, Label: l}, nil
 }
@@ -76,7 +77,7 @@ func termViews(ts []store.Term) TermList {
 }
 
 // Terms lists the brand's expressions.
-func (c *Core) Terms(ctx context.Context) (TermList, error) {
+func (c *Service) Terms(ctx context.Context) (TermList, error) {
 	ts, err := c.DB.Read().Terms(ctx)
 	if err != nil {
 		return TermList{}, err
@@ -86,16 +87,16 @@ func (c *Core) Terms(ctx context.Context) (TermList, error) {
 
 // AddTerms adds expressions to the brand's list. More than 50 in all is
 // invalid / regex_limit: 50 and nothing is added. Recorded in the activity history.
-func (c *Core) AddTerms(ctx context.Context, a *Actor, in []TermInput) (TermList, error) {
+func (c *Service) AddTerms(ctx context.Context, a *core.Actor, in []TermInput) (TermList, error) {
 	return c.saveTerms(ctx, a, in, false)
 }
 
 // ReplaceTerms replaces the brand's whole list (at most 50: regex_limit: 50).
-func (c *Core) ReplaceTerms(ctx context.Context, a *Actor, in []TermInput) (TermList, error) {
+func (c *Service) ReplaceTerms(ctx context.Context, a *core.Actor, in []TermInput) (TermList, error) {
 	return c.saveTerms(ctx, a, in, true)
 }
 
-func (c *Core) saveTerms(ctx context.Context, a *Actor, in []TermInput, replace bool) (TermList, error) {
+func (c *Service) saveTerms(ctx context.Context, a *core.Actor, in []TermInput, replace bool) (TermList, error) {
 	var out TermList
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		terms := make([]store.Term, 0, len(in))
@@ -115,7 +116,7 @@ func (c *Core) saveTerms(ctx context.Context, a *Actor, in []TermInput, replace 
 			total += len(existing)
 		}
 		if total > MaxTerms {
-			return Invalidf("regex_limit", MaxTerms)
+			return core.Invalidf("regex_limit", MaxTerms)
 		}
 		if replace {
 			for _, t := range existing {
@@ -144,10 +145,10 @@ func (c *Core) saveTerms(ctx context.Context, a *Actor, in []TermInput, replace 
 }
 
 // DeleteTerm removes one expression; an unknown id is not_found.
-func (c *Core) DeleteTerm(ctx context.Context, a *Actor, publicID string) error {
+func (c *Service) DeleteTerm(ctx context.Context, a *core.Actor, publicID string) error {
 	id, ok := ParseTermPublicID(publicID)
 	if !ok {
-		return ErrNotFound
+		return core.ErrNotFound
 	}
 	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if err := tx.DeleteTerm(ctx, id); err != nil {
