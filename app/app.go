@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
@@ -27,19 +28,14 @@ const (
 	MediaDir = "media"
 )
 
-// App is one opened data folder: database, master key and the domain service.
+// App is one opened data folder: database, kernel and the domain services.
 type App struct {
-	Config  Config
-	DB      *store.DB
-	Core    *core.Core
-	Orders  *orders.Service
-	QA      *qa.Service
-	Reviews *reviews.Service
-	Sending *sending.Service
-	Read    *readmodel.Service
-	Buyer   *buyer.Service
-	Checks  *checks.Service
-	Log     *slog.Logger
+	Config Config
+	DB     *store.DB
+	Core   *core.Core
+	// Domain holds the domain services; surfaces and jobs receive only those they use.
+	Domain
+	Log *slog.Logger
 }
 
 // Open prepares the data folder (creating it, media/ and secret.key when missing),
@@ -67,27 +63,49 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	c := core.New(db, keys, cfg.PublicURL, log)
 	c.MediaDir = filepath.Join(cfg.DataDir, MediaDir)
 	c.Outbound = out
+	c.Mailer = mail.New(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
+		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From})
+	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
+	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
+	d := NewDomain(c)
 	if db.UpgradedFrom > 0 && db.UpgradedFrom < store.ReadModelVersion {
 		// Reviews stored before the read model existed get their product figures,
 		// listing and search rows now.
-		n, err := readmodel.New(c).RebuildProductStats(ctx)
+		n, err := d.Read.RebuildProductStats(ctx)
 		if err != nil {
 			db.Close()
 			return nil, fmt.Errorf("app: build the review read model: %w", err)
 		}
 		log.Info("built the review read model after the upgrade", "products", n, "from_version", db.UpgradedFrom)
 	}
-	c.Mailer = mail.New(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
-		Password: cfg.SMTP.Password, Security: cfg.SMTP.Security, From: cfg.SMTP.From})
-	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
-	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
-	chk := checks.New(c)
-	b := buyer.New(c)
-	read := readmodel.New(c)
-	snd := sending.New(c, b)
-	rv := reviews.New(c, snd, read, b, chk)
-	return &App{Config: cfg, DB: db, Core: c, Orders: orders.New(c, rv, snd), QA: qa.New(c, snd, b), Reviews: rv, Sending: snd, Read: read, Buyer: b, Checks: chk,
-		Log: log}, nil
+	return &App{Config: cfg, DB: db, Core: c, Domain: d, Log: log}, nil
+}
+
+// Domain is the set of domain services over one kernel.
+type Domain struct {
+	Brand   *brand.Service
+	Checks  *checks.Service
+	Buyer   *buyer.Service
+	Read    *readmodel.Service
+	Sending *sending.Service
+	Reviews *reviews.Service
+	QA      *qa.Service
+	Orders  *orders.Service
+}
+
+// NewDomain builds the domain services bottom-up, each holding only the services
+// below it that it uses.
+func NewDomain(c *core.Core) Domain {
+	var d Domain
+	d.Brand = brand.New(c)
+	d.Checks = checks.New(c)
+	d.Buyer = buyer.New(c, d.Brand)
+	d.Read = readmodel.New(c, d.Brand)
+	d.Sending = sending.New(c, d.Buyer, d.Brand)
+	d.Reviews = reviews.New(c, d.Sending, d.Read, d.Buyer, d.Checks, d.Brand)
+	d.QA = qa.New(c, d.Sending, d.Buyer, d.Brand)
+	d.Orders = orders.New(c, d.Reviews, d.Sending, d.Brand)
+	return d
 }
 
 // Close closes the database.

@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
@@ -30,6 +31,7 @@ type Handler struct {
 	Read    *readmodel.Service
 	Buyer   *buyer.Service
 	Checks  *checks.Service
+	Brand   *brand.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
 	Jobs    *jobs.Runner

@@ -45,7 +45,7 @@ func newModEnv(t *testing.T) *modEnv {
 	}
 	m := &modEnv{t: t, env: env, ctx: context.Background(), mod: key("moderate"), read: key("read"),
 		export: key("export"), all: key("moderate", "export")}
-	if _, err := env.App.Core.UpdateSettings(m.ctx, core.Console(), map[string]json.RawMessage{
+	if _, err := env.App.Brand.UpdateSettings(m.ctx, core.Console(), map[string]json.RawMessage{
 		"publishing_method": json.RawMessage(`"manual"`)}); err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ type qaEnv struct {
 func newQAEnv(t *testing.T) *qaEnv {
 	t.Helper()
 	o := newOwnerEnv(t)
-	if _, err := o.env.App.Core.UpdateSettings(context.Background(), core.Console(), map[string]json.RawMessage{
+	if _, err := o.env.App.Brand.UpdateSettings(context.Background(), core.Console(), map[string]json.RawMessage{
 		"questions_enabled": json.RawMessage(`true`)}); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
@@ -243,13 +244,13 @@ type demoChannelState struct {
 // with answers. It adds the product pages to info.
 func seedDemoContent(ctx context.Context, a *app.App, info *demoInfo) error {
 	c, console := a.Core, core.Console()
-	if _, err := c.UpdateSettings(ctx, console, map[string]json.RawMessage{
+	if _, err := a.Brand.UpdateSettings(ctx, console, map[string]json.RawMessage{
 		"questions_enabled": json.RawMessage(`true`), "publishing_method": json.RawMessage(`"` + core.PublishAutomatic + `"`),
 	}); err != nil {
 		return demoErr("settings", err)
 	}
-	apparel := []core.TemplateProduct{{Scope: store.ScopeGroup, Key: "demo-tshirt"}}
-	if _, err := c.SaveAspectTemplate(ctx, console, core.AspectTemplateInput{Key: "apparel", Products: &apparel}); err != nil {
+	apparel := []brand.TemplateProduct{{Scope: store.ScopeGroup, Key: "demo-tshirt"}}
+	if _, err := a.Brand.SaveAspectTemplate(ctx, console, brand.AspectTemplateInput{Key: "apparel", Products: &apparel}); err != nil {
 		return demoErr("rating topics", err)
 	}
 	var states []*demoChannelState

@@ -167,7 +167,7 @@ func checkDemoContent(t *testing.T, a *app.App, info demoInfo) {
 			t.Fatalf("%s questions awaiting approval: %+v %v", dc.Code, held, err)
 		}
 	}
-	if set, err := a.Core.SettingsOf(ctx); err != nil || !set.QuestionsEnabled || set.PublishingMethod != core.PublishAutomatic {
+	if set, err := a.Brand.SettingsOf(ctx); err != nil || !set.QuestionsEnabled || set.PublishingMethod != core.PublishAutomatic {
 		t.Fatalf("settings %+v %v", set, err)
 	}
 }

@@ -18,10 +18,10 @@ import (
 // Surfaces lists every HTTP surface over an opened data folder.
 func Surfaces(a *app.App, s *app.Server, runner *jobs.Runner) []app.Surface {
 	return []app.Surface{
-		&admin.Handler{Core: a.Core, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Buyer: a.Buyer, Checks: a.Checks, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
+		&admin.Handler{Core: a.Core, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Buyer: a.Buyer, Checks: a.Checks, Brand: a.Brand, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
 		&ingest.Handler{Core: a.Core, Orders: a.Orders, Auth: s.Auth, Limits: s.Limits},
 		&mailhook.Handler{Core: a.Core, Sending: a.Sending, Auth: s.Auth, Limits: s.Limits},
-		&storefront.Handler{Core: a.Core, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Auth: s.Auth, Limits: s.Limits},
+		&storefront.Handler{Core: a.Core, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Brand: a.Brand, Auth: s.Auth, Limits: s.Limits},
 	}
 }
 

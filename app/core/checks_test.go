@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
@@ -243,24 +244,24 @@ func TestTemplateTopicsLocked(t *testing.T) {
 	ctx := context.Background()
 	e := newReviewEnv(t)
 	name := "Mugs"
-	aspects := []core.AspectDef{{Key: "handle", Kind: core.AspectRating, Scale: 5,
+	aspects := []brand.AspectDef{{Key: "handle", Kind: brand.AspectRating, Scale: 5,
 		Label: map[string]string{"tr": "Kulp", "en": "Handle"},
 		Steps: map[string][]string{"tr": {"1", "2", "3", "4", "5"}, "en": {"1", "2", "3", "4", "5"}}}}
 	def := true
-	tpl, err := e.c.SaveAspectTemplate(ctx, core.Console(), core.AspectTemplateInput{Name: &name, Aspects: &aspects, Default: &def})
+	tpl, err := brand.New(e.c).SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Name: &name, Aspects: &aspects, Default: &def})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.write(t, buyer.TokenInvitation, "Fine mug.", "1")
-	changed := append([]core.AspectDef(nil), aspects...)
+	changed := append([]brand.AspectDef(nil), aspects...)
 	changed[0].Scale = 3
 	changed[0].Steps = map[string][]string{"tr": {"1", "2", "3"}, "en": {"1", "2", "3"}}
-	_, err = e.c.SaveAspectTemplate(ctx, core.Console(), core.AspectTemplateInput{Key: tpl.Key, Aspects: &changed})
+	_, err = brand.New(e.c).SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Key: tpl.Key, Aspects: &changed})
 	if ce, ok := err.(*core.Error); !ok || ce.Detail != "template_assigned" || ce.Status != 409 {
 		t.Fatalf("got %v", err)
 	}
 	renamed := "Cups"
-	if got, err := e.c.SaveAspectTemplate(ctx, core.Console(), core.AspectTemplateInput{Key: tpl.Key, Name: &renamed}); err != nil || got.Name != "Cups" || got.Reviews != 1 {
+	if got, err := brand.New(e.c).SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Key: tpl.Key, Name: &renamed}); err != nil || got.Name != "Cups" || got.Reviews != 1 {
 		t.Fatalf("rename: %+v %v", got, err)
 	}
 }

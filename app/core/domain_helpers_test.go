@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
@@ -22,10 +23,11 @@ type domain struct {
 
 func newDomain(c *core.Core) domain {
 	var d domain
-	d.buyer = buyer.New(c)
-	d.read = readmodel.New(c)
-	d.sending = sending.New(c, d.buyer)
-	d.reviews = reviews.New(c, d.sending, d.read, d.buyer, checks.New(c))
-	d.orders = orders.New(c, d.reviews, d.sending)
+	br := brand.New(c)
+	d.buyer = buyer.New(c, br)
+	d.read = readmodel.New(c, br)
+	d.sending = sending.New(c, d.buyer, br)
+	d.reviews = reviews.New(c, d.sending, d.read, d.buyer, checks.New(c), br)
+	d.orders = orders.New(c, d.reviews, d.sending, br)
 	return d
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/sending"
@@ -32,7 +33,7 @@ func TestInvitationWaitingTime(t *testing.T) {
 		t.Fatalf("e-mails = %d, want 1", got)
 	}
 	inv := e.invite("A-1", sending.MsgInvitation)
-	if inv.State != sending.StateSent || inv.Route != core.RouteEmail || inv.Attempts != 1 {
+	if inv.State != sending.StateSent || inv.Route != brand.RouteEmail || inv.Attempts != 1 {
 		t.Fatalf("invitation = %+v", inv)
 	}
 
@@ -87,7 +88,7 @@ func TestSendWindowRules(t *testing.T) {
 		{"00:00-24:00", at(1, 23, 59), true, at(1, 23, 59)},
 	}
 	for _, tc := range cases {
-		w, ok := core.ParseSendWindow(tc.window)
+		w, ok := brand.ParseSendWindow(tc.window)
 		if !ok {
 			t.Fatalf("%s does not parse", tc.window)
 		}
@@ -96,7 +97,7 @@ func TestSendWindowRules(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "9:00-21:00", "09:00-09:00", "25:00-26:00", "09:00-21:60", "09:00–21:00", "aa:bb-cc:dd", "09:00-24:01"} {
-		if _, ok := core.ParseSendWindow(bad); ok {
+		if _, ok := brand.ParseSendWindow(bad); ok {
 			t.Errorf("%q parses", bad)
 		}
 	}

@@ -29,7 +29,7 @@ func newNoticeEnv(t *testing.T) *noticeEnv {
 	e := newSendEnv(t)
 	rx := sendtest.StartReceiver(t)
 	e.c.Outbound = rx.Client
-	p, err := e.c.CreateWebhookSecret(e.ctx, owner())
+	p, err := e.env.App.Brand.CreateWebhookSecret(e.ctx, owner())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
 	"reviewd/store"
@@ -17,7 +18,7 @@ var day = 24 * time.Hour
 // TestLineReviewable is the table of the one reviewability rule.
 func TestLineReviewable(t *testing.T) {
 	delivered := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	tr, _ := core.BuiltinRule("TR") // 180 days
+	tr, _ := brand.BuiltinRule("TR") // 180 days
 	end := delivered.Add(180 * day)
 	line := func(state string, at time.Time) store.OrderLine {
 		return store.OrderLine{ID: 1, OrderID: 7, FulfilmentState: state, DeliveredAt: at}
@@ -29,7 +30,7 @@ func TestLineReviewable(t *testing.T) {
 		name   string
 		o      store.Order
 		l      store.OrderLine
-		rule   core.MarketRule
+		rule   brand.MarketRule
 		now    time.Time
 		ok     bool
 		reason string
@@ -45,10 +46,10 @@ func TestLineReviewable(t *testing.T) {
 		{"cancelled", order("paid"), line("cancelled", time.Time{}), tr, delivered, false, buyer.NotDelivered},
 		{"delivered without a time", order("paid"), line("delivered", time.Time{}), tr, delivered, false, buyer.NotDelivered},
 		{"erased", erased, line("delivered", delivered), tr, delivered.Add(day), false, buyer.OrderErased},
-		{"no market rule", order("paid"), line("delivered", delivered), core.MarketRule{}, delivered.Add(day), false, buyer.MarketWithoutPolicy},
+		{"no market rule", order("paid"), line("delivered", delivered), brand.MarketRule{}, delivered.Add(day), false, buyer.MarketWithoutPolicy},
 		{"last millisecond of the window", order("paid"), line("delivered", delivered), tr, end.Add(-time.Millisecond), true, ""},
 		{"window end", order("paid"), line("delivered", delivered), tr, end, false, buyer.ReviewWindowClosed},
-		{"brand rule with a shorter window", order("paid"), line("delivered", delivered), core.MarketRule{Market: "TR", ReviewWindowDays: 30}, delivered.Add(31 * day), false, buyer.ReviewWindowClosed},
+		{"brand rule with a shorter window", order("paid"), line("delivered", delivered), brand.MarketRule{Market: "TR", ReviewWindowDays: 30}, delivered.Add(31 * day), false, buyer.ReviewWindowClosed},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

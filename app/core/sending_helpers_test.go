@@ -53,7 +53,7 @@ func (e *sendEnv) set(fields map[string]any) {
 		b, _ := json.Marshal(v)
 		m[k] = b
 	}
-	if _, err := e.c.UpdateSettings(e.ctx, owner(), m); err != nil {
+	if _, err := e.env.App.Brand.UpdateSettings(e.ctx, owner(), m); err != nil {
 		e.t.Fatalf("settings %v: %v", fields, err)
 	}
 }

@@ -142,3 +142,10 @@ func ParseHideName(raw json.RawMessage) (v, set bool, err error) {
 	}
 	return v, true, nil
 }
+
+func IsNull(raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	return s == "" || s == "null"
+}
+
+// Admin: listing, saving and retiring lists -------------------------------------

@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
@@ -30,6 +31,7 @@ type Handler struct {
 	Reviews *reviews.Service
 	Read    *readmodel.Service
 	Buyer   *buyer.Service
+	Brand   *brand.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
 	// EligibilityEmail and EligibilityOrder count failed order checks per

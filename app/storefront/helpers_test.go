@@ -178,7 +178,7 @@ func (f *fx) review(id string) store.Review {
 // setMethod sets the publishing method.
 func (f *fx) setMethod(method string) {
 	f.T.Helper()
-	if _, err := f.App.Core.UpdateSettings(ctx, core.Console(), map[string]json.RawMessage{
+	if _, err := f.App.Brand.UpdateSettings(ctx, core.Console(), map[string]json.RawMessage{
 		"publishing_method": json.RawMessage(`"` + method + `"`)}); err != nil {
 		f.T.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // questionsOn turns questions and answers on.
 func (f *fx) questionsOn() {
 	f.T.Helper()
-	if _, err := f.App.Core.UpdateSettings(ctx, core.Console(), map[string]json.RawMessage{
+	if _, err := f.App.Brand.UpdateSettings(ctx, core.Console(), map[string]json.RawMessage{
 		"questions_enabled": json.RawMessage(`true`)}); err != nil {
 		f.T.Fatal(err)
 	}

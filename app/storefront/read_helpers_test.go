@@ -213,7 +213,7 @@ func (f *fx) settings(fields map[string]any) {
 		b, _ := json.Marshal(v)
 		raw[k] = b
 	}
-	if _, err := f.App.Core.UpdateSettings(ctx, core.Console(), raw); err != nil {
+	if _, err := f.App.Brand.UpdateSettings(ctx, core.Console(), raw); err != nil {
 		f.T.Fatal(err)
 	}
 }

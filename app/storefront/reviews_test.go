@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/store"
 )
@@ -13,11 +14,11 @@ import (
 func (f *fx) fitTemplate() string {
 	f.T.Helper()
 	name := "Shoes"
-	aspects := []core.AspectDef{{Key: "fit", Kind: core.AspectScale, Required: true, Scale: 3,
+	aspects := []brand.AspectDef{{Key: "fit", Kind: brand.AspectScale, Required: true, Scale: 3,
 		Label: map[string]string{"tr": "Kalıp", "en": "Fit"},
 		Steps: map[string][]string{"tr": {"Dar", "Tam", "Bol"}, "en": {"Small", "True", "Large"}}}}
-	products := []core.TemplateProduct{{Scope: "variant", Key: "SKU-A"}}
-	t, err := f.App.Core.SaveAspectTemplate(ctx, core.Console(), core.AspectTemplateInput{Name: &name, Aspects: &aspects, Products: &products})
+	products := []brand.TemplateProduct{{Scope: "variant", Key: "SKU-A"}}
+	t, err := f.App.Brand.SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Name: &name, Aspects: &aspects, Products: &products})
 	if err != nil {
 		f.T.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -132,11 +133,11 @@ func (c *Service) CheckEligibility(ctx context.Context, a *core.Actor, site stor
 
 // TokenProduct is one product of the token check answer.
 type TokenProduct struct {
-	LineReference string            `json:"line_reference"`
-	VariantKey    string            `json:"variant_key"`
-	GroupKey      string            `json:"group_key"`
-	Title         string            `json:"title"`
-	Aspects       []core.AspectView `json:"aspects"`
+	LineReference string             `json:"line_reference"`
+	VariantKey    string             `json:"variant_key"`
+	GroupKey      string             `json:"group_key"`
+	Title         string             `json:"title"`
+	Aspects       []brand.AspectView `json:"aspects"`
 }
 
 // TokenReview is the review a correction link corrects (mode revise).
@@ -201,7 +202,7 @@ func (c *Service) OpenToken(ctx context.Context, site store.Channel, tok, lang s
 		}
 		out.Products = append(out.Products, p)
 		tr := &TokenReview{ID: r.PublicID, LineReference: l.Line.LineReference, Rating: r.Rating, Title: r.Title, Body: r.Body,
-			AuthorName: r.AuthorName, HideName: r.HideName, Aspects: core.StoredAspects(r.Aspects), Media: []TokenMedia{}}
+			AuthorName: r.AuthorName, HideName: r.HideName, Aspects: brand.StoredAspects(r.Aspects), Media: []TokenMedia{}}
 		ms, err := q.MediaOfReview(ctx, r.ID)
 		if err != nil {
 			return TokenView{}, err
@@ -248,7 +249,7 @@ func lineRefOf(v VerifiedToken, lineID int64) string {
 // rating topics; a correction uses the list its review was written with.
 func (c *Service) tokenProduct(ctx context.Context, q *store.Q, l store.OrderLine, feedback bool, templateKey, lang string) (TokenProduct, error) {
 	p := TokenProduct{LineReference: l.LineReference, VariantKey: l.VariantKey, GroupKey: l.GroupKey, Title: l.Title,
-		Aspects: []core.AspectView{}}
+		Aspects: []brand.AspectView{}}
 	if feedback {
 		return p, nil
 	}
@@ -262,9 +263,9 @@ func (c *Service) tokenProduct(ctx context.Context, q *store.Q, l store.OrderLin
 
 // lineTemplate is the list a line's review is rated on: templateKey when given (a
 // stored review's), else the product's.
-func (c *Service) lineTemplate(ctx context.Context, q *store.Q, l store.OrderLine, templateKey string) (core.AspectTemplate, bool, error) {
+func (c *Service) lineTemplate(ctx context.Context, q *store.Q, l store.OrderLine, templateKey string) (brand.AspectTemplate, bool, error) {
 	if templateKey != "" {
-		return c.AspectTemplateByKey(ctx, q, templateKey)
+		return c.Brand.AspectTemplateByKey(ctx, q, templateKey)
 	}
-	return c.TemplateForProduct(ctx, q, l.VariantKey, l.GroupKey)
+	return c.Brand.TemplateForProduct(ctx, q, l.VariantKey, l.GroupKey)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -50,7 +51,7 @@ type Reviewability struct {
 // OrderReviewability for the usual loading). Checks are made in the order above
 // and Reason names the first that fails, except that DeliveredAt and WindowEnds are
 // filled whenever the line is delivered.
-func LineReviewable(o store.Order, l store.OrderLine, rule core.MarketRule, now time.Time) Reviewability {
+func LineReviewable(o store.Order, l store.OrderLine, rule brand.MarketRule, now time.Time) Reviewability {
 	var r Reviewability
 	if l.FulfilmentState != core.LineDelivered || l.DeliveredAt.IsZero() {
 		r.Reason = NotDelivered
@@ -79,12 +80,12 @@ func LineReviewable(o store.Order, l store.OrderLine, rule core.MarketRule, now 
 // the same order), loading the market rule in force at now once. Lines of another
 // order are a programming error and answer not delivered.
 func (c *Service) OrderReviewability(ctx context.Context, q *store.Q, o store.Order, lines []store.OrderLine, now time.Time) ([]Reviewability, error) {
-	rule, ok, err := c.RuleFor(ctx, q, o.Market, o.ChannelID, now)
+	rule, ok, err := c.Brand.RuleFor(ctx, q, o.Market, o.ChannelID, now)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		rule = core.MarketRule{Market: o.Market}
+		rule = brand.MarketRule{Market: o.Market}
 	}
 	out := make([]Reviewability, len(lines))
 	for i, l := range lines {

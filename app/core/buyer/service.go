@@ -3,12 +3,17 @@
 // (a signed-in customer's own reviews and open lines).
 package buyer
 
-import "reviewd/app/core"
+import (
+	"reviewd/app/core"
+	"reviewd/app/core/brand"
+)
 
 // Service is the buyer domain service.
 type Service struct {
 	*core.Core
+	// Brand reads the settings, market rules and rating-topic templates.
+	Brand *brand.Service
 }
 
 // New builds the buyer service.
-func New(c *core.Core) *Service { return &Service{Core: c} }
+func New(c *core.Core, br *brand.Service) *Service { return &Service{Core: c, Brand: br} }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -282,7 +283,7 @@ func (c *Service) Viewer(ctx context.Context, a *core.Actor, ch store.Channel, i
 	if out.State == ViewerNone && len(out.Reviews) > 0 {
 		out.State = ViewerWritten
 	}
-	st, err := c.LoadSettings(ctx, q)
+	st, err := c.Brand.LoadSettings(ctx, q)
 	if err != nil {
 		return out, err
 	}
@@ -349,13 +350,13 @@ func (c *Service) viewerToken(ctx context.Context, o store.Order, lines []store.
 
 // OrderLineView is one line of the order detail response.
 type OrderLineView struct {
-	LineReference string            `json:"line_reference"`
-	VariantKey    string            `json:"variant_key"`
-	GroupKey      string            `json:"group_key"`
-	Title         string            `json:"title"`
-	Aspects       []core.AspectView `json:"aspects,omitempty"`
-	State         string            `json:"state"`
-	Rating        *int              `json:"rating,omitempty"`
+	LineReference string             `json:"line_reference"`
+	VariantKey    string             `json:"variant_key"`
+	GroupKey      string             `json:"group_key"`
+	Title         string             `json:"title"`
+	Aspects       []brand.AspectView `json:"aspects,omitempty"`
+	State         string             `json:"state"`
+	Rating        *int               `json:"rating,omitempty"`
 }
 
 // OrderDetail is the answer of GET /v1/viewer/order.

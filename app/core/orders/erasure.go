@@ -82,7 +82,7 @@ func (c *Service) RunErasure(ctx context.Context, now time.Time) (ErasureRun, er
 		return run, err
 	}
 	for _, ch := range chans {
-		rule, _, err := c.RuleFor(ctx, c.DB.Read(), ch.Market, ch.ID, now)
+		rule, _, err := c.Brand.RuleFor(ctx, c.DB.Read(), ch.Market, ch.ID, now)
 		if err != nil {
 			return run, err
 		}
@@ -145,7 +145,7 @@ func (c *Service) erasureDue(ctx context.Context, q *store.Q, o store.Order, now
 	if err != nil {
 		return "", err
 	}
-	rule, _, err := c.RuleFor(ctx, q, o.Market, o.ChannelID, now)
+	rule, _, err := c.Brand.RuleFor(ctx, q, o.Market, o.ChannelID, now)
 	if err != nil {
 		return "", err
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -536,7 +537,7 @@ func (c *Service) placeOrder(ctx context.Context, b *orderBook, channels *channe
 	if in.market != "" && in.market != ch.Market {
 		return core.Invalidf("market_channel_mismatch", in.market)
 	}
-	if _, ok := core.BuiltinRule(ch.Market); !ok {
+	if _, ok := brand.BuiltinRule(ch.Market); !ok {
 		return core.Invalidf("market_without_policy", ch.Market)
 	}
 	o := store.Order{ChannelID: ch.ID, ExternalID: in.externalID, Market: ch.Market, Language: in.language,

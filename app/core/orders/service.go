@@ -5,6 +5,7 @@ package orders
 
 import (
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
 )
@@ -16,9 +17,11 @@ type Service struct {
 	Reviews *reviews.Service
 	// Sending queues experience invitations for cancelled or returned lines.
 	Sending *sending.Service
+	// Brand reads the settings, market rules and rating-topic templates.
+	Brand *brand.Service
 }
 
 // New builds the order service.
-func New(c *core.Core, rv *reviews.Service, snd *sending.Service) *Service {
-	return &Service{Core: c, Reviews: rv, Sending: snd}
+func New(c *core.Core, rv *reviews.Service, snd *sending.Service, br *brand.Service) *Service {
+	return &Service{Core: c, Reviews: rv, Sending: snd, Brand: br}
 }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/sending"
@@ -73,7 +74,7 @@ func NewAnswerID() string { return core.NewPublicID("a_") }
 
 // questionsOn refuses with questions_disabled while the brand has questions off.
 func (c *Service) questionsOn(ctx context.Context, q *store.Q) error {
-	st, err := c.LoadSettings(ctx, q)
+	st, err := c.Brand.LoadSettings(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -85,7 +86,7 @@ func (c *Service) questionsOn(ctx context.Context, q *store.Q) error {
 
 // QuestionsEnabled reports whether the brand has questions and answers on.
 func (c *Service) QuestionsEnabled(ctx context.Context) (bool, error) {
-	st, err := c.LoadSettings(ctx, c.DB.Read())
+	st, err := c.Brand.LoadSettings(ctx, c.DB.Read())
 	return st.QuestionsEnabled, err
 }
 
@@ -351,7 +352,7 @@ func (c *Service) AskQuestion(ctx context.Context, a *core.Actor, site store.Cha
 	}
 	lang := core.Language(in.Language, site)
 	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		st, err := c.LoadSettings(ctx, tx.Q)
+		st, err := c.Brand.LoadSettings(ctx, tx.Q)
 		if err != nil {
 			return err
 		}
@@ -509,7 +510,7 @@ func (c *Service) AnswerQuestion(ctx context.Context, a *core.Actor, site store.
 		if err != nil {
 			return err
 		}
-		st, err := c.LoadSettings(ctx, tx.Q)
+		st, err := c.Brand.LoadSettings(ctx, tx.Q)
 		if err != nil {
 			return err
 		}
@@ -579,7 +580,7 @@ func (c *Service) answerAddressHash(address string) string {
 // address in AnswerEmailWindow, and only while e-mail sending is on. The outcome is
 // recorded on the answer; the returned message (nil when none) is sent by
 // sendAnswerMail after the commit.
-func (c *Service) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Question, ans store.Answer, st core.Settings) (*answerMail, error) {
+func (c *Service) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Question, ans store.Answer, st brand.Settings) (*answerMail, error) {
 	if ans.Notice != "" {
 		return nil, nil
 	}
@@ -607,9 +608,9 @@ func (c *Service) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Q
 	if err != nil {
 		return nil, err
 	}
-	brand := core.BrandOf(ch)
-	unsub := c.Sending.UnsubscribeURL(core.RouteEmail, x.Language, x.AskerEmail)
-	subject, text, html, err := mail.Render(mail.KindAnswer, x.Language, mail.TemplateData{Brand: brand,
+	brandName := core.BrandOf(ch)
+	unsub := c.Sending.UnsubscribeURL(brand.RouteEmail, x.Language, x.AskerEmail)
+	subject, text, html, err := mail.Render(mail.KindAnswer, x.Language, mail.TemplateData{Brand: brandName,
 		CustomerName: x.AskerName, QuestionText: x.Body, AnswerText: ans.Body, UnsubscribeURL: unsub})
 	if err != nil {
 		return skip(noticeFailedStart + sending.ErrRenderFailed)
@@ -624,14 +625,14 @@ func (c *Service) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Q
 	if err := tx.SetAnswerNotice(ctx, ans.ID, NoticeSending); err != nil {
 		return nil, err
 	}
-	return &answerMail{answerID: ans.ID, msg: mail.Message{From: from, FromName: brand, To: x.AskerEmail, Subject: subject,
+	return &answerMail{answerID: ans.ID, msg: mail.Message{From: from, FromName: brandName, To: x.AskerEmail, Subject: subject,
 		Text: text, HTML: html, ListUnsubscribeURL: unsub, MessageID: mail.NewMessageID(sending.MessageIDDomain(from, c.PublicURL))}}, nil
 }
 
 // publishedAnswerMail prepares, in the transaction that published answer ans, the
 // answer e-mail under the current settings (see prepareAnswerMail).
 func (c *Service) publishedAnswerMail(ctx context.Context, tx *store.Tx, x store.Question, ans store.Answer) (*answerMail, error) {
-	st, err := c.LoadSettings(ctx, tx.Q)
+	st, err := c.Brand.LoadSettings(ctx, tx.Q)
 	if err != nil {
 		return nil, err
 	}
@@ -756,7 +757,7 @@ func (c *Service) ListQuestions(ctx context.Context, a *core.Actor, f QuestionFi
 		return out, err
 	}
 	chID := only.ID
-	st, err := c.LoadSettings(ctx, q)
+	st, err := c.Brand.LoadSettings(ctx, q)
 	if err != nil {
 		return out, err
 	}

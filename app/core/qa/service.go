@@ -4,6 +4,7 @@ package qa
 
 import (
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/sending"
 )
@@ -15,9 +16,11 @@ type Service struct {
 	Sending *sending.Service
 	// Buyer reads and verifies the customer tokens.
 	Buyer *buyer.Service
+	// Brand reads the settings, market rules and rating-topic templates.
+	Brand *brand.Service
 }
 
 // New builds the questions-and-answers service.
-func New(c *core.Core, snd *sending.Service, b *buyer.Service) *Service {
-	return &Service{Core: c, Sending: snd, Buyer: b}
+func New(c *core.Core, snd *sending.Service, b *buyer.Service, br *brand.Service) *Service {
+	return &Service{Core: c, Sending: snd, Buyer: b, Brand: br}
 }

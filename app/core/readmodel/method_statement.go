@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -52,16 +53,16 @@ type MethodStatement struct {
 }
 
 var statementSortNames = map[string]map[string]string{
-	"tr": {core.SortNewest: "en yeniden eskiye", core.SortOldest: "en eskiden yeniye", core.SortHelpful: "en faydalı bulunandan",
-		core.SortRatingHigh: "en yüksek puandan", core.SortRatingLow: "en düşük puandan"},
-	"en": {core.SortNewest: "newest first", core.SortOldest: "oldest first", core.SortHelpful: "most helpful first",
-		core.SortRatingHigh: "highest rating first", core.SortRatingLow: "lowest rating first"},
+	"tr": {brand.SortNewest: "en yeniden eskiye", brand.SortOldest: "en eskiden yeniye", brand.SortHelpful: "en faydalı bulunandan",
+		brand.SortRatingHigh: "en yüksek puandan", brand.SortRatingLow: "en düşük puandan"},
+	"en": {brand.SortNewest: "newest first", brand.SortOldest: "oldest first", brand.SortHelpful: "most helpful first",
+		brand.SortRatingHigh: "highest rating first", brand.SortRatingLow: "lowest rating first"},
 }
 
 // statementFacts are the inputs of a statement text.
 type statementFacts struct {
 	brand, lang, method  string
-	rule                 core.MarketRule
+	rule                 brand.MarketRule
 	imported, syndicated bool
 }
 
@@ -167,14 +168,14 @@ func statementSections(f statementFacts) (title string, secs []StatementSection,
 // anything else gives the channel's language) over q at q.Now.
 func (c *Service) BuildMethodStatement(ctx context.Context, q *store.Q, ch store.Channel, lang string) (MethodStatement, error) {
 	lang = core.Language(lang, ch)
-	rule, ok, err := c.RuleFor(ctx, q, ch.Market, ch.ID, q.Now)
+	rule, ok, err := c.Brand.RuleFor(ctx, q, ch.Market, ch.ID, q.Now)
 	if err != nil {
 		return MethodStatement{}, err
 	}
 	if !ok {
-		rule = core.MarketRule{Market: ch.Market, AllowedSorts: []string{core.SortNewest}, DefaultSort: core.SortNewest, SortLocked: true}
+		rule = brand.MarketRule{Market: ch.Market, AllowedSorts: []string{brand.SortNewest}, DefaultSort: brand.SortNewest, SortLocked: true}
 	}
-	st, err := c.LoadSettings(ctx, q)
+	st, err := c.Brand.LoadSettings(ctx, q)
 	if err != nil {
 		return MethodStatement{}, err
 	}
@@ -365,7 +366,7 @@ func (c *Service) SaveMethodStatement(ctx context.Context, a *core.Actor, in Sta
 		}
 		ext := strings.TrimSpace(in.ExternalURL)
 		if ext != "" {
-			if !core.HttpsURL(ext) {
+			if !brand.HttpsURL(ext) {
 				return core.Invalid("url_invalid")
 			}
 			u, _ := url.Parse(ext)

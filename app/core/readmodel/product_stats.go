@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -203,9 +204,9 @@ func (c *Service) contributionOf(ctx context.Context, q *store.Q, r store.Review
 			break
 		}
 	}
-	vals := core.StoredAspects(r.Aspects)
+	vals := brand.StoredAspects(r.Aspects)
 	if len(vals) > 0 && r.AspectTemplate != "" {
-		tpl, ok, err := c.AspectTemplateByKey(ctx, q, r.AspectTemplate)
+		tpl, ok, err := c.Brand.AspectTemplateByKey(ctx, q, r.AspectTemplate)
 		if err != nil {
 			return ct, err
 		}
@@ -487,12 +488,12 @@ func (c *Service) refreshProductStats(ctx context.Context, tx *store.Tx, ref pro
 
 // labelAspects copies each topic's labels, steps and order from its list.
 func (c *Service) labelAspects(ctx context.Context, q *store.Q, aspects map[string]aspectStat) error {
-	lists := map[string]*core.AspectTemplate{}
+	lists := map[string]*brand.AspectTemplate{}
 	for k, a := range aspects {
 		tplKey, key, _ := strings.Cut(k, "/")
 		tpl, seen := lists[tplKey]
 		if !seen {
-			t, ok, err := c.AspectTemplateByKey(ctx, q, tplKey)
+			t, ok, err := c.Brand.AspectTemplateByKey(ctx, q, tplKey)
 			if err != nil {
 				return err
 			}

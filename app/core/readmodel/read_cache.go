@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -159,9 +160,9 @@ func (cc *CallerCache) Put(key string, gen int64, v CachedCaller) { cc.c.put(key
 // the rule in force (until the next scheduled version), the settings, the
 // method-statement link and whether SSR may answer.
 type channelConfig struct {
-	rule         core.MarketRule
+	rule         brand.MarketRule
 	until        time.Time // zero: no later version scheduled
-	st           core.Settings
+	st           brand.Settings
 	link         string
 	siteKeyInUse bool
 	ownStatement bool
@@ -228,7 +229,7 @@ func (c *Service) channelConfig(ctx context.Context, ch store.Channel, lang stri
 	}
 	q := c.DB.Read()
 	cfg := &channelConfig{}
-	rule, ok, err := c.RuleFor(ctx, q, ch.Market, ch.ID, now)
+	rule, ok, err := c.Brand.RuleFor(ctx, q, ch.Market, ch.ID, now)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +240,7 @@ func (c *Service) channelConfig(ctx context.Context, ch store.Channel, lang stri
 	if cfg.until, err = q.NextMarketRuleChange(ctx, ch.Market, ch.ID, now); err != nil {
 		return nil, err
 	}
-	if cfg.st, err = c.LoadSettings(ctx, q); err != nil {
+	if cfg.st, err = c.Brand.LoadSettings(ctx, q); err != nil {
 		return nil, err
 	}
 	ms, err := q.MethodStatementOf(ctx, ch.ID, lang)

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -143,30 +144,30 @@ func (lq listQuery) matchExpr(market string) string {
 
 // ReviewRow is one review of the list (spec 2, "Review row").
 type ReviewRow struct {
-	ID                 string             `json:"id"`
-	Rating             int                `json:"rating"`
-	Title              string             `json:"title"`
-	Body               string             `json:"body"`
-	Author             string             `json:"author"`
-	Anonymous          bool               `json:"anonymous"`
-	Language           string             `json:"language"`
-	PublishedAt        time.Time          `json:"published_at"`
-	Verified           bool               `json:"verified"`
-	VerificationMethod string             `json:"verification_method"`
-	HelpfulCount       int                `json:"helpful_count"`
-	UnhelpfulCount     int                `json:"unhelpful_count"`
-	Aspects            []core.AspectValue `json:"aspects"`
-	AspectScores       map[string]int     `json:"aspect_scores"`
-	AspectTemplate     string             `json:"aspect_template"`
-	Media              []MediaItemView    `json:"media"`
-	SellerResponse     *ReviewNote        `json:"seller_response,omitempty"`
-	Resolution         *ReviewNote        `json:"resolution,omitempty"`
-	Origin             string             `json:"origin"`
-	OriginMarket       string             `json:"origin_market"`
-	OriginLabel        string             `json:"origin_label"`
-	OriginURL          string             `json:"origin_url"`
-	Experience         string             `json:"experience"`
-	Translations       map[string]any     `json:"translations"`
+	ID                 string              `json:"id"`
+	Rating             int                 `json:"rating"`
+	Title              string              `json:"title"`
+	Body               string              `json:"body"`
+	Author             string              `json:"author"`
+	Anonymous          bool                `json:"anonymous"`
+	Language           string              `json:"language"`
+	PublishedAt        time.Time           `json:"published_at"`
+	Verified           bool                `json:"verified"`
+	VerificationMethod string              `json:"verification_method"`
+	HelpfulCount       int                 `json:"helpful_count"`
+	UnhelpfulCount     int                 `json:"unhelpful_count"`
+	Aspects            []brand.AspectValue `json:"aspects"`
+	AspectScores       map[string]int      `json:"aspect_scores"`
+	AspectTemplate     string              `json:"aspect_template"`
+	Media              []MediaItemView     `json:"media"`
+	SellerResponse     *ReviewNote         `json:"seller_response,omitempty"`
+	Resolution         *ReviewNote         `json:"resolution,omitempty"`
+	Origin             string              `json:"origin"`
+	OriginMarket       string              `json:"origin_market"`
+	OriginLabel        string              `json:"origin_label"`
+	OriginURL          string              `json:"origin_url"`
+	Experience         string              `json:"experience"`
+	Translations       map[string]any      `json:"translations"`
 }
 
 // ReviewNote is a seller response (body, published_at) or a resolution note (body,
@@ -265,7 +266,7 @@ type ReviewList struct {
 	Sort             string            `json:"sort"`
 	Shared           int               `json:"shared"`
 	AISummary        any               `json:"ai_summary"`
-	Sorts            []core.CodeLabel  `json:"sorts"`
+	Sorts            []brand.CodeLabel `json:"sorts"`
 	Aggregate        Aggregate         `json:"aggregate"`
 	Aspects          []AspectSummary   `json:"aspects"`
 	Topics           []TopicView       `json:"topics"`
@@ -277,7 +278,7 @@ type ReviewList struct {
 	Core             CoreElements      `json:"core"`
 	Language         string            `json:"language"`
 	Words            map[string]string `json:"words"`
-	ReportReasons    []core.CodeLabel  `json:"report_reasons"`
+	ReportReasons    []brand.CodeLabel `json:"report_reasons"`
 	QuestionsEnabled bool              `json:"questions_enabled"`
 	PrivacyURL       string            `json:"privacy_url"`
 	Limits           core.FormLimits   `json:"limits"`
@@ -294,8 +295,8 @@ type ReviewList struct {
 
 // fallbackRule is used for a channel whose market has no rule: every sort, newest
 // first, nothing else required.
-func fallbackRule(market string) core.MarketRule {
-	return core.MarketRule{Market: market, AllowedSorts: append([]string(nil), core.AllSorts...), DefaultSort: core.SortNewest,
+func fallbackRule(market string) brand.MarketRule {
+	return brand.MarketRule{Market: market, AllowedSorts: append([]string(nil), brand.AllSorts...), DefaultSort: brand.SortNewest,
 		Version: market + "-none"}
 }
 
@@ -330,8 +331,8 @@ type listBasis struct {
 	ch         store.Channel
 	lq         listQuery
 	gen        int64
-	rule       core.MarketRule
-	st         core.Settings
+	rule       brand.MarketRule
+	st         brand.Settings
 	link       string
 	revisions  []store.ProductRevision
 	syndicated bool
@@ -397,13 +398,13 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 	q := c.DB.Read()
 	ch, lq, rule, st := b.ch, b.lq, b.rule, b.st
 	lang := lq.lang
-	out := &ReviewList{Page: lq.page, PageSize: lq.pageSize, Sort: lq.sort, Language: lang, Words: core.Words(lang),
-		ReportReasons: core.ReportReasons(lang), QuestionsEnabled: st.QuestionsEnabled, PrivacyURL: ch.PrivacyURL,
+	out := &ReviewList{Page: lq.page, PageSize: lq.pageSize, Sort: lq.sort, Language: lang, Words: brand.Words(lang),
+		ReportReasons: brand.ReportReasons(lang), QuestionsEnabled: st.QuestionsEnabled, PrivacyURL: ch.PrivacyURL,
 		Limits: core.ReviewFormLimits(), Style: orDefault(ch.Style, core.Styles[0]), Theme: orDefault(ch.Theme, core.Themes[0]),
 		Reviews: []ReviewRow{}, product: lq.product, scope: lq.scope, market: ch.Market}
-	for _, s := range core.AllSorts {
+	for _, s := range brand.AllSorts {
 		if contains(rule.AllowedSorts, s) {
-			out.Sorts = append(out.Sorts, core.CodeLabel{Code: s, Label: core.SortLabel(lang, s)})
+			out.Sorts = append(out.Sorts, brand.CodeLabel{Code: s, Label: brand.SortLabel(lang, s)})
 		}
 	}
 	out.Applied = Applied{Q: lq.q, Topic: lq.topic, Media: lq.media, Verified: lq.verified}
@@ -412,9 +413,9 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 		out.Applied.Rating = &r
 	}
 	out.Core = CoreElements{
-		MethodStatement:     MethodStatementLink{URL: b.link, Label: core.Word(lang, "method_statement"), Required: rule.MethodStatementRequired},
+		MethodStatement:     MethodStatementLink{URL: b.link, Label: brand.Word(lang, "method_statement"), Required: rule.MethodStatementRequired},
 		Sort:                SortRule{Allowed: append([]string{}, rule.AllowedSorts...), Default: rule.DefaultSort, Locked: rule.SortLocked},
-		VerificationBadge:   Badge{Label: core.Word(lang, "verified_purchase"), Required: rule.VerificationRequired},
+		VerificationBadge:   Badge{Label: brand.Word(lang, "verified_purchase"), Required: rule.VerificationRequired},
 		SourceLabelRequired: rule.SourceLabelRequired, StreamsTogether: rule.StreamsTogether,
 		ResolutionInline: rule.ResolutionInline, Aggregate: AggregateRule{Required: true, ImportedIncluded: true},
 		PolicyVersion: rule.Version, Market: rule.Market,
@@ -551,12 +552,12 @@ func aggregateOf(s store.ProductStats, lang string) (Aggregate, float64) {
 		if len(sources) == 1 {
 			for name := range sources {
 				if name != "" {
-					a.ImportedLabel = core.Word(lang, "imported_label_source", "n", strconv.Itoa(s.Imported), "source", name)
+					a.ImportedLabel = brand.Word(lang, "imported_label_source", "n", strconv.Itoa(s.Imported), "source", name)
 				}
 			}
 		}
 		if a.ImportedLabel == "" {
-			a.ImportedLabel = core.WordN(lang, "imported_label", s.Imported)
+			a.ImportedLabel = brand.WordN(lang, "imported_label", s.Imported)
 		}
 	}
 	return a, structAvg
@@ -608,7 +609,7 @@ func aspectSummaries(stored, lang string) []AspectSummary {
 			continue
 		}
 		avg := float64(a.Sum) / float64(a.Count)
-		s := AspectSummary{Key: a.Key, Label: core.PickLang(a.Label, lang), Scale: a.Scale, Steps: core.PickSteps(a.Steps, lang),
+		s := AspectSummary{Key: a.Key, Label: brand.PickLang(a.Label, lang), Scale: a.Scale, Steps: brand.PickSteps(a.Steps, lang),
 			Average: round1(avg), Count: a.Count}
 		if s.Label == "" {
 			s.Label = a.Key
@@ -640,15 +641,15 @@ func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Revie
 			byReview[m.ReviewID] = append(byReview[m.ReviewID], item)
 		}
 	}
-	templates := map[string]*core.AspectTemplate{}
+	templates := map[string]*brand.AspectTemplate{}
 	out := make([]ReviewRow, 0, len(rows))
 	for _, r := range rows {
 		author, anon := reviewAuthor(r)
 		row := ReviewRow{ID: r.PublicID, Rating: r.Rating, Title: r.Title, Body: r.Body, Author: author, Anonymous: anon,
 			Language: r.Language, PublishedAt: publishedAt(r), Verified: core.Verified(r), HelpfulCount: r.HelpfulCount,
-			UnhelpfulCount: r.UnhelpfulCount, AspectScores: core.StoredAspects(r.Aspects), AspectTemplate: r.AspectTemplate,
+			UnhelpfulCount: r.UnhelpfulCount, AspectScores: brand.StoredAspects(r.Aspects), AspectTemplate: r.AspectTemplate,
 			Media: byReview[r.ID], Origin: r.Origin, Experience: r.Experience, Translations: map[string]any{},
-			Aspects: []core.AspectValue{}}
+			Aspects: []brand.AspectValue{}}
 		if row.Media == nil {
 			row.Media = []MediaItemView{}
 		}
@@ -658,16 +659,16 @@ func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Revie
 		switch {
 		case r.Market != market:
 			row.Origin, row.OriginMarket = OriginSyndicated, r.Market
-			row.OriginLabel = core.Word(lang, "origin_syndicated", "market", r.Market)
+			row.OriginLabel = brand.Word(lang, "origin_syndicated", "market", r.Market)
 		case r.Origin == core.OriginImported:
 			src := r.SourceName
 			if src == "" {
 				src = r.SourcePlatform
 			}
 			if src != "" {
-				row.OriginLabel = core.Word(lang, "origin_imported", "source", src)
+				row.OriginLabel = brand.Word(lang, "origin_imported", "source", src)
 			} else {
-				row.OriginLabel = core.Word(lang, "origin_imported_other")
+				row.OriginLabel = brand.Word(lang, "origin_imported_other")
 			}
 			if u, err := url.Parse(r.SourceURL); err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
 				row.OriginURL = r.SourceURL
@@ -676,7 +677,7 @@ func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Revie
 		if r.AspectTemplate != "" && len(row.AspectScores) > 0 {
 			tpl, seen := templates[r.AspectTemplate]
 			if !seen {
-				t, ok, err := c.AspectTemplateByKey(ctx, q, r.AspectTemplate)
+				t, ok, err := c.Brand.AspectTemplateByKey(ctx, q, r.AspectTemplate)
 				if err != nil {
 					return nil, err
 				}

@@ -3,7 +3,10 @@
 // counts and the answer caches.
 package readmodel
 
-import "reviewd/app/core"
+import (
+	"reviewd/app/core"
+	"reviewd/app/core/brand"
+)
 
 // Service is the read-model domain service.
 type Service struct {
@@ -11,9 +14,11 @@ type Service struct {
 	// cache holds the built answers, channel configurations and verified callers of
 	// this service (one per opened data folder).
 	cache *readCaches
+	// Brand reads the settings, market rules and rating-topic templates.
+	Brand *brand.Service
 }
 
 // New builds the read-model service.
-func New(c *core.Core) *Service {
-	return &Service{Core: c, cache: &readCaches{list: newAnswerCache(), ssr: newAnswerCache()}}
+func New(c *core.Core, br *brand.Service) *Service {
+	return &Service{Core: c, cache: &readCaches{list: newAnswerCache(), ssr: newAnswerCache()}, Brand: br}
 }

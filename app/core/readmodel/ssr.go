@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/assets"
 	"reviewd/store"
 )
@@ -207,7 +208,7 @@ type reviewView struct {
 	Process                        bool
 	ProcessLabel                   string
 	Paragraphs                     []string
-	Aspects                        []core.AspectValue
+	Aspects                        []brand.AspectValue
 	Media                          []MediaItemView
 	Helpful, Unhelpful             int
 	HelpfulQuestion, HelpfulLabel  string
@@ -234,7 +235,7 @@ func starsOf(v float64, lang string, whole bool) starsView {
 	if whole {
 		n = strconv.Itoa(int(v))
 	}
-	return starsView{Value: s, Label: core.Word(lang, "stars_label", "n", n)}
+	return starsView{Value: s, Label: brand.Word(lang, "stars_label", "n", n)}
 }
 
 var monthsTR = []string{"Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim",
@@ -262,17 +263,17 @@ func (c *Service) renderComponent(l *ReviewList, style, theme string, loc *time.
 	v := ssrView{ID: componentID(l.scope, l.product), Lang: lang, Style: style, Theme: theme, Product: l.product,
 		Scope: l.scope, Sort: l.Sort, Page: l.Page, Pages: l.Pages, W: l.Words,
 		CSS: strings.TrimRight(c.PublicURL, "/") + "/static/reviews.css", Count: l.Aggregate.Count,
-		Average: localNumber(l.Aggregate.Average, lang), CountLabel: core.WordN(lang, "review_count", l.Aggregate.Count),
+		Average: localNumber(l.Aggregate.Average, lang), CountLabel: brand.WordN(lang, "review_count", l.Aggregate.Count),
 		Stars: starsOf(l.Aggregate.Average, lang, false), ImportedLabel: l.Aggregate.ImportedLabel, Aspects: l.Aspects,
 		Topics: l.Topics, SortLocked: l.Core.Sort.Locked, MethodURL: l.Core.MethodStatement.URL,
 		MethodLabel: l.Core.MethodStatement.Label, PrivacyURL: l.PrivacyURL, More: l.Pages > l.Page,
-		PageLabel: core.Word(lang, "page_of", "page", strconv.Itoa(l.Page), "pages", strconv.Itoa(l.Pages))}
+		PageLabel: brand.Word(lang, "page_of", "page", strconv.Itoa(l.Page), "pages", strconv.Itoa(l.Pages))}
 	if l.Shared > 0 {
-		v.SharedNote = core.Word(lang, "shared_note")
+		v.SharedNote = brand.Word(lang, "shared_note")
 	}
 	for r := 5; r >= 1; r-- {
 		v.Distribution = append(v.Distribution, distRow{Rating: r, Count: l.Aggregate.Distribution[strconv.Itoa(r)],
-			Max: max(1, l.Aggregate.Count), Label: core.WordN(lang, "filter_rating", r)})
+			Max: max(1, l.Aggregate.Count), Label: brand.WordN(lang, "filter_rating", r)})
 	}
 	for i, g := range l.Gallery {
 		thumb := g.URL

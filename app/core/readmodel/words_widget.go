@@ -1,6 +1,8 @@
 package readmodel
 
-import "reviewd/app/core"
+import (
+	"reviewd/app/core/brand"
+)
 
 // Label texts of the page script's own parts: the writing flow, the order check,
 // the dialogs, the lightbox and the questions section. They are added to the words
@@ -119,8 +121,8 @@ var widgetWords = map[string]map[string]string{
 func init() {
 	for lang, m := range widgetWords {
 		for k, v := range m {
-			if _, ok := core.LabelWords[lang][k]; !ok {
-				core.LabelWords[lang][k] = v
+			if _, ok := brand.LabelWords[lang][k]; !ok {
+				brand.LabelWords[lang][k] = v
 			}
 		}
 	}

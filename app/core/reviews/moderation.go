@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -49,9 +50,9 @@ var reviewMoves = []struct {
 func reasonListOf(event string) string {
 	switch event {
 	case EventReject:
-		return core.ReasonsReviewRejection
+		return brand.ReasonsReviewRejection
 	case EventRemove:
-		return core.ReasonsReviewRemoval
+		return brand.ReasonsReviewRemoval
 	}
 	return ""
 }
@@ -97,7 +98,7 @@ func checkReviewTransition(in *ReviewTransitionInput) error {
 		switch {
 		case in.Reason == "":
 			return core.Invalid("reason_required")
-		case !core.ReasonAllowed(list, in.Reason):
+		case !brand.ReasonAllowed(list, in.Reason):
 			return core.Invalid("reason")
 		}
 		return nil
@@ -179,7 +180,7 @@ func (c *Service) applyReviewEvent(ctx context.Context, tx *store.Tx, a *core.Ac
 		return done, err
 	}
 	if event == EventReject {
-		id, err := c.NotifyRejection(ctx, tx, r.ID, reason, core.ReasonLabel(core.ReasonsReviewRejection, reason, r.Language))
+		id, err := c.NotifyRejection(ctx, tx, r.ID, reason, brand.ReasonLabel(brand.ReasonsReviewRejection, reason, r.Language))
 		if err != nil {
 			return done, err
 		}
@@ -291,7 +292,7 @@ func (c *Service) BulkModerate(ctx context.Context, a *core.Actor, in BulkInput)
 		switch {
 		case in.Reason == "":
 			return out, core.Invalid("reason_required")
-		case !core.ReasonAllowed(core.ReasonsReviewRejection, in.Reason):
+		case !brand.ReasonAllowed(brand.ReasonsReviewRejection, in.Reason):
 			return out, core.Invalid("reason")
 		}
 	default:

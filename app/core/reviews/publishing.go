@@ -100,7 +100,7 @@ func (c *Service) issueCorrection(ctx context.Context, tx *store.Tx, reviewID in
 		return "", "", core.ErrNotRevisable
 	}
 	expires := tx.Now.Add(CorrectionLinkLifetime)
-	if rule, ok, err := c.RuleFor(ctx, tx.Q, o.Market, o.ChannelID, tx.Now); err != nil {
+	if rule, ok, err := c.Brand.RuleFor(ctx, tx.Q, o.Market, o.ChannelID, tx.Now); err != nil {
 		return "", "", err
 	} else if ok && rule.ReviewWindowDays > 0 {
 		expires = tx.Now.AddDate(0, 0, rule.ReviewWindowDays)

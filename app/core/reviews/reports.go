@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/readmodel"
 	"reviewd/store"
 )
@@ -39,7 +40,7 @@ func NewReportID() string { return core.NewPublicID("rp_") }
 // 400 invalid_reason, invalid / note_too_long, 404 not_found (the review is not
 // published or not shown on the channel).
 func (c *Service) ReportReview(ctx context.Context, a *core.Actor, ch store.Channel, reviewID string, in ReportInput) (ReportResult, error) {
-	if !core.ValidReason(in.Reason) {
+	if !brand.ValidReason(in.Reason) {
 		return ReportResult{}, ErrInvalidReason
 	}
 	note := core.MultiLine(in.Note)

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/readmodel"
 	"reviewd/store"
 )
@@ -94,7 +95,7 @@ func adminReviewRow(r store.AdminReviewRow) AdminReviewRow {
 	row := AdminReviewRow{ID: r.PublicID, Channel: r.ChannelCode, Market: r.Market, Language: r.Language, State: r.State,
 		Experience: r.Experience, Origin: r.Origin, Rating: r.Rating, Title: r.Title, Body: r.Body, Author: r.AuthorName,
 		NameHidden: r.HideName, Verified: core.Verified(r.Review), VariantKey: r.VariantKey, GroupKey: r.GroupKey,
-		ProductName: r.ProductName, Aspects: core.StoredAspects(r.Aspects), FlagOpen: r.FlagOpen, ReportsOpen: r.ReportsOpen,
+		ProductName: r.ProductName, Aspects: brand.StoredAspects(r.Aspects), FlagOpen: r.FlagOpen, ReportsOpen: r.ReportsOpen,
 		MediaCount: r.MediaCount, HelpfulCount: r.HelpfulCount, UnhelpfulCount: r.UnhelpfulCount,
 		Anonymized: !r.AnonymizedAt.IsZero(), SubmittedAt: r.SubmittedAt, PublishedAt: moderationTime(r.PublishedAt),
 		UpdatedAt: r.UpdatedAt}
@@ -428,7 +429,7 @@ func (c *Service) reviewDetail(ctx context.Context, q *store.Q, r store.AdminRev
 
 func mediaRemovalCodes() []string {
 	var out []string
-	for _, r := range core.Reasons(core.ReasonsMediaRemoval, "en") {
+	for _, r := range brand.Reasons(brand.ReasonsMediaRemoval, "en") {
 		out = append(out, r.Code)
 	}
 	return out
@@ -466,7 +467,7 @@ func (c *Service) RemoveReviewMedia(ctx context.Context, a *core.Actor, reviewPu
 	switch {
 	case reason == "":
 		return core.Invalid("reason_required")
-	case !core.ReasonAllowed(core.ReasonsMediaRemoval, reason):
+	case !brand.ReasonAllowed(brand.ReasonsMediaRemoval, reason):
 		return core.Invalid("reason")
 	}
 	if !validMediaID(mediaPublicID) {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
 	"reviewd/store"
@@ -170,7 +171,7 @@ func (c *Service) WriteReviews(ctx context.Context, a *core.Actor, site store.Ch
 		if err != nil {
 			return err
 		}
-		st, err := c.LoadSettings(ctx, tx.Q)
+		st, err := c.Brand.LoadSettings(ctx, tx.Q)
 		if err != nil {
 			return err
 		}
@@ -217,14 +218,14 @@ func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v b
 	if v.Token.Kind == buyer.TokenExperience {
 		experience = core.ExperienceProcess
 	}
-	var tpl core.AspectTemplate
+	var tpl brand.AspectTemplate
 	hasTpl := false
 	if experience == core.ExperienceProduct {
-		if tpl, hasTpl, err = c.TemplateForProduct(ctx, tx.Q, line.VariantKey, line.GroupKey); err != nil {
+		if tpl, hasTpl, err = c.Brand.TemplateForProduct(ctx, tx.Q, line.VariantKey, line.GroupKey); err != nil {
 			return WrittenReview{}, err
 		}
 	}
-	if t.aspects, err = core.ValidateAspectValues(tpl, hasTpl, row.Aspects); err != nil {
+	if t.aspects, err = brand.ValidateAspectValues(tpl, hasTpl, row.Aspects); err != nil {
 		return WrittenReview{}, err
 	}
 	if hasTpl {
@@ -327,14 +328,14 @@ func (c *Service) ReviseReview(ctx context.Context, a *core.Actor, site store.Ch
 		if err != nil {
 			return err
 		}
-		var tpl core.AspectTemplate
+		var tpl brand.AspectTemplate
 		hasTpl := false
 		if r.Experience == core.ExperienceProduct && r.AspectTemplate != "" {
-			if tpl, hasTpl, err = c.AspectTemplateByKey(ctx, tx.Q, r.AspectTemplate); err != nil {
+			if tpl, hasTpl, err = c.Brand.AspectTemplateByKey(ctx, tx.Q, r.AspectTemplate); err != nil {
 				return err
 			}
 		}
-		if t.aspects, err = core.ValidateAspectValues(tpl, hasTpl, in.Aspects); err != nil {
+		if t.aspects, err = brand.ValidateAspectValues(tpl, hasTpl, in.Aspects); err != nil {
 			return err
 		}
 		current, err := tx.MediaOfReview(ctx, r.ID)
@@ -410,7 +411,7 @@ func (c *Service) ReviseReview(ctx context.Context, a *core.Actor, site store.Ch
 		if r, err = tx.ReviewByID(ctx, r.ID); err != nil {
 			return err
 		}
-		st, err := c.LoadSettings(ctx, tx.Q)
+		st, err := c.Brand.LoadSettings(ctx, tx.Q)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ package reviews
 
 import (
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/readmodel"
@@ -23,9 +24,11 @@ type Service struct {
 	Checks *checks.Service
 	// Read is the read model every review-state write refreshes.
 	Read *readmodel.Service
+	// Brand reads the settings, market rules and rating-topic templates.
+	Brand *brand.Service
 }
 
 // New builds the review service.
-func New(c *core.Core, snd *sending.Service, read *readmodel.Service, b *buyer.Service, chk *checks.Service) *Service {
-	return &Service{Core: c, Sending: snd, Read: read, Buyer: b, Checks: chk}
+func New(c *core.Core, snd *sending.Service, read *readmodel.Service, b *buyer.Service, chk *checks.Service, br *brand.Service) *Service {
+	return &Service{Core: c, Sending: snd, Read: read, Buyer: b, Checks: chk, Brand: br}
 }

@@ -61,7 +61,7 @@ func (c *Service) visibleReview(ctx context.Context, tx *store.Tx, ch store.Chan
 		return r, core.ErrNotFound
 	}
 	if r.Market != ch.Market {
-		st, err := c.LoadSettings(ctx, tx.Q)
+		st, err := c.Brand.LoadSettings(ctx, tx.Q)
 		if err != nil {
 			return r, err
 		}

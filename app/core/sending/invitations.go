@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/store"
 )
@@ -94,7 +95,7 @@ func (r InvitationRun) String() string {
 // route. Every message is claimed atomically, so two runners never send one twice.
 func (c *Service) RunInvitations(ctx context.Context, now time.Time) (InvitationRun, error) {
 	var run InvitationRun
-	st, err := c.LoadSettings(ctx, c.DB.Read())
+	st, err := c.Brand.LoadSettings(ctx, c.DB.Read())
 	if err != nil {
 		return run, err
 	}
@@ -139,7 +140,7 @@ func (c *Service) reviewedInvitations(ctx context.Context, q *store.Q, channelID
 }
 
 // createDueInvitations creates one invitation for every order that became due.
-func (c *Service) createDueInvitations(ctx context.Context, now time.Time, st core.Settings, run *InvitationRun) error {
+func (c *Service) createDueInvitations(ctx context.Context, now time.Time, st brand.Settings, run *InvitationRun) error {
 	deliveredBefore := now.AddDate(0, 0, -st.InviteDelayDays)
 	// Deliveries whose invitation was due longer ago than MaxInvitationLag are not
 	// looked at: they are never invited (orders read back from a platform).
@@ -175,7 +176,7 @@ func (c *Service) createDueInvitations(ctx context.Context, now time.Time, st co
 // invite_delay_days after the earliest delivery among them. An order that is due
 // but cannot be invited (no reviewable line, opted-out address, due too long ago)
 // gets a skipped row, so it is decided once.
-func (c *Service) createInvitation(ctx context.Context, tx *store.Tx, orderID int64, now time.Time, st core.Settings) (bool, error) {
+func (c *Service) createInvitation(ctx context.Context, tx *store.Tx, orderID int64, now time.Time, st brand.Settings) (bool, error) {
 	o, err := tx.OrderByID(ctx, orderID)
 	if err != nil {
 		return false, err
@@ -234,7 +235,7 @@ func (c *Service) createInvitation(ctx context.Context, tx *store.Tx, orderID in
 // createDueReminders creates the reminder of every sent invitation whose
 // reminder_after_days have passed. None are made with reminder_after_days 0 or
 // when reminder_consent is required (v1 receives no consent with the order).
-func (c *Service) createDueReminders(ctx context.Context, now time.Time, st core.Settings, run *InvitationRun) error {
+func (c *Service) createDueReminders(ctx context.Context, now time.Time, st brand.Settings, run *InvitationRun) error {
 	if st.ReminderAfterDays == 0 || st.ReminderConsent == "required" {
 		return nil
 	}
@@ -309,7 +310,7 @@ func (c *Service) QueueExperienceInvitation(ctx context.Context, tx *store.Tx, o
 		return nil
 	}
 	now := tx.Now
-	rule, ok, err := c.RuleFor(ctx, tx.Q, o.Market, o.ChannelID, now)
+	rule, ok, err := c.Brand.RuleFor(ctx, tx.Q, o.Market, o.ChannelID, now)
 	if err != nil || !ok || rule.ReviewWindowDays <= 0 {
 		return err
 	}
@@ -330,7 +331,7 @@ func (c *Service) QueueExperienceInvitation(ctx context.Context, tx *store.Tx, o
 	case !errors.Is(err, store.ErrNotFound):
 		return err
 	}
-	st, err := c.LoadSettings(ctx, tx.Q)
+	st, err := c.Brand.LoadSettings(ctx, tx.Q)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -197,7 +198,7 @@ type SendLogList struct {
 func (c *Service) ListSendLogs(ctx context.Context, a *core.Actor, f SendLogFilter) (SendLogList, error) {
 	out := SendLogList{Items: []SendLogItem{}, Page: f.Page, PageSize: f.PageSize}
 	switch f.ChannelKind {
-	case "", core.RouteEmail, core.RouteWebhook:
+	case "", brand.RouteEmail, brand.RouteWebhook:
 	default:
 		return out, core.Invalid("channel_kind")
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/mail"
 	"reviewd/app/mailevents"
 	"reviewd/app/outbound"
@@ -97,7 +98,7 @@ type sendResult struct {
 }
 
 // sendDue sends every queued message whose attempt is due at now.
-func (c *Service) sendDue(ctx context.Context, now time.Time, st core.Settings, run *InvitationRun) error {
+func (c *Service) sendDue(ctx context.Context, now time.Time, st brand.Settings, run *InvitationRun) error {
 	done := 0
 	for done < maxPerRun {
 		ids, err := c.DB.Read().DueInvitations(ctx, now, JobBatch)
@@ -136,7 +137,7 @@ func (c *Service) sendDue(ctx context.Context, now time.Time, st core.Settings, 
 // attempt claims one due message, decides whether it may go now, sends it outside
 // any transaction and records the outcome. It returns sent, retry, failed, skipped,
 // queued (deferred) or "" (taken by another runner).
-func (c *Service) attempt(ctx context.Context, id int64, now time.Time, st core.Settings) (string, error) {
+func (c *Service) attempt(ctx context.Context, id int64, now time.Time, st brand.Settings) (string, error) {
 	var job *sendJob
 	outcome := ""
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
@@ -189,7 +190,7 @@ func failMessage(ctx context.Context, tx *store.Tx, inv store.Invitation, route,
 // prepareSend applies every rule that decides whether a message goes now (link
 // still valid, lines still reviewable, no review yet, address not opted out,
 // sending hours, daily limit, burst check, route available) and renders it.
-func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitation, now time.Time, st core.Settings) (*sendJob, string, error) {
+func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invitation, now time.Time, st brand.Settings) (*sendJob, string, error) {
 	route := st.InviteDelivery
 	if inv.Kind == MsgReminder {
 		route = st.ReminderDelivery
@@ -287,7 +288,7 @@ func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invit
 			return deferMessage(ctx, tx, inv, win.Next(free.In(loc)).UTC(), WaitBurst)
 		}
 	}
-	if route == core.RouteEmail && !c.Mailer.Enabled() {
+	if route == brand.RouteEmail && !c.Mailer.Enabled() {
 		return deferMessage(ctx, tx, inv, now.Add(mailOffWait), WaitMailOff)
 	}
 
@@ -340,8 +341,8 @@ func (e routeError) Error() string { return string(e) }
 
 // routeReady fills the route details of job: the sender and Message-ID of an
 // e-mail, or the address and password of a notice.
-func (c *Service) routeReady(ctx context.Context, tx *store.Tx, job *sendJob, st core.Settings, ch store.Channel) error {
-	if job.route == core.RouteEmail {
+func (c *Service) routeReady(ctx context.Context, tx *store.Tx, job *sendJob, st brand.Settings, ch store.Channel) error {
+	if job.route == brand.RouteEmail {
 		job.from = ch.SenderAddress
 		if job.from == "" {
 			job.from = st.SenderAddress
@@ -399,7 +400,7 @@ func newEventID() string {
 
 // deliver sends one prepared attempt by its route.
 func (c *Service) deliver(ctx context.Context, job *sendJob) sendResult {
-	if job.route == core.RouteEmail {
+	if job.route == brand.RouteEmail {
 		id, err := c.Mailer.Send(ctx, mail.Message{From: job.from, FromName: job.fromName, To: job.address,
 			Subject: job.subject, Text: job.text, HTML: job.html, ListUnsubscribeURL: job.unsub, MessageID: job.messageID,
 			Headers: mailevents.SendIDHeaders(job.eventID)})
@@ -469,7 +470,7 @@ func (c *Service) recordAttempt(ctx context.Context, tx *store.Tx, job *sendJob,
 	inv.Route = job.route
 	log := store.SendLog{InvitationID: inv.ID, ChannelKind: job.route, Recipient: job.address, Subject: job.subject,
 		EventID: job.eventID, Attempt: inv.Attempts, Error: res.reason}
-	if job.route == core.RouteEmail {
+	if job.route == brand.RouteEmail {
 		log.MessageID = res.messageID
 	}
 	if inv.RecipientErased {
@@ -479,7 +480,7 @@ func (c *Service) recordAttempt(ctx context.Context, tx *store.Tx, job *sendJob,
 	case res.ok:
 		inv.State, inv.SentAt, inv.NextAttemptAt, inv.LastError = StateSent, now, time.Time{}, ""
 		log.Status = LogSent
-	case res.temporary && job.route == core.RouteEmail:
+	case res.temporary && job.route == brand.RouteEmail:
 		inv.State, inv.LastError = StateQueued, res.reason
 		inv.NextAttemptAt = now.Add(MailRetry[min(inv.Attempts, len(MailRetry))-1])
 		log.Status = LogRetry
@@ -562,7 +563,7 @@ func (c *Service) SendRejectionNotice(ctx context.Context, n RejectionNotice) (i
 // DeliverNow attempts one queued message now (used for notices that go without
 // delay); a failure is retried by the invitations job on the usual schedule.
 func (c *Service) DeliverNow(ctx context.Context, id int64) error {
-	st, err := c.LoadSettings(ctx, c.DB.Read())
+	st, err := c.Brand.LoadSettings(ctx, c.DB.Read())
 	if err != nil {
 		return err
 	}
@@ -571,7 +572,7 @@ func (c *Service) DeliverNow(ctx context.Context, id int64) error {
 }
 
 // prepareRejection renders a rejection notice.
-func (c *Service) prepareRejection(ctx context.Context, tx *store.Tx, job *sendJob, ch store.Channel, st core.Settings) (*sendJob, string, error) {
+func (c *Service) prepareRejection(ctx context.Context, tx *store.Tx, job *sendJob, ch store.Channel, st brand.Settings) (*sendJob, string, error) {
 	inv := job.inv
 	if inv.RecipientErased || inv.Address == "" {
 		return skipMessage(ctx, tx, inv, SkipErased)
@@ -581,7 +582,7 @@ func (c *Service) prepareRejection(ctx context.Context, tx *store.Tx, job *sendJ
 	} else if out {
 		return skipMessage(ctx, tx, inv, SkipOptedOut)
 	}
-	if job.route == core.RouteEmail && !c.Mailer.Enabled() {
+	if job.route == brand.RouteEmail && !c.Mailer.Enabled() {
 		return deferMessage(ctx, tx, inv, tx.Now.Add(mailOffWait), WaitMailOff)
 	}
 	raw, err := c.Keys.Decrypt(inv.PayloadEnc)

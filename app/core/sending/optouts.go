@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -70,8 +71,8 @@ func (c *Service) ReadUnsubscribeToken(t string) (UnsubscribeLink, error) {
 		return UnsubscribeLink{}, ErrUnsubscribeToken
 	}
 	l := UnsubscribeLink{ChannelKind: string(parts[1]), Language: string(parts[2]), Address: string(parts[3])}
-	if l.ChannelKind != core.RouteEmail && l.ChannelKind != core.RouteWebhook {
-		l.ChannelKind = core.RouteEmail
+	if l.ChannelKind != brand.RouteEmail && l.ChannelKind != brand.RouteWebhook {
+		l.ChannelKind = brand.RouteEmail
 	}
 	if l.Language != "tr" {
 		l.Language = "en"

@@ -1,4 +1,4 @@
-package core
+package brand
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -217,7 +218,7 @@ func defaultTemplateKey(ctx context.Context, q *store.Q) (string, error) {
 }
 
 // AspectTemplateByKey returns a preset or own list ("" or unknown: ok false).
-func (c *Core) AspectTemplateByKey(ctx context.Context, q *store.Q, key string) (AspectTemplate, bool, error) {
+func (c *Service) AspectTemplateByKey(ctx context.Context, q *store.Q, key string) (AspectTemplate, bool, error) {
 	if key == "" {
 		return AspectTemplate{}, false, nil
 	}
@@ -246,7 +247,7 @@ func ownTemplate(row store.AspectTemplate) (AspectTemplate, error) {
 // TemplateForProduct returns the list a product's reviews are rated on: the list
 // assigned to its variant, else to its group, else the brand's default; ok false
 // when none applies (a retired or missing list counts as none).
-func (c *Core) TemplateForProduct(ctx context.Context, q *store.Q, variantKey, groupKey string) (AspectTemplate, bool, error) {
+func (c *Service) TemplateForProduct(ctx context.Context, q *store.Q, variantKey, groupKey string) (AspectTemplate, bool, error) {
 	key, err := q.TemplateForProduct(ctx, variantKey, groupKey)
 	if err != nil {
 		return AspectTemplate{}, false, err
@@ -285,21 +286,21 @@ func ValidateAspectValues(t AspectTemplate, ok bool, in map[string]json.RawMessa
 			}
 		}
 		if d == nil {
-			return "", Invalid("aspect_unknown")
+			return "", core.Invalid("aspect_unknown")
 		}
-		if IsNull(raw) {
+		if core.IsNull(raw) {
 			continue
 		}
 		var f float64
 		if err := json.Unmarshal(raw, &f); err != nil || f != math.Trunc(f) || f < 1 || f > float64(d.Scale) {
-			return "", Invalid("aspect_out_of_range")
+			return "", core.Invalid("aspect_out_of_range")
 		}
 		vals[k] = int(f)
 	}
 	if ok {
 		for _, d := range t.Aspects {
 			if _, has := vals[d.Key]; d.Required && !has {
-				return "", Invalid("aspect_required")
+				return "", core.Invalid("aspect_required")
 			}
 		}
 	}
@@ -307,16 +308,9 @@ func ValidateAspectValues(t AspectTemplate, ok bool, in map[string]json.RawMessa
 	return string(b), err
 }
 
-func IsNull(raw json.RawMessage) bool {
-	s := strings.TrimSpace(string(raw))
-	return s == "" || s == "null"
-}
-
-// Admin: listing, saving and retiring lists -------------------------------------
-
 // AspectTemplates lists the preset and own lists with their default flag, product
 // assignments and review counts. Retired lists are included.
-func (c *Core) AspectTemplates(ctx context.Context) ([]AspectTemplate, error) {
+func (c *Service) AspectTemplates(ctx context.Context) ([]AspectTemplate, error) {
 	q := c.DB.Read()
 	def, err := defaultTemplateKey(ctx, q)
 	if err != nil {
@@ -371,44 +365,44 @@ var reAspectKey = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
 
 func validateAspectDefs(defs []AspectDef) error {
 	if len(defs) == 0 {
-		return Invalid("aspects_required")
+		return core.Invalid("aspects_required")
 	}
 	if len(defs) > MaxAspectsPerTemplate {
-		return Invalidf("aspects_too_many", MaxAspectsPerTemplate)
+		return core.Invalidf("aspects_too_many", MaxAspectsPerTemplate)
 	}
 	seen := map[string]bool{}
 	for i := range defs {
 		d := &defs[i]
 		if !reAspectKey.MatchString(d.Key) || seen[d.Key] {
-			return Invalid("aspect_key")
+			return core.Invalid("aspect_key")
 		}
 		seen[d.Key] = true
 		if d.Kind == "" {
 			d.Kind = AspectRating
 		}
 		if d.Kind != AspectRating && d.Kind != AspectScale {
-			return Invalid("aspect_kind")
+			return core.Invalid("aspect_kind")
 		}
 		if d.Scale < MinAspectScale || d.Scale > MaxAspectScale {
-			return Invalid("aspect_scale")
+			return core.Invalid("aspect_scale")
 		}
 		if d.Label == nil || d.Steps == nil {
-			return Invalid("aspect_label")
+			return core.Invalid("aspect_label")
 		}
 		for _, lang := range []string{"tr", "en"} {
 			l := strings.TrimSpace(d.Label[lang])
-			if l == "" || utf8.RuneCountInString(l) > maxAspectLabel || !StorableText(l) {
-				return Invalid("aspect_label")
+			if l == "" || utf8.RuneCountInString(l) > maxAspectLabel || !core.StorableText(l) {
+				return core.Invalid("aspect_label")
 			}
 			d.Label[lang] = l
 			steps := d.Steps[lang]
 			if len(steps) != d.Scale {
-				return Invalid("aspect_steps")
+				return core.Invalid("aspect_steps")
 			}
 			for j, s := range steps {
 				s = strings.TrimSpace(s)
-				if s == "" || utf8.RuneCountInString(s) > maxAspectLabel || !StorableText(s) {
-					return Invalid("aspect_steps")
+				if s == "" || utf8.RuneCountInString(s) > maxAspectLabel || !core.StorableText(s) {
+					return core.Invalid("aspect_steps")
 				}
 				steps[j] = s
 			}
@@ -428,7 +422,7 @@ func aspectsEqual(a, b []AspectDef) bool {
 // the default; retired lists cannot change (template_retired); the topics of a list
 // that reviews already carry values of cannot change (template_assigned), so stored
 // values keep their meaning. Recorded in the activity history.
-func (c *Core) SaveAspectTemplate(ctx context.Context, a *Actor, in AspectTemplateInput) (AspectTemplate, error) {
+func (c *Service) SaveAspectTemplate(ctx context.Context, a *core.Actor, in AspectTemplateInput) (AspectTemplate, error) {
 	var key string
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		key = strings.TrimSpace(in.Key)
@@ -440,24 +434,24 @@ func (c *Core) SaveAspectTemplate(ctx context.Context, a *Actor, in AspectTempla
 				return err
 			}
 			if !ok {
-				return ErrNotFound
+				return core.ErrNotFound
 			}
 			cur, exists = t, true
 		}
 		switch {
 		case exists && !cur.Own && (in.Name != nil || in.Aspects != nil):
-			return Conflict("refused", "template_preset")
+			return core.Conflict("refused", "template_preset")
 		case exists && cur.Retired:
-			return Conflict("refused", "template_retired")
+			return core.Conflict("refused", "template_retired")
 		}
 		if !exists {
-			key = "tpl_" + randomHex(6)
+			key = "tpl_" + core.RandomHex(6)
 			cur = AspectTemplate{Key: key, Own: true}
 			if in.Name == nil {
-				return Invalid("name_required")
+				return core.Invalid("name_required")
 			}
 			if in.Aspects == nil {
-				return Invalid("aspects_required")
+				return core.Invalid("aspects_required")
 			}
 		}
 		if cur.Own && (in.Name != nil || in.Aspects != nil) {
@@ -465,10 +459,10 @@ func (c *Core) SaveAspectTemplate(ctx context.Context, a *Actor, in AspectTempla
 			if in.Name != nil {
 				name = strings.TrimSpace(*in.Name)
 				if name == "" {
-					return Invalid("name_required")
+					return core.Invalid("name_required")
 				}
-				if utf8.RuneCountInString(name) > maxTemplateName || !StorableText(name) {
-					return Invalid("name_too_long")
+				if utf8.RuneCountInString(name) > maxTemplateName || !core.StorableText(name) {
+					return core.Invalid("name_too_long")
 				}
 			}
 			aspects := cur.Aspects
@@ -483,7 +477,7 @@ func (c *Core) SaveAspectTemplate(ctx context.Context, a *Actor, in AspectTempla
 						return err
 					}
 					if n > 0 {
-						return Conflict("refused", "template_assigned")
+						return core.Conflict("refused", "template_assigned")
 					}
 				}
 			}
@@ -527,22 +521,22 @@ func (c *Core) SaveAspectTemplate(ctx context.Context, a *Actor, in AspectTempla
 			return t, nil
 		}
 	}
-	return AspectTemplate{}, ErrNotFound
+	return AspectTemplate{}, core.ErrNotFound
 }
 
 func validateTemplateProducts(in []TemplateProduct) ([]store.TemplateProduct, error) {
 	if len(in) > maxTemplateProducts {
-		return nil, Invalidf("products_too_many", maxTemplateProducts)
+		return nil, core.Invalidf("products_too_many", maxTemplateProducts)
 	}
 	out := make([]store.TemplateProduct, 0, len(in))
 	seen := map[string]bool{}
 	for _, p := range in {
 		k := strings.TrimSpace(p.Key)
 		if p.Scope != "variant" && p.Scope != "group" {
-			return nil, Invalid("products")
+			return nil, core.Invalid("products")
 		}
-		if k == "" || utf8.RuneCountInString(k) > MaxIDLen || !StorableText(k) {
-			return nil, Invalid("products")
+		if k == "" || utf8.RuneCountInString(k) > core.MaxIDLen || !core.StorableText(k) {
+			return nil, core.Invalid("products")
 		}
 		if seen[p.Scope+"\x00"+k] {
 			continue
@@ -558,18 +552,18 @@ func validateTemplateProducts(in []TemplateProduct) ([]store.TemplateProduct, er
 // (template_preset), nor the default list (template_default), nor a list products
 // are assigned to (template_assigned), nor a retired one again (template_retired).
 // Reviews keep their values; the list is no longer offered.
-func (c *Core) RetireAspectTemplate(ctx context.Context, a *Actor, key string) error {
+func (c *Service) RetireAspectTemplate(ctx context.Context, a *core.Actor, key string) error {
 	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		key = strings.TrimSpace(key)
 		if key == "" {
-			return Invalid("key_required")
+			return core.Invalid("key_required")
 		}
 		t, ok, err := c.AspectTemplateByKey(ctx, tx.Q, key)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return ErrNotFound
+			return core.ErrNotFound
 		}
 		def, err := defaultTemplateKey(ctx, tx.Q)
 		if err != nil {
@@ -581,13 +575,13 @@ func (c *Core) RetireAspectTemplate(ctx context.Context, a *Actor, key string) e
 		}
 		switch {
 		case !t.Own:
-			return Conflict("refused", "template_preset")
+			return core.Conflict("refused", "template_preset")
 		case t.Retired:
-			return Conflict("refused", "template_retired")
+			return core.Conflict("refused", "template_retired")
 		case def == key:
-			return Conflict("refused", "template_default")
+			return core.Conflict("refused", "template_default")
 		case len(ps) > 0:
-			return Conflict("refused", "template_assigned")
+			return core.Conflict("refused", "template_assigned")
 		}
 		if err := tx.RetireAspectTemplate(ctx, key); err != nil {
 			return err

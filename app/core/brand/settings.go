@@ -1,4 +1,4 @@
-package core
+package brand
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 	_ "time/tzdata" // time zones work in a static binary without a system zoneinfo
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -74,7 +75,7 @@ func DefaultSettings() Settings {
 }
 
 // LoadSettings reads the settings over q: the stored value over the defaults.
-func (c *Core) LoadSettings(ctx context.Context, q *store.Q) (Settings, error) {
+func (c *Service) LoadSettings(ctx context.Context, q *store.Q) (Settings, error) {
 	s := DefaultSettings()
 	var raw json.RawMessage
 	err := q.Setting(ctx, settingsKey, &raw)
@@ -115,8 +116,8 @@ type SettingsView struct {
 	HasWebhookSecret bool `json:"has_webhook_secret"`
 }
 
-func (c *Core) settingsView(ctx context.Context, q *store.Q, s Settings) (SettingsView, error) {
-	_, err := q.ActivePassword(ctx, PurposeNotification)
+func (c *Service) settingsView(ctx context.Context, q *store.Q, s Settings) (SettingsView, error) {
+	_, err := q.ActivePassword(ctx, core.PurposeNotification)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return SettingsView{}, err
 	}
@@ -124,7 +125,7 @@ func (c *Core) settingsView(ctx context.Context, q *store.Q, s Settings) (Settin
 }
 
 // SettingsOf returns the settings with has_webhook_secret.
-func (c *Core) SettingsOf(ctx context.Context) (SettingsView, error) {
+func (c *Service) SettingsOf(ctx context.Context) (SettingsView, error) {
 	q := c.DB.Read()
 	s, err := c.LoadSettings(ctx, q)
 	if err != nil {
@@ -141,7 +142,7 @@ func (c *Core) SettingsOf(ctx context.Context) (SettingsView, error) {
 // out-of-range value, url_invalid, invite_delivery_unavailable,
 // reminder_delivery_unavailable, webhook_url_required, webhook_secret_missing,
 // sender_domain_unverified. The change is written to the activity history.
-func (c *Core) UpdateSettings(ctx context.Context, a *Actor, fields map[string]json.RawMessage) (SettingsView, error) {
+func (c *Service) UpdateSettings(ctx context.Context, a *core.Actor, fields map[string]json.RawMessage) (SettingsView, error) {
 	var view SettingsView
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		cur, err := c.LoadSettings(ctx, tx.Q)
@@ -154,7 +155,7 @@ func (c *Core) UpdateSettings(ctx context.Context, a *Actor, fields map[string]j
 		}
 		for _, f := range changed {
 			if routeFields[f] && !a.IsPanel() {
-				return Refused("panel_session_required")
+				return core.Refused("panel_session_required")
 			}
 		}
 		if err := c.validateSettings(ctx, tx.Q, next); err != nil {
@@ -191,7 +192,7 @@ func mergeSettings(cur Settings, fields map[string]json.RawMessage) (Settings, [
 			continue
 		}
 		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			return cur, nil, Invalid(k)
+			return cur, nil, core.Invalid(k)
 		}
 		m[k] = v
 	}
@@ -203,9 +204,9 @@ func mergeSettings(cur Settings, fields map[string]json.RawMessage) (Settings, [
 	if err := json.Unmarshal(merged, &next); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return cur, nil, Invalid(te.Field)
+			return cur, nil, core.Invalid(te.Field)
 		}
-		return cur, nil, ErrInvalidJSON
+		return cur, nil, core.ErrInvalidJSON
 	}
 	next.Deliveries = append([]string(nil), Routes...)
 	next.WebhookURL = strings.TrimSpace(next.WebhookURL)
@@ -240,42 +241,42 @@ func settingIn(v string, allowed ...string) bool {
 }
 
 // validateSettings checks a whole settings value; the first problem is returned.
-func (c *Core) validateSettings(ctx context.Context, q *store.Q, s Settings) error {
+func (c *Service) validateSettings(ctx context.Context, q *store.Q, s Settings) error {
 	if _, err := time.LoadLocation(s.TimeZone); err != nil || s.TimeZone == "" || s.TimeZone == "Local" {
-		return Invalid("time_zone")
+		return core.Invalid("time_zone")
 	}
 	switch {
 	case !settingIn(s.ReplyTone, "formal", "warm"):
-		return Invalid("reply_tone")
+		return core.Invalid("reply_tone")
 	case !settingIn(s.ReminderConsent, "not_required", "required"):
-		return Invalid("reminder_consent")
+		return core.Invalid("reminder_consent")
 	case !settingIn(s.InviteDelivery, Routes...):
-		return Invalid("invite_delivery_unavailable")
+		return core.Invalid("invite_delivery_unavailable")
 	case !settingIn(s.ReminderDelivery, Routes...):
-		return Invalid("reminder_delivery_unavailable")
+		return core.Invalid("reminder_delivery_unavailable")
 	case s.WebhookURL != "" && !HttpsURL(s.WebhookURL):
-		return Invalid("url_invalid")
+		return core.Invalid("url_invalid")
 	case s.SupportURL != "" && !HttpsURL(s.SupportURL):
-		return Invalid("url_invalid")
-	case s.SenderAddress != "" && !ValidEmail(s.SenderAddress):
-		return Invalid("sender_address")
+		return core.Invalid("url_invalid")
+	case s.SenderAddress != "" && !core.ValidEmail(s.SenderAddress):
+		return core.Invalid("sender_address")
 	case s.InviteDelayDays < 0 || s.InviteDelayDays > MaxInviteDelayDays:
-		return Invalid("invite_delay_days")
+		return core.Invalid("invite_delay_days")
 	case !validWindow(s.SendWindow):
-		return Invalid("send_window")
+		return core.Invalid("send_window")
 	case s.DailyLimit < 1 || s.DailyLimit > MaxDailyLimit:
-		return Invalid("daily_limit")
+		return core.Invalid("daily_limit")
 	case s.ReminderAfterDays < 0 || s.ReminderAfterDays > MaxReminderAfterDays:
-		return Invalid("reminder_after_days")
+		return core.Invalid("reminder_after_days")
 	case !settingIn(s.PublishingMethod, "automatic", "hybrid", "manual"):
-		return Invalid("publishing_method")
+		return core.Invalid("publishing_method")
 	}
 	if s.InviteDelivery == RouteWebhook || s.ReminderDelivery == RouteWebhook {
 		if s.WebhookURL == "" {
-			return Invalid("webhook_url_required")
+			return core.Invalid("webhook_url_required")
 		}
-		if _, err := q.ActivePassword(ctx, PurposeNotification); errors.Is(err, store.ErrNotFound) {
-			return Invalid("webhook_secret_missing")
+		if _, err := q.ActivePassword(ctx, core.PurposeNotification); errors.Is(err, store.ErrNotFound) {
+			return core.Invalid("webhook_secret_missing")
 		} else if err != nil {
 			return err
 		}
@@ -286,7 +287,7 @@ func (c *Core) validateSettings(ctx context.Context, q *store.Q, s Settings) err
 			return err
 		}
 		if !ok {
-			return Invalid("sender_domain_unverified")
+			return core.Invalid("sender_domain_unverified")
 		}
 	}
 	return nil
@@ -308,13 +309,13 @@ func HttpsURL(s string) bool {
 // of a channel (or a subdomain of one).
 func senderDomainVerified(ctx context.Context, q *store.Q, address string) (bool, error) {
 	at := strings.LastIndexByte(address, '@')
-	domain := NormalizeDomain(address[at+1:])
+	domain := core.NormalizeDomain(address[at+1:])
 	chans, err := q.ListChannels(ctx)
 	if err != nil {
 		return false, err
 	}
 	for _, ch := range chans {
-		if DomainVerified(domain, ch.Domains) {
+		if core.DomainVerified(domain, ch.Domains) {
 			return true, nil
 		}
 	}
@@ -324,11 +325,11 @@ func senderDomainVerified(ctx context.Context, q *store.Q, address string) (bool
 // CreateWebhookSecret makes the notification password of own-system sending (shown
 // once; it replaces the previous one). Only a panel session may: a key gets 403
 // refused / panel_session_required.
-func (c *Core) CreateWebhookSecret(ctx context.Context, a *Actor) (CreatedPassword, error) {
+func (c *Service) CreateWebhookSecret(ctx context.Context, a *core.Actor) (core.CreatedPassword, error) {
 	if !a.IsPanel() {
-		return CreatedPassword{}, Refused("panel_session_required")
+		return core.CreatedPassword{}, core.Refused("panel_session_required")
 	}
-	return c.CreatePassword(ctx, a, PurposeNotification, "")
+	return c.CreatePassword(ctx, a, core.PurposeNotification, "")
 }
 
 // SendWindow is the daily sending hours: minutes after local midnight, Start

@@ -1,4 +1,4 @@
-package core
+package brand
 
 import (
 	"context"
@@ -82,7 +82,7 @@ func BuiltinRule(market string) (MarketRule, bool) {
 // RuleFor returns the rule in force for a channel of a market at now: the newest
 // brand version whose valid_from has come (for that channel, else for the market),
 // else the service's rule. ok is false when the market has no rule at all.
-func (c *Core) RuleFor(ctx context.Context, q *store.Q, market string, channelID int64, now time.Time) (MarketRule, bool, error) {
+func (c *Service) RuleFor(ctx context.Context, q *store.Q, market string, channelID int64, now time.Time) (MarketRule, bool, error) {
 	base, ok := BuiltinRule(market)
 	if !ok {
 		return MarketRule{}, false, nil

@@ -1,4 +1,4 @@
-package core
+package brand
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -102,20 +103,20 @@ func policyInForceID(ctx context.Context, q *store.Q, market string, channelID i
 // rule and the brand versions, newest first, each with in_force, scheduled and the
 // market's limits. With channel, in_force is answered for that channel and other
 // channels' versions are left out. Errors: invalid / channel.
-func (c *Core) Policies(ctx context.Context, channel string) (PolicyList, error) {
+func (c *Service) Policies(ctx context.Context, channel string) (PolicyList, error) {
 	q := c.DB.Read()
 	now := q.Now
 	out := PolicyList{Items: []PolicyRow{}}
 	markets := BuiltinMarkets()
 	var only store.Channel
 	if channel != "" {
-		ch, err := ChannelFilter(ctx, q, channel, "")
+		ch, err := core.ChannelFilter(ctx, q, channel, "")
 		if err != nil {
 			return out, err
 		}
 		only, markets = ch, []string{ch.Market}
 	}
-	codes, err := ChannelCodes(ctx, q)
+	codes, err := core.ChannelCodes(ctx, q)
 	if err != nil {
 		return out, err
 	}
@@ -166,7 +167,7 @@ func (in PolicyInput) str(k string) (string, error) {
 	}
 	var s string
 	if err := json.Unmarshal(in[k], &s); err != nil {
-		return "", Invalid(k)
+		return "", core.Invalid(k)
 	}
 	return strings.TrimSpace(s), nil
 }
@@ -181,12 +182,12 @@ func (in PolicyInput) str(k string) (string, error) {
 // review_window_days, review_window_days_out_of_range, allowed_sort_options,
 // allowed_sort_options_required, sort_not_offered: <option>, default_sort_option,
 // default_sort_not_allowed, valid_from, valid_from_past.
-func (c *Core) CreatePolicy(ctx context.Context, a *Actor, in PolicyInput) (PolicyRow, error) {
+func (c *Service) CreatePolicy(ctx context.Context, a *core.Actor, in PolicyInput) (PolicyRow, error) {
 	switch {
-	case !a.IsPanel() && a.Can(PermWrite):
-		return PolicyRow{}, ErrPanelSession
-	case !a.IsPanel() || !a.Can(PermMarketRules):
-		return PolicyRow{}, ErrScopeMissing
+	case !a.IsPanel() && a.Can(core.PermWrite):
+		return PolicyRow{}, core.ErrPanelSession
+	case !a.IsPanel() || !a.Can(core.PermMarketRules):
+		return PolicyRow{}, core.ErrScopeMissing
 	}
 	var row PolicyRow
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
@@ -210,7 +211,7 @@ func (c *Core) CreatePolicy(ctx context.Context, a *Actor, in PolicyInput) (Poli
 }
 
 // policyVersion validates a policy body into a brand version.
-func (c *Core) policyVersion(ctx context.Context, q *store.Q, a *Actor, in PolicyInput) (store.MarketRuleVersion, MarketRule, string, error) {
+func (c *Service) policyVersion(ctx context.Context, q *store.Q, a *core.Actor, in PolicyInput) (store.MarketRuleVersion, MarketRule, string, error) {
 	var v store.MarketRuleVersion
 	market, err := in.str("market")
 	if err != nil {
@@ -224,22 +225,22 @@ func (c *Core) policyVersion(ctx context.Context, q *store.Q, a *Actor, in Polic
 	if code != "" {
 		ch, err := q.ChannelByCode(ctx, code)
 		if errors.Is(err, store.ErrNotFound) {
-			return v, MarketRule{}, "", Invalid("channel")
+			return v, MarketRule{}, "", core.Invalid("channel")
 		}
 		if err != nil {
 			return v, MarketRule{}, "", err
 		}
 		if market != "" && market != ch.Market {
-			return v, MarketRule{}, "", Invalid("channel_market_mismatch")
+			return v, MarketRule{}, "", core.Invalid("channel_market_mismatch")
 		}
 		market, v.ChannelID = ch.Market, ch.ID
 	}
 	if market == "" {
-		return v, MarketRule{}, "", Invalid("market_required")
+		return v, MarketRule{}, "", core.Invalid("market_required")
 	}
 	base, ok := BuiltinRule(market)
 	if !ok {
-		return v, MarketRule{}, "", Invalid("market")
+		return v, MarketRule{}, "", core.Invalid("market")
 	}
 	cur, _, err := c.RuleFor(ctx, q, market, v.ChannelID, q.Now)
 	if err != nil {
@@ -251,36 +252,36 @@ func (c *Core) policyVersion(ctx context.Context, q *store.Q, a *Actor, in Polic
 
 	if in.has("verification_required") {
 		if err := json.Unmarshal(in["verification_required"], &v.VerificationRequired); err != nil {
-			return v, base, "", Invalid("verification_required")
+			return v, base, "", core.Invalid("verification_required")
 		}
 	}
 	if base.VerificationRequired && !v.VerificationRequired {
-		return v, base, "", Invalid("verification_locked")
+		return v, base, "", core.Invalid("verification_locked")
 	}
 	if in.has("review_window_days") {
 		var f float64
 		if err := json.Unmarshal(in["review_window_days"], &f); err != nil || f != math.Trunc(f) {
-			return v, base, "", Invalid("review_window_days")
+			return v, base, "", core.Invalid("review_window_days")
 		}
 		if f < MinReviewWindowDays || f > MaxReviewWindowDays {
-			return v, base, "", Invalid("review_window_days_out_of_range")
+			return v, base, "", core.Invalid("review_window_days_out_of_range")
 		}
 		v.ReviewWindowDays = int(f)
 	}
 	if in.has("allowed_sort_options") {
 		var opts []string
 		if err := json.Unmarshal(in["allowed_sort_options"], &opts); err != nil {
-			return v, base, "", Invalid("allowed_sort_options")
+			return v, base, "", core.Invalid("allowed_sort_options")
 		}
 		if len(opts) == 0 {
-			return v, base, "", Invalid("allowed_sort_options_required")
+			return v, base, "", core.Invalid("allowed_sort_options_required")
 		}
 		seen := map[string]bool{}
 		v.AllowedSorts = nil
 		for _, o := range opts {
 			o = strings.TrimSpace(o)
 			if !slices.Contains(base.AllowedSorts, o) {
-				return v, base, "", Invalidf("sort_not_offered", o)
+				return v, base, "", core.Invalidf("sort_not_offered", o)
 			}
 			if !seen[o] {
 				seen[o] = true
@@ -299,7 +300,7 @@ func (c *Core) policyVersion(ctx context.Context, q *store.Q, a *Actor, in Polic
 		}
 		v.DefaultSort = d
 		if !slices.Contains(v.AllowedSorts, d) {
-			return v, base, "", Invalid("default_sort_not_allowed")
+			return v, base, "", core.Invalid("default_sort_not_allowed")
 		}
 	} else if !slices.Contains(v.AllowedSorts, v.DefaultSort) {
 		if slices.Contains(v.AllowedSorts, base.DefaultSort) {
@@ -312,14 +313,14 @@ func (c *Core) policyVersion(ctx context.Context, q *store.Q, a *Actor, in Polic
 	if in.has("valid_from") {
 		s, err := in.str("valid_from")
 		if err != nil {
-			return v, base, "", Invalid("valid_from")
+			return v, base, "", core.Invalid("valid_from")
 		}
-		t, ok := ParseTimestamp(s)
+		t, ok := core.ParseTimestamp(s)
 		if !ok {
-			return v, base, "", Invalid("valid_from")
+			return v, base, "", core.Invalid("valid_from")
 		}
 		if t.Before(q.Now) {
-			return v, base, "", Invalid("valid_from_past")
+			return v, base, "", core.Invalid("valid_from_past")
 		}
 		v.ValidFrom = t.UTC()
 	}

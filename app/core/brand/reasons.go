@@ -1,4 +1,4 @@
-package core
+package brand
 
 // Reason lists (GET /admin/v1/reasons). Codes are what the API stores and accepts;
 // labels are shown to moderators and, for review rejections, written into the
