@@ -10,7 +10,6 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
-	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
@@ -18,7 +17,6 @@ import (
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
 	"reviewd/app/web"
-	"reviewd/jobs"
 )
 
 // Handler holds what the admin surface uses.
@@ -29,12 +27,10 @@ type Handler struct {
 	Reviews *reviews.Service
 	Sending *sending.Service
 	Read    *readmodel.Service
-	Buyer   *buyer.Service
 	Checks  *checks.Service
 	Brand   *brand.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
-	Jobs    *jobs.Runner
 }
 
 // route is one line of the route table.

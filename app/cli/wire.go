@@ -16,21 +16,21 @@ import (
 )
 
 // Surfaces lists every HTTP surface over an opened data folder.
-func Surfaces(a *app.App, s *app.Server, runner *jobs.Runner) []app.Surface {
+func Surfaces(a *app.App, s *app.Server) []app.Surface {
 	return []app.Surface{
-		&admin.Handler{Core: a.Core, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Buyer: a.Buyer, Checks: a.Checks, Brand: a.Brand, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
-		&ingest.Handler{Core: a.Core, Orders: a.Orders, Auth: s.Auth, Limits: s.Limits},
-		&mailhook.Handler{Core: a.Core, Sending: a.Sending, Auth: s.Auth, Limits: s.Limits},
-		&storefront.Handler{Core: a.Core, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Brand: a.Brand, Auth: s.Auth, Limits: s.Limits},
+		&admin.Handler{Core: a.Core, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Auth: s.Auth, Limits: s.Limits},
+		&ingest.Handler{Orders: a.Orders, Auth: s.Auth, Limits: s.Limits},
+		&mailhook.Handler{Sending: a.Sending, Auth: s.Auth, Limits: s.Limits},
+		&storefront.Handler{Core: a.Core, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Auth: s.Auth, Limits: s.Limits},
 	}
 }
 
-// TestSurfaces is Surfaces with its own job runner, for apptest.New.
-func TestSurfaces(a *app.App, s *app.Server) []app.Surface { return Surfaces(a, s, buildRunner(a)) }
+// TestSurfaces is Surfaces, for apptest.New.
+func TestSurfaces(a *app.App, s *app.Server) []app.Surface { return Surfaces(a, s) }
 
 // buildServer mounts every HTTP surface over an opened data folder.
-func buildServer(a *app.App, runner *jobs.Runner) *app.Server {
-	return app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface { return Surfaces(a, s, runner) })
+func buildServer(a *app.App) *app.Server {
+	return app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface { return Surfaces(a, s) })
 }
 
 // buildRunner lists every job of the CONTRACT with its schedule.
@@ -49,7 +49,7 @@ func buildRunner(a *app.App) *jobs.Runner {
 // jobs.enabled is false. extra surfaces (the demo's) are mounted after the usual ones.
 func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...app.Surface) error {
 	runner := buildRunner(a)
-	srv := buildServer(a, runner)
+	srv := buildServer(a)
 	for _, s := range extra {
 		s.Mount(srv.Router())
 	}

@@ -21,7 +21,6 @@ const MaxBody = 5 << 20
 
 // Handler holds what the ingest surface uses.
 type Handler struct {
-	Core   *core.Core
 	Orders *orders.Service
 	Auth   *web.Auth
 	Limits *web.Limits

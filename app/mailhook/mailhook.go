@@ -27,7 +27,6 @@ const (
 
 // Handler holds what the mail surface uses.
 type Handler struct {
-	Core    *core.Core
 	Sending *sending.Service
 	Auth    *web.Auth
 	Limits  *web.Limits

@@ -16,7 +16,6 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
-	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
@@ -31,7 +30,6 @@ type Handler struct {
 	Reviews *reviews.Service
 	Read    *readmodel.Service
 	Buyer   *buyer.Service
-	Brand   *brand.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
 	// EligibilityEmail and EligibilityOrder count failed order checks per
