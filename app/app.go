@@ -9,6 +9,14 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/checks"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/qa"
+	"reviewd/app/core/readmodel"
+	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
 	"reviewd/app/mail"
 	"reviewd/app/media"
 	"reviewd/app/metrics"
@@ -22,12 +30,14 @@ const (
 	MediaDir = "media"
 )
 
-// App is one opened data folder: database, master key and the domain service.
+// App is one opened data folder: database, kernel and the domain services.
 type App struct {
 	Config Config
 	DB     *store.DB
 	Core   *core.Core
-	Log    *slog.Logger
+	// Domain holds the domain services; surfaces and jobs receive only those they use.
+	Domain
+	Log *slog.Logger
 	// Metrics is nil unless metrics.listen or metrics.token is set.
 	Metrics *metrics.Metrics
 }
@@ -70,20 +80,48 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	c := core.New(db, keys, cfg.PublicURL, log)
 	c.MediaDir = filepath.Join(cfg.DataDir, MediaDir)
 	c.Outbound = out
+	c.Mailer = mail.New(mcfg)
+	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
+	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
+	d := NewDomain(c)
 	if db.UpgradedFrom > 0 && db.UpgradedFrom < store.ReadModelVersion {
 		// Reviews stored before the read model existed get their product figures,
 		// listing and search rows now.
-		n, err := c.RebuildProductStats(ctx)
+		n, err := d.Read.RebuildProductStats(ctx)
 		if err != nil {
 			db.Close()
 			return nil, fmt.Errorf("app: build the review read model: %w", err)
 		}
 		log.Info("built the review read model after the upgrade", "products", n, "from_version", db.UpgradedFrom)
 	}
-	c.Mailer = mail.New(mcfg)
-	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
-	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
-	return &App{Config: cfg, DB: db, Core: c, Log: log, Metrics: m}, nil
+	return &App{Config: cfg, DB: db, Core: c, Domain: d, Log: log, Metrics: m}, nil
+}
+
+// Domain is the set of domain services over one kernel.
+type Domain struct {
+	Brand   *brand.Service
+	Checks  *checks.Service
+	Buyer   *buyer.Service
+	Read    *readmodel.Service
+	Sending *sending.Service
+	Reviews *reviews.Service
+	QA      *qa.Service
+	Orders  *orders.Service
+}
+
+// NewDomain builds the domain services bottom-up, each holding only the services
+// below it that it uses.
+func NewDomain(c *core.Core) Domain {
+	var d Domain
+	d.Brand = brand.New(c)
+	d.Checks = checks.New(c)
+	d.Buyer = buyer.New(c, d.Brand)
+	d.Read = readmodel.New(c, d.Brand)
+	d.Sending = sending.New(c, d.Buyer, d.Brand)
+	d.Reviews = reviews.New(c, d.Sending, d.Read, d.Buyer, d.Checks, d.Brand)
+	d.QA = qa.New(c, d.Sending, d.Buyer, d.Brand)
+	d.Orders = orders.New(c, d.Reviews, d.Sending, d.Brand)
+	return d
 }
 
 // Close closes the database.

@@ -2,16 +2,15 @@ package jobs
 
 import (
 	"context"
+	"reviewd/app/core/reviews"
 	"time"
-
-	"reviewd/app/core"
 )
 
 // Media is the media job: it processes waiting photo and video uploads (metadata
 // removed, renditions, video poster). Uploads are claimed atomically, so a console
 // run and serve's schedule never process the same file.
 type Media struct {
-	Core *core.Core
+	Reviews *reviews.Service
 	// Batch is the most uploads one run processes (default 50).
 	Batch int
 }
@@ -25,6 +24,6 @@ func (j Media) Run(ctx context.Context, now time.Time) (string, error) {
 	if n <= 0 {
 		n = 50
 	}
-	run, err := j.Core.ProcessMedia(ctx, now, n)
+	run, err := j.Reviews.ProcessMedia(ctx, now, n)
 	return run.String(), err
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	// The platform readers register themselves with core.
 	_ "reviewd/app/platform/magento"
 	_ "reviewd/app/platform/shopify"
@@ -15,13 +15,13 @@ import (
 // connection (enabled, channel active, interval passed since its last read), one
 // after the other. One read runs at a time per connection (a lease), so a console
 // run, serve's schedule and a manual read never read the same connection at once.
-type OrderSources struct{ Core *core.Core }
+type OrderSources struct{ Orders *orders.Service }
 
 // Name is the job name.
 func (OrderSources) Name() string { return "order-sources" }
 
 // Run reads the connections due at now.
 func (j OrderSources) Run(ctx context.Context, now time.Time) (string, error) {
-	r, err := j.Core.RunOrderSources(ctx, now)
+	r, err := j.Orders.RunOrderSources(ctx, now)
 	return r.String(), err
 }

@@ -33,11 +33,11 @@ func TestOrderSourcesJob(t *testing.T) {
 		for k, v := range b {
 			raw[k], _ = json.Marshal(v)
 		}
-		if _, err := c.CreateOrderSource(context.Background(), owner, raw); err != nil {
+		if _, err := env.App.Orders.CreateOrderSource(context.Background(), owner, raw); err != nil {
 			t.Fatal(err)
 		}
 	}
-	j := jobs.OrderSources{Core: c}
+	j := jobs.OrderSources{Orders: env.App.Orders}
 	if j.Name() != "order-sources" {
 		t.Fatalf("name = %s", j.Name())
 	}

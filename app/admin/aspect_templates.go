@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/web"
 )
 
@@ -13,7 +14,7 @@ const templatesBodyLimit = 512 << 10
 // handleAspectTemplateList serves GET /admin/v1/aspect-templates: preset (own
 // false) and own rating-topic lists with their default flag and products.
 func (h *Handler) handleAspectTemplateList(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	out, err := h.Core.AspectTemplates(r.Context())
+	out, err := h.Brand.AspectTemplates(r.Context())
 	if err != nil {
 		return err
 	}
@@ -23,11 +24,11 @@ func (h *Handler) handleAspectTemplateList(w http.ResponseWriter, r *http.Reques
 // handleAspectTemplateSave serves POST /admin/v1/aspect-templates: creates an own
 // list (no key; 201) or changes one (key; 200): name, aspects, products, default.
 func (h *Handler) handleAspectTemplateSave(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	var in core.AspectTemplateInput
+	var in brand.AspectTemplateInput
 	if err := web.DecodeJSON(r, templatesBodyLimit, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Core.SaveAspectTemplate(r.Context(), a, in)
+	out, err := h.Brand.SaveAspectTemplate(r.Context(), a, in)
 	if err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func (h *Handler) handleAspectTemplateRetire(w http.ResponseWriter, r *http.Requ
 	if err := web.DecodeJSON(r, templatesBodyLimit, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	if err := h.Core.RetireAspectTemplate(r.Context(), a, in.Key); err != nil {
+	if err := h.Brand.RetireAspectTemplate(r.Context(), a, in.Key); err != nil {
 		return err
 	}
 	return web.JSON(w, http.StatusOK, map[string]any{"key": strings.TrimSpace(in.Key), "retired": true})

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/web"
 )
 
@@ -16,7 +17,7 @@ func (h *Handler) handleDiagnostics(w http.ResponseWriter, r *http.Request, a *c
 		return err
 	}
 	v := r.URL.Query()
-	out, err := h.Core.ListConnectionLog(r.Context(), core.ConnectionLogFilter{ListQuery: l, Channel: v.Get("channel"),
+	out, err := h.Orders.ListConnectionLog(r.Context(), orders.ConnectionLogFilter{ListQuery: l, Channel: v.Get("channel"),
 		Connection: v.Get("connection"), Outcome: v.Get("outcome")})
 	if err != nil {
 		return err

@@ -9,16 +9,28 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
+	"reviewd/app/core/checks"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/qa"
+	"reviewd/app/core/readmodel"
+	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
 	"reviewd/app/web"
-	"reviewd/jobs"
 )
 
 // Handler holds what the admin surface uses.
 type Handler struct {
-	Core   *core.Core
-	Auth   *web.Auth
-	Limits *web.Limits
-	Jobs   *jobs.Runner
+	Core    *core.Core
+	Orders  *orders.Service
+	QA      *qa.Service
+	Reviews *reviews.Service
+	Sending *sending.Service
+	Read    *readmodel.Service
+	Checks  *checks.Service
+	Brand   *brand.Service
+	Auth    *web.Auth
+	Limits  *web.Limits
 }
 
 // route is one line of the route table.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/core/sending"
 	"reviewd/app/web"
 )
 
@@ -17,18 +18,18 @@ func (h *Handler) handleInviteList(w http.ResponseWriter, r *http.Request, a *co
 		return err
 	}
 	v := r.URL.Query()
-	f := core.InviteFilter{ListQuery: l, Channel: v.Get("channel"), State: v.Get("state")}
+	f := sending.InviteFilter{ListQuery: l, Channel: v.Get("channel"), State: v.Get("state")}
 	switch v.Get("sent") {
 	case "", "0":
 	case "1":
-		if f.State != "" && f.State != core.StateSent {
+		if f.State != "" && f.State != sending.StateSent {
 			return core.Invalid("state")
 		}
-		f.State = core.StateSent
+		f.State = sending.StateSent
 	default:
 		return core.Invalid("sent")
 	}
-	out, err := h.Core.ListInvites(r.Context(), a, f)
+	out, err := h.Sending.ListInvites(r.Context(), a, f)
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func (h *Handler) handleSendLogList(w http.ResponseWriter, r *http.Request, a *c
 		return err
 	}
 	v := r.URL.Query()
-	out, err := h.Core.ListSendLogs(r.Context(), a, core.SendLogFilter{ListQuery: l, Channel: v.Get("channel"),
+	out, err := h.Sending.ListSendLogs(r.Context(), a, sending.SendLogFilter{ListQuery: l, Channel: v.Get("channel"),
 		ChannelKind: v.Get("channel_kind"), Status: v.Get("status")})
 	if err != nil {
 		return err
@@ -72,7 +73,7 @@ func (h *Handler) handleInviteRetry(w http.ResponseWriter, r *http.Request, a *c
 			return err
 		}
 	}
-	if len(in.IDs) > core.MaxRetryIDs {
+	if len(in.IDs) > sending.MaxRetryIDs {
 		return core.Invalid("ids")
 	}
 	ids := make([]int64, 0, len(in.IDs))
@@ -81,7 +82,7 @@ func (h *Handler) handleInviteRetry(w http.ResponseWriter, r *http.Request, a *c
 		var n int64
 		switch {
 		case json.Unmarshal(raw, &s) == nil:
-			id, ok := core.ParseInvitationPublicID(s)
+			id, ok := sending.ParseInvitationPublicID(s)
 			if !ok {
 				return core.Invalid("ids")
 			}
@@ -93,9 +94,9 @@ func (h *Handler) handleInviteRetry(w http.ResponseWriter, r *http.Request, a *c
 		}
 	}
 	if in.IDs != nil && len(ids) == 0 {
-		return web.JSON(w, http.StatusOK, core.RetryResult{})
+		return web.JSON(w, http.StatusOK, sending.RetryResult{})
 	}
-	res, err := h.Core.RetryInvitations(r.Context(), a, ids, in.Channel)
+	res, err := h.Sending.RetryInvitations(r.Context(), a, ids, in.Channel)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/sendtest"
 	"reviewd/store"
 )
@@ -23,11 +24,10 @@ import (
 // the invitations job when they are due.
 func (o *ownerEnv) sendOrders(t *testing.T, delivered time.Time, addresses map[string]string) {
 	t.Helper()
-	c := o.env.App.Core
 	for ext, addr := range addresses {
-		_, err := c.IngestOrders(context.Background(), core.Console(), core.OrderRequest{Orders: []core.OrderInput{{
+		_, err := o.env.App.Orders.IngestOrders(context.Background(), core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
 			Channel: "web-tr", ExternalID: ext, PaymentState: "paid", PlacedAt: delivered.Add(-24 * time.Hour).Format(time.RFC3339),
-			CustomerEmail: addr, Items: []core.LineInput{{LineReference: "L1", VariantKey: "SKU-1", Title: "Kettle",
+			CustomerEmail: addr, Items: []orders.LineInput{{LineReference: "L1", VariantKey: "SKU-1", Title: "Kettle",
 				FulfilmentState: "delivered", DeliveredAt: delivered.Format(time.RFC3339)}}}}})
 		if err != nil {
 			t.Fatal(err)
@@ -35,7 +35,7 @@ func (o *ownerEnv) sendOrders(t *testing.T, delivered time.Time, addresses map[s
 	}
 	now := delivered.Add(48 * time.Hour)
 	o.env.Clock.T = now
-	if _, err := c.RunInvitations(context.Background(), now); err != nil {
+	if _, err := o.env.App.Sending.RunInvitations(context.Background(), now); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -146,7 +146,7 @@ func TestInviteRetry(t *testing.T) {
 	}
 	smtp.FailData(0)
 	now := o.env.Clock.T.Add(time.Minute)
-	if _, err := c.RunInvitations(context.Background(), now); err != nil {
+	if _, err := o.env.App.Sending.RunInvitations(context.Background(), now); err != nil {
 		t.Fatal(err)
 	}
 	msgs := smtp.Messages()
@@ -174,9 +174,8 @@ func TestInviteRetry(t *testing.T) {
 // carries address_hash in csv, xlsx and json.
 func TestOptOutCheckAndExport(t *testing.T) {
 	o := newOwnerEnv(t)
-	c := o.env.App.Core
 	for _, a := range []string{"Out@Mail.example", "second@mail.example"} {
-		if _, err := c.Unsubscribe(context.Background(), core.Console(), c.UnsubscribeToken("email", "tr", a)); err != nil {
+		if _, err := o.env.App.Sending.Unsubscribe(context.Background(), core.Console(), o.env.App.Sending.UnsubscribeToken("email", "tr", a)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 )
 
@@ -11,7 +12,7 @@ import (
 // statement rows (tr and en) and the verified domains; channel plus lang gives one.
 func (h *Handler) handleStatementList(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	v := r.URL.Query()
-	out, err := h.Core.MethodStatements(r.Context(), v.Get("channel"), v.Get("lang"))
+	out, err := h.Read.MethodStatements(r.Context(), v.Get("channel"), v.Get("lang"))
 	if err != nil {
 		return err
 	}
@@ -21,11 +22,11 @@ func (h *Handler) handleStatementList(w http.ResponseWriter, r *http.Request, a 
 // handleStatementSave serves POST /admin/v1/method-statement: channel, language,
 // external_url (empty returns to the hosted page); answers the row.
 func (h *Handler) handleStatementSave(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	var in core.StatementInput
+	var in readmodel.StatementInput
 	if err := web.DecodeJSON(r, maxQABody, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Core.SaveMethodStatement(r.Context(), a, in)
+	out, err := h.Read.SaveMethodStatement(r.Context(), a, in)
 	if err != nil {
 		return err
 	}
@@ -36,11 +37,11 @@ func (h *Handler) handleStatementSave(w http.ResponseWriter, r *http.Request, a 
 // language, fingerprint equal to current_fingerprint (else 409 statement_changed);
 // answers the row.
 func (h *Handler) handleStatementConfirm(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	var in core.StatementInput
+	var in readmodel.StatementInput
 	if err := web.DecodeJSON(r, maxQABody, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Core.ConfirmMethodStatement(r.Context(), a, in)
+	out, err := h.Read.ConfirmMethodStatement(r.Context(), a, in)
 	if err != nil {
 		return err
 	}

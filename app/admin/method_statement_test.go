@@ -59,7 +59,7 @@ func TestMethodStatementAdmin(t *testing.T) {
 	}
 	// A change of the publishing method changes the text: the confirmation no
 	// longer matches, and confirming the old fingerprint is refused.
-	if _, err := o.env.App.Core.UpdateSettings(context.Background(), core.Console(), map[string]json.RawMessage{
+	if _, err := o.env.App.Brand.UpdateSettings(context.Background(), core.Console(), map[string]json.RawMessage{
 		"publishing_method": json.RawMessage(`"manual"`)}); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/core/reviews"
 	"reviewd/app/web"
 )
 
@@ -17,7 +18,7 @@ func (h *Handler) handleModerationQueue(w http.ResponseWriter, r *http.Request, 
 		return err
 	}
 	v := r.URL.Query()
-	out, err := h.Core.ModerationQueue(r.Context(), a, core.QueueFilter{ListQuery: l, Channel: v.Get("channel"),
+	out, err := h.Reviews.ModerationQueue(r.Context(), a, reviews.QueueFilter{ListQuery: l, Channel: v.Get("channel"),
 		Market: v.Get("market")})
 	if err != nil {
 		return err
@@ -31,11 +32,11 @@ func (h *Handler) handleModerationQueue(w http.ResponseWriter, r *http.Request, 
 // reviews awaiting approval change; the answer is {"count", "skipped",
 // "skipped_ids"}.
 func (h *Handler) handleModerationBulk(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	var in core.BulkInput
+	var in reviews.BulkInput
 	if err := web.DecodeJSON(r, moderationBodyLimit, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Core.BulkModerate(r.Context(), a, in)
+	out, err := h.Reviews.BulkModerate(r.Context(), a, in)
 	if err != nil {
 		return err
 	}

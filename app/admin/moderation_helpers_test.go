@@ -15,6 +15,9 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/reviews"
 	"reviewd/store"
 )
 
@@ -42,7 +45,7 @@ func newModEnv(t *testing.T) *modEnv {
 	}
 	m := &modEnv{t: t, env: env, ctx: context.Background(), mod: key("moderate"), read: key("read"),
 		export: key("export"), all: key("moderate", "export")}
-	if _, err := env.App.Core.UpdateSettings(m.ctx, core.Console(), map[string]json.RawMessage{
+	if _, err := env.App.Brand.UpdateSettings(m.ctx, core.Console(), map[string]json.RawMessage{
 		"publishing_method": json.RawMessage(`"manual"`)}); err != nil {
 		t.Fatal(err)
 	}
@@ -62,9 +65,9 @@ func (m *modEnv) order(rv review) string {
 	m.n++
 	ext := fmt.Sprintf("MO-%03d", m.n)
 	now := m.env.Clock.T
-	_, err := m.env.App.Core.IngestOrders(m.ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{{
+	_, err := m.env.App.Orders.IngestOrders(m.ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
 		Channel: rv.channel, ExternalID: ext, PaymentState: "paid", PlacedAt: now.Add(-10 * 24 * time.Hour).Format(time.RFC3339),
-		CustomerEmail: rv.email, Items: []core.LineInput{{LineReference: "L1", VariantKey: rv.variant, GroupKey: "G-" + rv.variant,
+		CustomerEmail: rv.email, Items: []orders.LineInput{{LineReference: "L1", VariantKey: rv.variant, GroupKey: "G-" + rv.variant,
 			Title: rv.product, FulfilmentState: "delivered", DeliveredAt: now.Add(-48 * time.Hour).Format(time.RFC3339)}}}}})
 	if err != nil {
 		m.t.Fatal(err)
@@ -85,8 +88,8 @@ func (m *modEnv) token(ext string) string {
 		if err != nil {
 			return err
 		}
-		plain, _, err := core.IssueToken(m.ctx, tx, core.TokenInvitation, o, []int64{lines[0].ID}, m.env.Clock.T.Add(30*24*time.Hour), 0)
-		tok = m.env.App.Core.TagToken(plain)
+		plain, _, err := buyer.IssueToken(m.ctx, tx, buyer.TokenInvitation, o, []int64{lines[0].ID}, m.env.Clock.T.Add(30*24*time.Hour), 0)
+		tok = m.env.App.Buyer.TagToken(plain)
 		return err
 	})
 	if err != nil {
@@ -120,15 +123,15 @@ func (m *modEnv) write(rv review) (string, string) {
 func (m *modEnv) writeFor(ext string, rv review) string {
 	m.t.Helper()
 	site := m.channel(rv.channel)
-	in := core.ReviewInput{LineReference: "L1", Rating: json.RawMessage("4"), Title: rv.title, Body: rv.body, Media: rv.media}
+	in := reviews.ReviewInput{LineReference: "L1", Rating: json.RawMessage("4"), Title: rv.title, Body: rv.body, Media: rv.media}
 	if rv.author != "" {
 		in.AuthorName = &rv.author
 	}
 	if rv.hide {
 		in.HideName = json.RawMessage("true")
 	}
-	out, err := m.env.App.Core.WriteReviews(m.ctx, &core.Actor{Via: core.ViaSiteKey}, site, core.WriteInput{Token: m.token(ext),
-		Reviews: []core.ReviewInput{in}})
+	out, err := m.env.App.Reviews.WriteReviews(m.ctx, &core.Actor{Via: core.ViaSiteKey}, site, reviews.WriteInput{Token: m.token(ext),
+		Reviews: []reviews.ReviewInput{in}})
 	if err != nil {
 		m.t.Fatal(err)
 	}
@@ -148,7 +151,7 @@ func (m *modEnv) channel(code string) store.Channel {
 func (m *modEnv) raw(channel, state string, mods ...func(*store.Review)) string {
 	m.t.Helper()
 	ch := m.channel(channel)
-	r := store.Review{PublicID: core.NewReviewID(), ChannelID: ch.ID, Market: ch.Market, Language: ch.Language,
+	r := store.Review{PublicID: reviews.NewReviewID(), ChannelID: ch.ID, Market: ch.Market, Language: ch.Language,
 		VariantKey: "SKU-RAW", ProductName: "Raw product", Experience: core.ExperienceProduct, Origin: core.OriginOwn,
 		State: state, Rating: 3, Body: "Stored directly.", AuthorName: "Raw Author", SubmittedAt: m.env.Clock.T}
 	for _, f := range mods {
@@ -262,7 +265,7 @@ func (m *modEnv) uploadWith(token, site string, photo []byte) string {
 
 func (m *modEnv) runMedia() {
 	m.t.Helper()
-	if _, err := m.env.App.Core.ProcessMedia(m.ctx, m.env.Clock.T, 50); err != nil {
+	if _, err := m.env.App.Reviews.ProcessMedia(m.ctx, m.env.Clock.T, 50); err != nil {
 		m.t.Fatal(err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
 	"reviewd/app/sendtest"
 	"reviewd/store"
 )
@@ -74,7 +76,7 @@ func TestReviewTransitions(t *testing.T) {
 			if r.State != c.to || res.JSON["state"] != c.to || res.JSON["id"] != id {
 				t.Fatalf("state %s, answer %s", r.State, res.Body)
 			}
-			if got, want := strs(res.JSON["available_events"]), core.AvailableReviewEvents(c.to, c.anonymized); !slices.Equal(got, want) {
+			if got, want := strs(res.JSON["available_events"]), reviews.AvailableReviewEvents(c.to, c.anonymized); !slices.Equal(got, want) {
 				t.Fatalf("available_events %v, want %v", got, want)
 			}
 			h := m.history(id)
@@ -171,16 +173,16 @@ func TestRejectionNotice(t *testing.T) {
 	invs, _ := m.env.App.DB.Read().InvitationsOfOrder(m.ctx, o.ID)
 	var notice store.Invitation
 	for _, inv := range invs {
-		if inv.Kind == core.MsgRejection {
+		if inv.Kind == sending.MsgRejection {
 			notice = inv
 		}
 	}
-	if notice.State != core.StateSent || notice.TemplateKey != "rejection:off_topic" || notice.ReviewID != m.get(id).ID {
+	if notice.State != sending.StateSent || notice.TemplateKey != "rejection:off_topic" || notice.ReviewID != m.get(id).ID {
 		t.Fatalf("notice %+v", notice)
 	}
 	// The correction link's token revises the review.
 	tok := regexp.MustCompile(`https://shop\.example/review#review_token=(\S+)`).FindStringSubmatch(text)[1]
-	if _, err := m.env.App.Core.ReviseReview(m.ctx, &core.Actor{Via: core.ViaSiteKey}, m.channel("web"), core.ReviseInput{
+	if _, err := m.env.App.Reviews.ReviseReview(m.ctx, &core.Actor{Via: core.ViaSiteKey}, m.channel("web"), reviews.ReviseInput{
 		Token: tok, Rating: []byte("5"), Body: "Better now."}); err != nil {
 		t.Fatalf("revise with the notice's link: %v", err)
 	}

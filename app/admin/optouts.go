@@ -26,7 +26,7 @@ func (h *Handler) handleOptOutCheck(w http.ResponseWriter, r *http.Request, a *c
 	if err := json.Unmarshal(in.Addresses, &addresses); err != nil {
 		return core.Invalid("addresses")
 	}
-	rows, err := h.Core.CheckOptOuts(r.Context(), a, addresses)
+	rows, err := h.Sending.CheckOptOuts(r.Context(), a, addresses)
 	if err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ func (h *Handler) handleOptOutExport(w http.ResponseWriter, r *http.Request, a *
 	if format != "csv" && format != "xlsx" && format != "json" {
 		return core.Invalid("format")
 	}
-	rows, err := h.Core.ExportOptOuts(r.Context(), a, format)
+	rows, err := h.Sending.ExportOptOuts(r.Context(), a, format)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/web"
 )
 
@@ -47,7 +48,7 @@ func (h *Handler) handleOrderSourceList(w http.ResponseWriter, r *http.Request, 
 	if err := sourceAccess(a); err != nil {
 		return err
 	}
-	out, err := h.Core.ListOrderSources(r.Context())
+	out, err := h.Orders.ListOrderSources(r.Context())
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func (h *Handler) handleOrderSourceCreate(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	out, err := h.Core.CreateOrderSource(r.Context(), a, body)
+	out, err := h.Orders.CreateOrderSource(r.Context(), a, body)
 	if err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func (h *Handler) handleOrderSourceCheck(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
-	out, err := h.Core.CheckOrderSource(r.Context(), a, body)
+	out, err := h.Orders.CheckOrderSource(r.Context(), a, body)
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func (h *Handler) handleOrderSourceGet(w http.ResponseWriter, r *http.Request, a
 	if err := sourceAccess(a); err != nil {
 		return err
 	}
-	out, err := h.Core.OrderSource(r.Context(), web.Vars(r)["id"])
+	out, err := h.Orders.OrderSource(r.Context(), web.Vars(r)["id"])
 	if err != nil {
 		return err
 	}
@@ -112,7 +113,7 @@ func (h *Handler) handleOrderSourceUpdate(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	out, err := h.Core.UpdateOrderSource(r.Context(), a, web.Vars(r)["id"], body)
+	out, err := h.Orders.UpdateOrderSource(r.Context(), a, web.Vars(r)["id"], body)
 	if err != nil {
 		return err
 	}
@@ -124,7 +125,7 @@ func (h *Handler) handleOrderSourceDelete(w http.ResponseWriter, r *http.Request
 	if err := sourceAccess(a); err != nil {
 		return err
 	}
-	if err := h.Core.RemoveOrderSource(r.Context(), a, web.Vars(r)["id"]); err != nil {
+	if err := h.Orders.RemoveOrderSource(r.Context(), a, web.Vars(r)["id"]); err != nil {
 		return err
 	}
 	return web.NoContent(w)
@@ -136,7 +137,7 @@ func (h *Handler) handleOrderSourceCheckSaved(w http.ResponseWriter, r *http.Req
 	if err := sourceAccess(a); err != nil {
 		return err
 	}
-	out, err := h.Core.CheckSavedOrderSource(r.Context(), a, web.Vars(r)["id"])
+	out, err := h.Orders.CheckSavedOrderSource(r.Context(), a, web.Vars(r)["id"])
 	if err != nil {
 		return err
 	}
@@ -153,17 +154,17 @@ func (h *Handler) handleOrderSourceRun(w http.ResponseWriter, r *http.Request, a
 	if err := sourceAccess(a); err != nil {
 		return err
 	}
-	id, err := h.Core.RequestOrderSourceRun(r.Context(), a, web.Vars(r)["id"])
+	id, err := h.Orders.RequestOrderSourceRun(r.Context(), a, web.Vars(r)["id"])
 	if err != nil {
 		return err
 	}
-	c := h.Core
+	c := h.Orders
 	go func() {
-		if _, err := c.ReadOrderSource(context.Background(), id, c.Now(), core.TriggerManual); err != nil {
-			c.Log.Warn("manual order connection read", "connection", core.OrderSourcePublicID(id), "err", err)
+		if _, err := c.ReadOrderSource(context.Background(), id, c.Now(), orders.TriggerManual); err != nil {
+			c.Log.Warn("manual order connection read", "connection", orders.OrderSourcePublicID(id), "err", err)
 		}
 	}()
-	out, err := h.Core.OrderSource(r.Context(), core.OrderSourcePublicID(id))
+	out, err := h.Orders.OrderSource(r.Context(), orders.OrderSourcePublicID(id))
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/platform/platformtest"
 	"reviewd/store"
 )
@@ -174,7 +175,7 @@ func TestOrderSourceRecords(t *testing.T) {
 			t.Fatalf("activity %+v", a)
 		}
 	}
-	if count[core.ActOrderSourceCreated] != 4 || count[core.ActOrderSourceUpdated] != 3 || count[core.ActOrderSourceRemoved] != 1 {
+	if count[orders.ActOrderSourceCreated] != 4 || count[orders.ActOrderSourceUpdated] != 3 || count[orders.ActOrderSourceRemoved] != 1 {
 		t.Fatalf("activity = %v", count)
 	}
 }
@@ -311,7 +312,7 @@ func TestOrderSourceTries(t *testing.T) {
 	if v := p.do("GET", "/admin/v1/order-sources/"+id, nil); v.JSON["last_run_at"] != nil {
 		t.Fatalf("a dry run moved the connection: %v", v.JSON)
 	}
-	acts, total, _ := p.env.App.DB.Read().ListActivity(context.Background(), store.ActivityFilter{Action: core.ActOrderSourceTried, Limit: 50})
+	acts, total, _ := p.env.App.DB.Read().ListActivity(context.Background(), store.ActivityFilter{Action: orders.ActOrderSourceTried, Limit: 50})
 	if total != 9 || acts[0].TargetID != id {
 		t.Fatalf("tries in the activity history = %d", total)
 	}
@@ -376,7 +377,7 @@ func TestOrderSourceRun(t *testing.T) {
 	}
 	expect(t, p.do("POST", "/admin/v1/order-sources/"+id+"/run", nil), 409, "channel_inactive / channel_inactive")
 	expect(t, p.do("POST", "/admin/v1/order-sources/conn_404/run", nil), 404, "")
-	acts, _, _ := p.env.App.DB.Read().ListActivity(context.Background(), store.ActivityFilter{Action: core.ActOrderSourceRunNeeded})
+	acts, _, _ := p.env.App.DB.Read().ListActivity(context.Background(), store.ActivityFilter{Action: orders.ActOrderSourceRunNeeded})
 	if len(acts) != 1 {
 		t.Fatalf("manual reads in the activity history = %d", len(acts))
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 )
 
 // policyRows reads GET /admin/v1/policies and returns the rows by id.
@@ -123,13 +124,13 @@ func TestPolicyValidFrom(t *testing.T) {
 		t.Fatalf("scheduled version = %s", res.Body)
 	}
 	c := o.env.App.Core
-	rule := func(channel string) core.MarketRule {
+	rule := func(channel string) brand.MarketRule {
 		t.Helper()
 		ch, err := c.DB.Read().ChannelByCode(context.Background(), channel)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _, err := c.RuleFor(context.Background(), c.DB.Read(), "GB", ch.ID, o.env.Clock.T)
+		r, _, err := o.env.App.Brand.RuleFor(context.Background(), c.DB.Read(), "GB", ch.ID, o.env.Clock.T)
 		if err != nil {
 			t.Fatal(err)
 		}

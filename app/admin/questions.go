@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/core/qa"
 	"reviewd/app/web"
 )
 
@@ -19,7 +20,7 @@ func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request, a *
 		return err
 	}
 	v := r.URL.Query()
-	f := core.QuestionFilter{ListQuery: l, State: v.Get("state"), Market: v.Get("market"), Channel: v.Get("channel")}
+	f := qa.QuestionFilter{ListQuery: l, State: v.Get("state"), Market: v.Get("market"), Channel: v.Get("channel")}
 	for name, dst := range map[string]*bool{"unanswered": &f.Unanswered, "answers_waiting": &f.AnswersWaiting} {
 		switch v.Get(name) {
 		case "", "0":
@@ -29,7 +30,7 @@ func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request, a *
 			return core.Invalid(name)
 		}
 	}
-	out, err := h.Core.ListQuestions(r.Context(), a, f)
+	out, err := h.QA.ListQuestions(r.Context(), a, f)
 	if err != nil {
 		return err
 	}
@@ -38,7 +39,7 @@ func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request, a *
 
 // handleQuestionGet serves GET /admin/v1/questions/<id>: the question detail.
 func (h *Handler) handleQuestionGet(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	out, err := h.Core.QuestionDetailOf(r.Context(), a, web.Vars(r)["id"])
+	out, err := h.QA.QuestionDetailOf(r.Context(), a, web.Vars(r)["id"])
 	if err != nil {
 		return err
 	}
@@ -48,11 +49,11 @@ func (h *Handler) handleQuestionGet(w http.ResponseWriter, r *http.Request, a *c
 // handleQuestionTransition serves POST /admin/v1/questions/<id>/transition: body
 // event, reason; answers the question detail.
 func (h *Handler) handleQuestionTransition(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	var in core.QATransitionInput
+	var in qa.QATransitionInput
 	if err := web.DecodeJSON(r, maxQABody, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Core.TransitionQuestion(r.Context(), a, web.Vars(r)["id"], in)
+	out, err := h.QA.TransitionQuestion(r.Context(), a, web.Vars(r)["id"], in)
 	if err != nil {
 		return err
 	}
@@ -62,11 +63,11 @@ func (h *Handler) handleQuestionTransition(w http.ResponseWriter, r *http.Reques
 // handleAnswerTransition serves POST /admin/v1/answers/<id>/transition: body event,
 // reason; answers the answer row.
 func (h *Handler) handleAnswerTransition(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	var in core.QATransitionInput
+	var in qa.QATransitionInput
 	if err := web.DecodeJSON(r, maxQABody, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Core.TransitionAnswer(r.Context(), a, web.Vars(r)["id"], in)
+	out, err := h.QA.TransitionAnswer(r.Context(), a, web.Vars(r)["id"], in)
 	if err != nil {
 		return err
 	}
@@ -76,11 +77,11 @@ func (h *Handler) handleAnswerTransition(w http.ResponseWriter, r *http.Request,
 // handleBrandAnswer serves POST /admin/v1/questions/<id>/answer: the brand's answer
 // to a live question, published at once; 201 with the answer row.
 func (h *Handler) handleBrandAnswer(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	var in core.BrandAnswerInput
+	var in qa.BrandAnswerInput
 	if err := web.DecodeJSON(r, maxQABody, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Core.AnswerAsBrand(r.Context(), a, web.Vars(r)["id"], in)
+	out, err := h.QA.AnswerAsBrand(r.Context(), a, web.Vars(r)["id"], in)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/orders"
 	"reviewd/app/sendtest"
 	"reviewd/store"
 )
@@ -22,7 +24,7 @@ type qaEnv struct {
 func newQAEnv(t *testing.T) *qaEnv {
 	t.Helper()
 	o := newOwnerEnv(t)
-	if _, err := o.env.App.Core.UpdateSettings(context.Background(), core.Console(), map[string]json.RawMessage{
+	if _, err := o.env.App.Brand.UpdateSettings(context.Background(), core.Console(), map[string]json.RawMessage{
 		"questions_enabled": json.RawMessage(`true`)}); err != nil {
 		t.Fatal(err)
 	}
@@ -45,11 +47,10 @@ func (e *qaEnv) ask(t *testing.T, body map[string]any) (string, string) {
 // buyerToken ingests a delivered order of SKU-1 and issues an invitation token.
 func (e *qaEnv) buyerToken(t *testing.T, ext string) string {
 	t.Helper()
-	c := e.env.App.Core
 	delivered := e.env.Clock.T.Add(-48 * time.Hour)
-	_, err := c.IngestOrders(context.Background(), core.Console(), core.OrderRequest{Orders: []core.OrderInput{{
+	_, err := e.env.App.Orders.IngestOrders(context.Background(), core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
 		Channel: "web-tr", ExternalID: ext, PaymentState: "paid", PlacedAt: delivered.Add(-24 * time.Hour).Format(time.RFC3339),
-		CustomerEmail: "buyer@mail.example", Items: []core.LineInput{{LineReference: "L1", VariantKey: "SKU-1", Title: "Kettle",
+		CustomerEmail: "buyer@mail.example", Items: []orders.LineInput{{LineReference: "L1", VariantKey: "SKU-1", Title: "Kettle",
 			FulfilmentState: "delivered", DeliveredAt: delivered.Format(time.RFC3339)}}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -64,9 +65,9 @@ func (e *qaEnv) buyerToken(t *testing.T, ext string) string {
 		if err != nil {
 			return err
 		}
-		plain, _, err := core.IssueToken(context.Background(), tx, core.TokenInvitation, o, []int64{lines[0].ID},
+		plain, _, err := buyer.IssueToken(context.Background(), tx, buyer.TokenInvitation, o, []int64{lines[0].ID},
 			e.env.Clock.T.Add(30*24*time.Hour), 0)
-		tok = c.TagToken(plain)
+		tok = e.env.App.Buyer.TagToken(plain)
 		return err
 	})
 	if err != nil {

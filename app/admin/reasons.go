@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/web"
 )
 
@@ -11,5 +12,5 @@ import (
 // rejection, review removal, question rejection, review_media_removal, report) in
 // tr and en, each entry a code and a label.
 func (h *Handler) handleReasonList(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	return web.JSON(w, http.StatusOK, core.ReasonCatalogue())
+	return web.JSON(w, http.StatusOK, brand.ReasonCatalogue())
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/reviews"
 	"reviewd/app/web"
 )
 
@@ -37,13 +38,13 @@ func flagParam(r *http.Request, name string) (bool, error) {
 }
 
 // readReviewFilter reads the shared list contract and the review-list filters.
-func readReviewFilter(r *http.Request) (core.AdminReviewFilter, error) {
+func readReviewFilter(r *http.Request) (reviews.AdminReviewFilter, error) {
 	l, err := readListQuery(r)
 	if err != nil {
-		return core.AdminReviewFilter{}, err
+		return reviews.AdminReviewFilter{}, err
 	}
 	v := r.URL.Query()
-	f := core.AdminReviewFilter{ListQuery: l, State: v.Get("state"), Channel: v.Get("channel"), Market: v.Get("market"),
+	f := reviews.AdminReviewFilter{ListQuery: l, State: v.Get("state"), Channel: v.Get("channel"), Market: v.Get("market"),
 		EntryPoint: v.Get("entry_point")}
 	if s := v.Get("rating"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -76,7 +77,7 @@ func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request, a *co
 		}
 		return h.exportReviews(w, r, a, f, format)
 	}
-	out, err := h.Core.ListAdminReviews(r.Context(), a, f)
+	out, err := h.Reviews.ListAdminReviews(r.Context(), a, f)
 	if err != nil {
 		return err
 	}
@@ -97,8 +98,8 @@ func exportTime(t *time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func (h *Handler) exportReviews(w http.ResponseWriter, r *http.Request, a *core.Actor, f core.AdminReviewFilter, format string) error {
-	out, err := h.Core.ExportAdminReviews(r.Context(), a, f, format)
+func (h *Handler) exportReviews(w http.ResponseWriter, r *http.Request, a *core.Actor, f reviews.AdminReviewFilter, format string) error {
+	out, err := h.Reviews.ExportAdminReviews(r.Context(), a, f, format)
 	if err != nil {
 		return err
 	}
@@ -113,7 +114,7 @@ func (h *Handler) exportReviews(w http.ResponseWriter, r *http.Request, a *core.
 			it.Origin, strconv.Itoa(it.Rating), it.Title, it.Body, it.Author, b(it.NameHidden), b(it.Verified),
 			it.ProductName, it.VariantKey, it.GroupKey, b(it.FlagOpen), strconv.Itoa(it.ReportsOpen),
 			strconv.Itoa(it.MediaCount), strconv.Itoa(it.HelpfulCount), strconv.Itoa(it.UnhelpfulCount), platform, source,
-			it.SubmittedAt.UTC().Format(time.RFC3339), exportTime(it.PublishedAt), h.Core.PanelReviewURL(it.ID)})
+			it.SubmittedAt.UTC().Format(time.RFC3339), exportTime(it.PublishedAt), h.Reviews.PanelReviewURL(it.ID)})
 	}
 	filters := exportTable{Sheet: "Filters", Header: []string{"filter", "value"}}
 	for _, k := range []string{"q", "state", "channel", "market", "rating", "flag_open", "reported", "entry_point", "sort"} {
@@ -127,7 +128,7 @@ func (h *Handler) exportReviews(w http.ResponseWriter, r *http.Request, a *core.
 
 // handleReviewGet serves GET /admin/v1/reviews/<id>: the review detail.
 func (h *Handler) handleReviewGet(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	out, err := h.Core.AdminReviewDetailOf(r.Context(), a, web.Vars(r)["id"])
+	out, err := h.Reviews.AdminReviewDetailOf(r.Context(), a, web.Vars(r)["id"])
 	if err != nil {
 		return err
 	}
@@ -141,7 +142,7 @@ func (h *Handler) handleReviewGet(w http.ResponseWriter, r *http.Request, a *cor
 // another review are 404 not_found.
 func (h *Handler) handleReviewMediaFile(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	v := web.Vars(r)
-	f, err := h.Core.OpenReviewMedia(r.Context(), v["id"], v["file_id"], v["file_name"])
+	f, err := h.Reviews.OpenReviewMedia(r.Context(), v["id"], v["file_id"], v["file_name"])
 	if err != nil {
 		return err
 	}
@@ -167,7 +168,7 @@ func (h *Handler) handleReviewMediaDelete(w http.ResponseWriter, r *http.Request
 		in.Reason = r.URL.Query().Get("reason")
 	}
 	v := web.Vars(r)
-	if err := h.Core.RemoveReviewMedia(r.Context(), a, v["id"], v["file_id"], in.Reason); err != nil {
+	if err := h.Reviews.RemoveReviewMedia(r.Context(), a, v["id"], v["file_id"], in.Reason); err != nil {
 		return err
 	}
 	return web.NoContent(w)
@@ -176,11 +177,11 @@ func (h *Handler) handleReviewMediaDelete(w http.ResponseWriter, r *http.Request
 // handleReviewTransition serves POST /admin/v1/reviews/<id>/transition: body event
 // and reason; the answer is the review row with the events now offered.
 func (h *Handler) handleReviewTransition(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	var in core.ReviewTransitionInput
+	var in reviews.ReviewTransitionInput
 	if err := web.DecodeJSON(r, moderationBodyLimit, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Core.TransitionReview(r.Context(), a, web.Vars(r)["id"], in)
+	out, err := h.Reviews.TransitionReview(r.Context(), a, web.Vars(r)["id"], in)
 	if err != nil {
 		return err
 	}
@@ -197,7 +198,7 @@ func (h *Handler) handleReportsResolve(w http.ResponseWriter, r *http.Request, a
 	if err := decodeOptional(r, moderationBodyLimit, &in); err != nil {
 		return err
 	}
-	n, err := h.Core.ResolveReports(r.Context(), a, web.Vars(r)["id"], in.Note)
+	n, err := h.Reviews.ResolveReports(r.Context(), a, web.Vars(r)["id"], in.Note)
 	if err != nil {
 		return err
 	}

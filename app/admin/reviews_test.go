@@ -17,6 +17,8 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"reviewd/app/core"
+	"reviewd/app/core/checks"
+	"reviewd/app/core/orders"
 	"reviewd/store"
 )
 
@@ -41,7 +43,7 @@ func TestReviewDetail(t *testing.T) {
 	if h := d["history"].([]any); len(h) != 1 || h[0].(map[string]any)["event"] != "submitted" {
 		t.Fatalf("history %v", h)
 	}
-	if c := d["checks"].([]any); len(c) != len(core.CheckKinds) || c[0].(map[string]any)["outcome"] != "passed" {
+	if c := d["checks"].([]any); len(c) != len(checks.CheckKinds) || c[0].(map[string]any)["outcome"] != "passed" {
 		t.Fatalf("checks %v", c)
 	}
 	if r := d["reports"].([]any); len(r) != 1 || r[0].(map[string]any)["reason"] != "spam" || r[0].(map[string]any)["state"] != "open" ||
@@ -60,16 +62,16 @@ func TestReviewDetail(t *testing.T) {
 	// The Returned mark, then erasure of the order's customer data.
 	r := m.get(id)
 	m.tx(func(tx *store.Tx) error {
-		return m.env.App.Core.MarkReturned(m.ctx, tx, core.System("test"), r.OrderID, 0)
+		return m.env.App.Reviews.MarkReturned(m.ctx, tx, core.System("test"), r.OrderID, 0)
 	})
 	m.env.Clock.T = m.env.Clock.T.Add(time.Hour)
 	m.tx(func(tx *store.Tx) error {
-		_, err := m.env.App.Core.EraseOrderCustomer(m.ctx, tx, r.OrderID, core.EraseRequest)
+		_, err := m.env.App.Orders.EraseOrderCustomer(m.ctx, tx, r.OrderID, orders.EraseRequest)
 		return err
 	})
 	proof = m.do("GET", "/admin/v1/reviews/"+id, nil, m.read).JSON["proof"].(map[string]any)
 	if !regexp.MustCompile(`^erased-order:[0-9a-f]{32}$`).MatchString(proof["order_reference"].(string)) ||
-		proof["order_reference"] != m.env.App.Core.ErasedOrderRef(r.OrderID) || proof["returned"] != true ||
+		proof["order_reference"] != m.env.App.Core.Keys.ErasedOrderRef(r.OrderID) || proof["returned"] != true ||
 		proof["returned_at"] != "2026-06-01T10:00:00Z" {
 		t.Fatalf("proof after return and erasure %v", proof)
 	}

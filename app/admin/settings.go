@@ -14,7 +14,7 @@ const settingsBodyLimit = 64 << 10
 // handleSettingsGet serves GET /admin/v1/settings: the full settings object with
 // has_webhook_secret.
 func (h *Handler) handleSettingsGet(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	v, err := h.Core.SettingsOf(r.Context())
+	v, err := h.Brand.SettingsOf(r.Context())
 	if err != nil {
 		return err
 	}
@@ -31,7 +31,7 @@ func (h *Handler) handleSettingsUpdate(w http.ResponseWriter, r *http.Request, a
 	if fields == nil {
 		return core.ErrInvalidJSON
 	}
-	v, err := h.Core.UpdateSettings(r.Context(), a, fields)
+	v, err := h.Brand.UpdateSettings(r.Context(), a, fields)
 	if err != nil {
 		return err
 	}
@@ -41,7 +41,7 @@ func (h *Handler) handleSettingsUpdate(w http.ResponseWriter, r *http.Request, a
 // handleWebhookSecretCreate serves POST /admin/v1/settings/webhook-secret: a new
 // notification password, shown once (panel session only).
 func (h *Handler) handleWebhookSecretCreate(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	p, err := h.Core.CreateWebhookSecret(r.Context(), a)
+	p, err := h.Brand.CreateWebhookSecret(r.Context(), a)
 	if err != nil {
 		return err
 	}

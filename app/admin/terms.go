@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/core/checks"
 	"reviewd/app/web"
 )
 
@@ -12,7 +13,7 @@ const termsBodyLimit = 64 << 10
 
 // handleTermList serves GET /admin/v1/terms: the brand's check expressions.
 func (h *Handler) handleTermList(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	out, err := h.Core.Terms(r.Context())
+	out, err := h.Checks.Terms(r.Context())
 	if err != nil {
 		return err
 	}
@@ -36,7 +37,7 @@ func (h *Handler) handleTermsSave(w http.ResponseWriter, r *http.Request, a *cor
 		return err
 	}
 	if in.Pattern != nil {
-		out, err := h.Core.AddTerms(r.Context(), a, []core.TermInput{{Pattern: *in.Pattern, Label: in.Label}})
+		out, err := h.Checks.AddTerms(r.Context(), a, []checks.TermInput{{Pattern: *in.Pattern, Label: in.Label}})
 		if err != nil {
 			return err
 		}
@@ -47,9 +48,9 @@ func (h *Handler) handleTermsSave(w http.ResponseWriter, r *http.Request, a *cor
 	if _, ok := fields["terms"]; !ok {
 		return core.Invalid("pattern_required")
 	}
-	list := make([]core.TermInput, 0, len(in.Terms))
+	list := make([]checks.TermInput, 0, len(in.Terms))
 	for _, t := range in.Terms {
-		var ti core.TermInput
+		var ti checks.TermInput
 		if err := json.Unmarshal(t, &ti.Pattern); err != nil {
 			if err := json.Unmarshal(t, &ti); err != nil {
 				return core.Invalid("terms")
@@ -57,7 +58,7 @@ func (h *Handler) handleTermsSave(w http.ResponseWriter, r *http.Request, a *cor
 		}
 		list = append(list, ti)
 	}
-	out, err := h.Core.ReplaceTerms(r.Context(), a, list)
+	out, err := h.Checks.ReplaceTerms(r.Context(), a, list)
 	if err != nil {
 		return err
 	}
@@ -66,7 +67,7 @@ func (h *Handler) handleTermsSave(w http.ResponseWriter, r *http.Request, a *cor
 
 // handleTermDelete serves DELETE /admin/v1/terms/{id}.
 func (h *Handler) handleTermDelete(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	if err := h.Core.DeleteTerm(r.Context(), a, web.Vars(r)["id"]); err != nil {
+	if err := h.Checks.DeleteTerm(r.Context(), a, web.Vars(r)["id"]); err != nil {
 		return err
 	}
 	return web.NoContent(w)

@@ -91,7 +91,7 @@ func newDemoCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			surface := &demoSurface{info: info, base: a.Config.PublicURL, core: a.Core}
+			surface := &demoSurface{info: info, base: a.Config.PublicURL, core: a.Core, read: a.Read, buyer: a.Buyer}
 			return runServer(cmd, a, func(addr net.Addr) {
 				if strings.HasSuffix(surface.base, ":0") {
 					surface.base = "http://" + addr.String()

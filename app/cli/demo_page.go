@@ -12,6 +12,8 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 	"reviewd/assets"
 )
@@ -225,7 +227,7 @@ func (d *demoSurface) renderSSR(ctx context.Context, v *demoView) error {
 	if err != nil {
 		return err
 	}
-	out, err := d.core.RenderSSR(ctx, ch, core.SSRInput{ListInput: core.ListInput{Product: v.Product.Code,
+	out, err := d.read.RenderSSR(ctx, ch, readmodel.SSRInput{ListInput: readmodel.ListInput{Product: v.Product.Code,
 		Scope: v.Product.Scope}, Name: v.Product.Title, Style: v.Style, Theme: v.Theme})
 	if err != nil {
 		return err
@@ -258,7 +260,7 @@ func (d *demoSurface) viewer(ctx context.Context, v *demoView, customer, name st
 	if err != nil {
 		return err
 	}
-	out, err := d.core.Viewer(ctx, core.KeyActor(k, core.ViaServerKey), ch, core.ViewerInput{Customer: customer,
+	out, err := d.buyer.Viewer(ctx, core.KeyActor(k, core.ViaServerKey), ch, buyer.ViewerInput{Customer: customer,
 		CustomerName: name, Product: v.Product.Code, Scope: v.Product.Scope, Lang: v.Lang})
 	if err != nil {
 		return err

@@ -21,7 +21,7 @@ func TestDemoPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface {
-		return append(Surfaces(a, s, buildRunner(a)), &demoSurface{info: info, base: "http://localhost:8080", core: a.Core})
+		return append(Surfaces(a, s), &demoSurface{info: info, base: "http://localhost:8080", core: a.Core, read: a.Read, buyer: a.Buyer})
 	})
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()

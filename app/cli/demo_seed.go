@@ -15,6 +15,11 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/qa"
+	"reviewd/app/core/reviews"
 	"reviewd/jobs"
 	"reviewd/store"
 )
@@ -239,13 +244,13 @@ type demoChannelState struct {
 // with answers. It adds the product pages to info.
 func seedDemoContent(ctx context.Context, a *app.App, info *demoInfo) error {
 	c, console := a.Core, core.Console()
-	if _, err := c.UpdateSettings(ctx, console, map[string]json.RawMessage{
+	if _, err := a.Brand.UpdateSettings(ctx, console, map[string]json.RawMessage{
 		"questions_enabled": json.RawMessage(`true`), "publishing_method": json.RawMessage(`"` + core.PublishAutomatic + `"`),
 	}); err != nil {
 		return demoErr("settings", err)
 	}
-	apparel := []core.TemplateProduct{{Scope: store.ScopeGroup, Key: "demo-tshirt"}}
-	if _, err := c.SaveAspectTemplate(ctx, console, core.AspectTemplateInput{Key: "apparel", Products: &apparel}); err != nil {
+	apparel := []brand.TemplateProduct{{Scope: store.ScopeGroup, Key: "demo-tshirt"}}
+	if _, err := a.Brand.SaveAspectTemplate(ctx, console, brand.AspectTemplateInput{Key: "apparel", Products: &apparel}); err != nil {
 		return demoErr("rating topics", err)
 	}
 	var states []*demoChannelState
@@ -261,7 +266,7 @@ func seedDemoContent(ctx context.Context, a *app.App, info *demoInfo) error {
 		}
 	}
 	// The media job prepares the photos (metadata-free JPEGs and renditions).
-	summary, err := jobs.Media{Core: c}.Run(ctx, c.Now())
+	summary, err := jobs.Media{Reviews: a.Reviews}.Run(ctx, c.Now())
 	if err != nil {
 		return demoErr("media", err)
 	}
@@ -289,18 +294,18 @@ func seedDemoChannel(ctx context.Context, a *app.App, dc demoChannel) (*demoChan
 	st := &demoChannelState{dc: dc, ch: acc.Channel, site: core.KeyActor(acc.Key, core.ViaSiteKey), tokens: map[string]string{}}
 	reviews := demoReviews[dc.Language]
 	now := c.Now()
-	req := core.OrderRequest{Channel: dc.Code, Batch: true}
+	req := orders.OrderRequest{Channel: dc.Code, Batch: true}
 	for i, r := range reviews {
 		it := demoItemByKey(r.item)
 		delivered := now.Add(-time.Duration(2+(i*7)%26)*24*time.Hour - time.Duration(i%9)*time.Hour)
-		req.Orders = append(req.Orders, core.OrderInput{
+		req.Orders = append(req.Orders, orders.OrderInput{
 			ExternalID: demoOrderID(dc, i), PaymentState: core.PaymentPaid, PlacedAt: delivered.Add(-72 * time.Hour).Format(time.RFC3339),
 			CustomerEmail: demoEmail(dc, i), Language: dc.Language,
-			Items: []core.LineInput{{LineReference: "1", VariantKey: it.key, GroupKey: it.group, CatalogID: it.key,
+			Items: []orders.LineInput{{LineReference: "1", VariantKey: it.key, GroupKey: it.group, CatalogID: it.key,
 				Title: it.title[dc.Language], FulfilmentState: core.LineDelivered, DeliveredAt: delivered.Format(time.RFC3339)}},
 		})
 	}
-	if _, err := c.IngestOrders(ctx, core.KeyActor(srv, core.ViaServerKey), req); err != nil {
+	if _, err := a.Orders.IngestOrders(ctx, core.KeyActor(srv, core.ViaServerKey), req); err != nil {
 		return nil, demoErr("orders", err)
 	}
 	for i, r := range reviews {
@@ -322,8 +327,7 @@ func demoEmail(dc demoChannel, i int) string {
 // seedDemoReview writes review i of the channel: the order check, photo uploads,
 // the review itself and its helpful votes (once published).
 func seedDemoReview(ctx context.Context, a *app.App, st *demoChannelState, i int, r demoReview) (string, error) {
-	c := a.Core
-	el, err := c.CheckEligibility(ctx, st.site, st.ch, core.EligibilityInput{Order: demoOrderID(st.dc, i),
+	el, err := a.Buyer.CheckEligibility(ctx, st.site, st.ch, buyer.EligibilityInput{Order: demoOrderID(st.dc, i),
 		Email: demoEmail(st.dc, i), Language: st.dc.Language})
 	if err != nil {
 		return "", demoErr("order check", err)
@@ -341,7 +345,7 @@ func seedDemoReview(ctx context.Context, a *app.App, st *demoChannelState, i int
 			media = append(media, id)
 		}
 	}
-	row := core.ReviewInput{LineReference: "1", Rating: json.RawMessage(strconv.Itoa(r.rating)), Title: r.title, Body: r.body,
+	row := reviews.ReviewInput{LineReference: "1", Rating: json.RawMessage(strconv.Itoa(r.rating)), Title: r.title, Body: r.body,
 		Media: media, HideName: json.RawMessage(strconv.FormatBool(r.hide)), Aspects: map[string]json.RawMessage{}}
 	if r.name != "" {
 		name := r.name
@@ -350,8 +354,8 @@ func seedDemoReview(ctx context.Context, a *app.App, st *demoChannelState, i int
 	for k, v := range r.aspects {
 		row.Aspects[k] = json.RawMessage(strconv.Itoa(v))
 	}
-	out, err := c.WriteReviews(ctx, st.site, st.ch, core.WriteInput{Token: el.Token, Language: st.dc.Language,
-		Reviews: []core.ReviewInput{row}})
+	out, err := a.Reviews.WriteReviews(ctx, st.site, st.ch, reviews.WriteInput{Token: el.Token, Language: st.dc.Language,
+		Reviews: []reviews.ReviewInput{row}})
 	if err != nil {
 		return "", demoErr("review", err)
 	}
@@ -360,7 +364,7 @@ func seedDemoReview(ctx context.Context, a *app.App, st *demoChannelState, i int
 		return w.ID, nil
 	}
 	for v := 0; v < r.votes; v++ {
-		if _, err := c.VoteHelpful(ctx, st.site, st.ch, w.ID, core.VoteInput{Vote: core.VoteUp,
+		if _, err := a.Reviews.VoteHelpful(ctx, st.site, st.ch, w.ID, reviews.VoteInput{Vote: reviews.VoteUp,
 			VisitorKey: "demo-visitor-" + strconv.Itoa(v+1)}); err != nil {
 			return "", demoErr("helpful vote", err)
 		}
@@ -372,12 +376,11 @@ func seedDemoReview(ctx context.Context, a *app.App, st *demoChannelState, i int
 // functions as POST /v1/media. A refusal (a virus scanner that cannot be reached,
 // for one) leaves the review without that photo.
 func demoUpload(ctx context.Context, a *app.App, st *demoChannelState, token string, it demoItem, n int) (string, error) {
-	c := a.Core
-	file, err := c.ReceiveUpload(bytes.NewReader(demoPhoto(it.palette, n)))
+	file, err := a.Reviews.ReceiveUpload(bytes.NewReader(demoPhoto(it.palette, n)))
 	if err != nil {
 		return "", demoErr("photo", err)
 	}
-	up, err := c.UploadMedia(ctx, st.site, st.ch, core.UploadInput{Token: token, LineReference: "1", File: file})
+	up, err := a.Reviews.UploadMedia(ctx, st.site, st.ch, reviews.UploadInput{Token: token, LineReference: "1", File: file})
 	var ce *core.Error
 	if errors.As(err, &ce) {
 		a.Log.Warn("demo photo not uploaded", "code", ce.Code, "detail", ce.Detail)
@@ -393,18 +396,18 @@ func demoUpload(ctx context.Context, a *app.App, st *demoChannelState, token str
 // the brand (the panel's brand answer) and as buyers (with the order-check token of
 // a customer who bought the product).
 func seedDemoQuestions(ctx context.Context, a *app.App, st *demoChannelState) error {
-	c, console := a.Core, core.Console()
+	console := core.Console()
 	for _, q := range demoQuestions[st.dc.Language] {
-		asked, err := c.AskQuestion(ctx, st.site, st.ch, core.QuestionInput{Product: q.product, Scope: q.scope, Name: q.name,
+		asked, err := a.QA.AskQuestion(ctx, st.site, st.ch, qa.QuestionInput{Product: q.product, Scope: q.scope, Name: q.name,
 			Body: q.body, HideName: json.RawMessage(strconv.FormatBool(q.hide)), Language: st.dc.Language})
 		if err != nil {
 			return demoErr("question", err)
 		}
-		if asked.State != core.QAPublished {
+		if asked.State != qa.QAPublished {
 			continue // held by the checks: waits for a moderator
 		}
 		if q.brand != "" {
-			if _, err := c.AnswerAsBrand(ctx, console, asked.ID, core.BrandAnswerInput{Body: q.brand}); err != nil {
+			if _, err := a.QA.AnswerAsBrand(ctx, console, asked.ID, qa.BrandAnswerInput{Body: q.brand}); err != nil {
 				return demoErr("brand answer", err)
 			}
 		}
@@ -413,7 +416,7 @@ func seedDemoQuestions(ctx context.Context, a *app.App, st *demoChannelState) er
 			if !ok {
 				return fmt.Errorf("demo: no order of %s", q.buyerName)
 			}
-			if _, err := c.AnswerQuestion(ctx, st.site, st.ch, asked.ID, tok, core.AnswerInput{Body: q.buyer,
+			if _, err := a.QA.AnswerQuestion(ctx, st.site, st.ch, asked.ID, tok, qa.AnswerInput{Body: q.buyer,
 				Name: q.buyerName, HideName: json.RawMessage(`true`), Language: st.dc.Language}); err != nil {
 				return demoErr("buyer answer", err)
 			}

@@ -9,6 +9,8 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 	"reviewd/store"
 )
@@ -17,9 +19,11 @@ import (
 // (demo_page.go) and a JSON index of what the demo created, with its product pages,
 // their live review counts and today's component views.
 type demoSurface struct {
-	info demoInfo
-	base string // public address, fixed before serving starts
-	core *core.Core
+	info  demoInfo
+	base  string // public address, fixed before serving starts
+	core  *core.Core
+	read  *readmodel.Service
+	buyer *buyer.Service
 }
 
 // Mount adds the demo routes.

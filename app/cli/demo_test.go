@@ -18,6 +18,8 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/core/qa"
+	"reviewd/app/core/readmodel"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -122,7 +124,7 @@ func checkDemoContent(t *testing.T, a *app.App, info demoInfo) {
 		for i, n := range st.Ratings {
 			ratings[i] += n
 		}
-		var gallery []core.GalleryItem
+		var gallery []readmodel.GalleryItem
 		if err := json.Unmarshal([]byte(st.Gallery), &gallery); err != nil {
 			t.Fatalf("gallery %s: %v", st.Gallery, err)
 		}
@@ -142,7 +144,7 @@ func checkDemoContent(t *testing.T, a *app.App, info demoInfo) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, err := a.Core.PublishedQuestions(ctx, ch, core.QuestionQuery{Product: "demo-mug-blue"})
+		list, err := a.QA.PublishedQuestions(ctx, ch, qa.QuestionQuery{Product: "demo-mug-blue"})
 		if err != nil || list.Total != 2 {
 			t.Fatalf("%s questions: %+v %v", dc.Code, list, err)
 		}
@@ -152,20 +154,20 @@ func checkDemoContent(t *testing.T, a *app.App, info demoInfo) {
 				kinds[ans.Kind] = true
 			}
 		}
-		if !kinds[core.AnswerBrand] || !kinds[core.AnswerBuyer] {
+		if !kinds[qa.AnswerBrand] || !kinds[qa.AnswerBuyer] {
 			t.Fatalf("%s answers: %+v", dc.Code, list.Questions)
 		}
-		group, err := a.Core.PublishedQuestions(ctx, ch, core.QuestionQuery{Product: "demo-tshirt", Scope: "group"})
+		group, err := a.QA.PublishedQuestions(ctx, ch, qa.QuestionQuery{Product: "demo-tshirt", Scope: "group"})
 		if err != nil || group.Total != 2 {
 			t.Fatalf("%s t-shirt questions: %+v %v", dc.Code, group, err)
 		}
-		held, err := a.Core.ListQuestions(ctx, core.Console(), core.QuestionFilter{State: core.QAPending, Channel: dc.Code,
+		held, err := a.QA.ListQuestions(ctx, core.Console(), qa.QuestionFilter{State: qa.QAPending, Channel: dc.Code,
 			ListQuery: core.ListQuery{Page: 1, PageSize: 50}})
 		if err != nil || held.Total != 1 {
 			t.Fatalf("%s questions awaiting approval: %+v %v", dc.Code, held, err)
 		}
 	}
-	if set, err := a.Core.SettingsOf(ctx); err != nil || !set.QuestionsEnabled || set.PublishingMethod != core.PublishAutomatic {
+	if set, err := a.Brand.SettingsOf(ctx); err != nil || !set.QuestionsEnabled || set.PublishingMethod != core.PublishAutomatic {
 		t.Fatalf("settings %+v %v", set, err)
 	}
 }
@@ -177,7 +179,7 @@ func TestDemoSurface(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface {
-		return append(Surfaces(a, s, buildRunner(a)), &demoSurface{info: info, base: "http://demo.test", core: a.Core})
+		return append(Surfaces(a, s), &demoSurface{info: info, base: "http://demo.test", core: a.Core, read: a.Read, buyer: a.Buyer})
 	})
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()

@@ -7,7 +7,7 @@ import (
 
 	"reviewd/app"
 
-	"reviewd/app/core"
+	"reviewd/app/core/sending"
 )
 
 func newMailEventsCmd(e *env) *cobra.Command {
@@ -17,7 +17,7 @@ func newMailEventsCmd(e *env) *cobra.Command {
 		Short: "print the four provider endpoint addresses with their access code",
 		Args:  cobra.NoArgs,
 		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
-			code, err := a.Core.MailAccessCode(cmd.Context())
+			code, err := a.Sending.MailAccessCode(cmd.Context())
 			if err != nil {
 				return consoleErr(err)
 			}
@@ -25,8 +25,8 @@ func newMailEventsCmd(e *env) *cobra.Command {
 				Provider string `json:"provider"`
 				URL      string `json:"url"`
 			}
-			out := make([]addr, 0, len(core.MailProviders))
-			for _, p := range core.MailProviders {
+			out := make([]addr, 0, len(sending.MailProviders))
+			for _, p := range sending.MailProviders {
 				out = append(out, addr{Provider: p, URL: a.Config.PublicURL + "/v1/mail-events/" + p + "/" + code})
 			}
 			return e.print(cmd, out, func(w io.Writer) {

@@ -51,7 +51,7 @@ func TestMailEventsAddresses(t *testing.T) {
 		t.Fatalf("setting = %q, %v", stored, err)
 	}
 	ctx := context.Background()
-	if !a.Core.CheckMailAccessCode(ctx, code) || a.Core.CheckMailAccessCode(ctx, code[:len(code)-1]+"x") || a.Core.CheckMailAccessCode(ctx, "") {
+	if !a.Sending.CheckMailAccessCode(ctx, code) || a.Sending.CheckMailAccessCode(ctx, code[:len(code)-1]+"x") || a.Sending.CheckMailAccessCode(ctx, "") {
 		t.Fatalf("CheckMailAccessCode does not tell the code from others")
 	}
 }

@@ -21,21 +21,21 @@ import (
 )
 
 // Surfaces lists every HTTP surface over an opened data folder.
-func Surfaces(a *app.App, s *app.Server, runner *jobs.Runner) []app.Surface {
+func Surfaces(a *app.App, s *app.Server) []app.Surface {
 	return []app.Surface{
-		&admin.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits, Jobs: runner},
-		&ingest.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
-		&mailhook.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
-		&storefront.Handler{Core: a.Core, Auth: s.Auth, Limits: s.Limits},
+		&admin.Handler{Core: a.Core, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Auth: s.Auth, Limits: s.Limits},
+		&ingest.Handler{Orders: a.Orders, Auth: s.Auth, Limits: s.Limits},
+		&mailhook.Handler{Sending: a.Sending, Auth: s.Auth, Limits: s.Limits},
+		&storefront.Handler{Core: a.Core, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Auth: s.Auth, Limits: s.Limits},
 	}
 }
 
-// TestSurfaces is Surfaces with its own job runner, for apptest.New.
-func TestSurfaces(a *app.App, s *app.Server) []app.Surface { return Surfaces(a, s, buildRunner(a)) }
+// TestSurfaces is Surfaces, for apptest.New.
+func TestSurfaces(a *app.App, s *app.Server) []app.Surface { return Surfaces(a, s) }
 
 // buildServer mounts every HTTP surface over an opened data folder.
-func buildServer(a *app.App, runner *jobs.Runner) *app.Server {
-	srv := app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface { return Surfaces(a, s, runner) })
+func buildServer(a *app.App) *app.Server {
+	srv := app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface { return Surfaces(a, s) })
 	srv.UseMetrics(a.Metrics)
 	return srv
 }
@@ -43,11 +43,11 @@ func buildServer(a *app.App, runner *jobs.Runner) *app.Server {
 // buildRunner lists every job of the CONTRACT with its schedule.
 func buildRunner(a *app.App) *jobs.Runner {
 	r := jobs.NewRunner(a.DB, a.Log,
-		jobs.Entry{Job: jobs.Invitations{Core: a.Core}, Schedule: "@every 1m"},
-		jobs.Entry{Job: jobs.OrderSources{Core: a.Core}, Schedule: "@every 1m"},
+		jobs.Entry{Job: jobs.Invitations{Sending: a.Sending}, Schedule: "@every 1m"},
+		jobs.Entry{Job: jobs.OrderSources{Orders: a.Orders}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.Idle{JobName: "marketplace"}, Schedule: "@every 15m"},
-		jobs.Entry{Job: jobs.Media{Core: a.Core}, Schedule: "@every 10s"},
-		jobs.Entry{Job: jobs.Erasure{Core: a.Core}, Schedule: "@every 1h"},
+		jobs.Entry{Job: jobs.Media{Reviews: a.Reviews}, Schedule: "@every 10s"},
+		jobs.Entry{Job: jobs.Erasure{Orders: a.Orders}, Schedule: "@every 1h"},
 		jobs.Entry{Job: jobs.Cleanup{DB: a.DB}, Schedule: "30 3 * * *"},
 	)
 	if a.Metrics != nil {
@@ -66,7 +66,7 @@ func dataPaths(dir string) replica.Paths {
 // jobs.enabled is false. extra surfaces (the demo's) are mounted after the usual ones.
 func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...app.Surface) error {
 	runner := buildRunner(a)
-	srv := buildServer(a, runner)
+	srv := buildServer(a)
 	if a.Config.Replica.Enabled() {
 		// Started before the HTTP server and stopped after it, so every acknowledged
 		// write is shipped on a clean stop.

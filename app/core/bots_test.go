@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 )
 
 // TestBotTable: real user agents, and every line of core.BotTable deciding as it
@@ -68,7 +69,7 @@ func TestSearchFold(t *testing.T) {
 		"KIRMIZI": "kirmizi", "kırmızı": "kirmizi", "KİRMİZİ": "kirmizi", "İstanbul": "istanbul", "IĞDIR": "igdir",
 		"Çağrı Şöför Ödül Ünlü": "cagri sofor odul unlu", "Straße": "strasse", "Crème brûlée": "creme brulee",
 	} {
-		if got := core.SearchFold(in); got != want {
+		if got := readmodel.SearchFold(in); got != want {
 			t.Errorf("SearchFold(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -77,7 +78,7 @@ func TestSearchFold(t *testing.T) {
 // TestStarsFilled: halves rounded up.
 func TestStarsFilled(t *testing.T) {
 	for avg, want := range map[float64]float64{0: 0, 1: 1, 4.2: 4, 4.24: 4, 4.25: 4.5, 4.5: 4.5, 4.74: 4.5, 4.75: 5, 5: 5} {
-		if got := core.StarsFilled(avg); got != want {
+		if got := readmodel.StarsFilled(avg); got != want {
 			t.Errorf("StarsFilled(%v) = %v, want %v", avg, got, want)
 		}
 	}

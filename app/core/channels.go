@@ -11,7 +11,7 @@ import (
 
 var (
 	reChannelCode = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$`)
-	reMarket      = regexp.MustCompile(`^[A-Z]{2}$`)
+	ReMarket      = regexp.MustCompile(`^[A-Z]{2}$`)
 	reDomain      = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$|^localhost$`)
 )
 
@@ -48,7 +48,7 @@ func (c *Core) CreateChannel(ctx context.Context, a *Actor, in NewChannel) (stor
 	switch {
 	case !reChannelCode.MatchString(in.Code):
 		return store.Channel{}, Invalid("code")
-	case !reMarket.MatchString(in.Market):
+	case !ReMarket.MatchString(in.Market):
 		return store.Channel{}, Invalid("market")
 	case in.Language != "tr" && in.Language != "en":
 		return store.Channel{}, Invalid("language")
@@ -93,4 +93,13 @@ func (c *Core) CreateChannel(ctx context.Context, a *Actor, in NewChannel) (stor
 func isHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
+}
+
+// BrandOf is the name a customer knows the channel by: its brand name, else its
+// label.
+func BrandOf(ch store.Channel) string {
+	if ch.BrandName != "" {
+		return ch.BrandName
+	}
+	return ch.Label
 }

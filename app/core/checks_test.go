@@ -8,6 +8,12 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/checks"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/readmodel"
+	"reviewd/app/core/reviews"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -42,7 +48,7 @@ func TestTextFindings(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fs, err := core.TextFindings(core.CheckText{Title: c.title, Body: c.body, AuthorName: c.author, Language: c.lang}, terms)
+			fs, err := checks.TextFindings(checks.CheckText{Title: c.title, Body: c.body, AuthorName: c.author, Language: c.lang}, terms)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,11 +66,11 @@ func TestTextFindings(t *testing.T) {
 // TestBodyHash: short texts are not compared; case, spacing and punctuation do not
 // matter.
 func TestBodyHash(t *testing.T) {
-	if core.BodyHash("Çok güzel, tavsiye ederim.", "tr") != "" {
+	if checks.BodyHash("Çok güzel, tavsiye ederim.", "tr") != "" {
 		t.Fatal("short text hashed")
 	}
-	a := core.BodyHash("The handle broke after two weeks of daily use, sadly.", "en")
-	b := core.BodyHash("the handle broke after two weeks   of daily use sadly", "en")
+	a := checks.BodyHash("The handle broke after two weeks of daily use, sadly.", "en")
+	b := checks.BodyHash("the handle broke after two weeks   of daily use sadly", "en")
 	if a == "" || a != b {
 		t.Fatalf("%q %q", a, b)
 	}
@@ -96,6 +102,7 @@ func TestPublishDecision(t *testing.T) {
 // paid order R-1 with lines 1 and 2.
 type reviewEnv struct {
 	c     *core.Core
+	rv    *reviews.Service
 	clock *storetest.Clock
 	site  store.Channel
 }
@@ -116,19 +123,19 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := func(ref string) core.LineInput {
-		return core.LineInput{LineReference: ref, VariantKey: "SKU-" + ref, Title: "Product " + ref,
+	line := func(ref string) orders.LineInput {
+		return orders.LineInput{LineReference: ref, VariantKey: "SKU-" + ref, Title: "Product " + ref,
 			FulfilmentState: "delivered", DeliveredAt: "2026-05-30T10:00:00Z"}
 	}
-	if _, err := c.IngestOrders(ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{{Channel: "web",
+	if _, err := newDomain(c).orders.IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
 		ExternalID: "R-1", PaymentState: "paid", PlacedAt: "2026-05-20T10:00:00Z", CustomerEmail: "ayse@example.com",
-		Items: []core.LineInput{line("1"), line("2")}}}}); err != nil {
+		Items: []orders.LineInput{line("1"), line("2")}}}}); err != nil {
 		t.Fatal(err)
 	}
-	return &reviewEnv{c: c, clock: clock, site: ch}
+	return &reviewEnv{c: c, rv: newDomain(c).reviews, clock: clock, site: ch}
 }
 
-func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string) []core.WrittenReview {
+func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string) []reviews.WrittenReview {
 	t.Helper()
 	ctx := context.Background()
 	var tok string
@@ -142,17 +149,17 @@ func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string
 		for _, l := range lines {
 			ids = append(ids, l.ID)
 		}
-		tok, _, err = core.IssueToken(ctx, tx, kind, o, ids, e.clock.T.Add(time.Hour), 0)
+		tok, _, err = buyer.IssueToken(ctx, tx, kind, o, ids, e.clock.T.Add(time.Hour), 0)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []core.ReviewInput
+	var rows []reviews.ReviewInput
 	for _, r := range refs {
-		rows = append(rows, core.ReviewInput{LineReference: r, Rating: json.RawMessage("4"), Body: body})
+		rows = append(rows, reviews.ReviewInput{LineReference: r, Rating: json.RawMessage("4"), Body: body})
 	}
-	out, err := e.c.WriteReviews(ctx, core.Console(), e.site, core.WriteInput{Token: tok, Reviews: rows})
+	out, err := e.rv.WriteReviews(ctx, core.Console(), e.site, reviews.WriteInput{Token: tok, Reviews: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +171,7 @@ func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string
 func TestNotifyRejection(t *testing.T) {
 	ctx := context.Background()
 	e := newReviewEnv(t)
-	w := e.write(t, core.TokenInvitation, "Fine mug.", "1")
+	w := e.write(t, buyer.TokenInvitation, "Fine mug.", "1")
 	r, _ := e.c.DB.Read().ReviewByPublicID(ctx, w[0].ID)
 	var noticeID int64
 	err := e.c.DB.WithTx(ctx, func(tx *store.Tx) error {
@@ -172,7 +179,7 @@ func TestNotifyRejection(t *testing.T) {
 			return err
 		}
 		var err error
-		noticeID, err = e.c.NotifyRejection(ctx, tx, r.ID, "personal_data", "Your review contained a phone number.")
+		noticeID, err = e.rv.NotifyRejection(ctx, tx, r.ID, "personal_data", "Your review contained a phone number.")
 		return err
 	})
 	if err != nil || noticeID == 0 {
@@ -193,7 +200,7 @@ func TestNotifyRejection(t *testing.T) {
 		p.CorrectionURL != "https://shop.example/review#review_token="+p.Token || p.ReasonText == "" {
 		t.Fatalf("notice %+v %+v", inv, p)
 	}
-	view, err := e.c.OpenToken(ctx, e.site, p.Token, "")
+	view, err := newDomain(e.c).buyer.OpenToken(ctx, e.site, p.Token, "")
 	if err != nil || view.Mode != "revise" || view.Review.ID != r.PublicID {
 		t.Fatalf("correction link: %+v %v", view, err)
 	}
@@ -208,12 +215,12 @@ func TestNotifyRejection(t *testing.T) {
 func TestMarkReturned(t *testing.T) {
 	ctx := context.Background()
 	e := newReviewEnv(t)
-	w := e.write(t, core.TokenInvitation, "Fine mug.", "1", "2")
+	w := e.write(t, buyer.TokenInvitation, "Fine mug.", "1", "2")
 	r1, _ := e.c.DB.Read().ReviewByPublicID(ctx, w[0].ID)
 	r2, _ := e.c.DB.Read().ReviewByPublicID(ctx, w[1].ID)
 	mark := func(lineID int64) {
 		if err := e.c.DB.WithTx(ctx, func(tx *store.Tx) error {
-			return e.c.MarkReturned(ctx, tx, core.System("test"), r1.OrderID, lineID)
+			return e.rv.MarkReturned(ctx, tx, core.System("test"), r1.OrderID, lineID)
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -224,9 +231,9 @@ func TestMarkReturned(t *testing.T) {
 	for _, r := range []store.Review{r1, r2} {
 		got, _ := e.c.DB.Read().ReviewByID(ctx, r.ID)
 		ev, _ := e.c.DB.Read().ReviewEvents(ctx, r.ID)
-		checks, _ := e.c.DB.Read().ReviewChecks(ctx, r.ID)
-		if got.ReturnedAt.IsZero() || len(ev) != 2 || ev[1].Event != "returned" || len(checks) != 2*len(core.CheckKinds) {
-			t.Fatalf("review %d: %+v %d events %d checks", r.ID, got.ReturnedAt, len(ev), len(checks))
+		found, _ := e.c.DB.Read().ReviewChecks(ctx, r.ID)
+		if got.ReturnedAt.IsZero() || len(ev) != 2 || ev[1].Event != "returned" || len(found) != 2*len(checks.CheckKinds) {
+			t.Fatalf("review %d: %+v %d events %d checks", r.ID, got.ReturnedAt, len(ev), len(found))
 		}
 	}
 }
@@ -237,41 +244,41 @@ func TestTemplateTopicsLocked(t *testing.T) {
 	ctx := context.Background()
 	e := newReviewEnv(t)
 	name := "Mugs"
-	aspects := []core.AspectDef{{Key: "handle", Kind: core.AspectRating, Scale: 5,
+	aspects := []brand.AspectDef{{Key: "handle", Kind: brand.AspectRating, Scale: 5,
 		Label: map[string]string{"tr": "Kulp", "en": "Handle"},
 		Steps: map[string][]string{"tr": {"1", "2", "3", "4", "5"}, "en": {"1", "2", "3", "4", "5"}}}}
 	def := true
-	tpl, err := e.c.SaveAspectTemplate(ctx, core.Console(), core.AspectTemplateInput{Name: &name, Aspects: &aspects, Default: &def})
+	tpl, err := brand.New(e.c).SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Name: &name, Aspects: &aspects, Default: &def})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.write(t, core.TokenInvitation, "Fine mug.", "1")
-	changed := append([]core.AspectDef(nil), aspects...)
+	e.write(t, buyer.TokenInvitation, "Fine mug.", "1")
+	changed := append([]brand.AspectDef(nil), aspects...)
 	changed[0].Scale = 3
 	changed[0].Steps = map[string][]string{"tr": {"1", "2", "3"}, "en": {"1", "2", "3"}}
-	_, err = e.c.SaveAspectTemplate(ctx, core.Console(), core.AspectTemplateInput{Key: tpl.Key, Aspects: &changed})
+	_, err = brand.New(e.c).SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Key: tpl.Key, Aspects: &changed})
 	if ce, ok := err.(*core.Error); !ok || ce.Detail != "template_assigned" || ce.Status != 409 {
 		t.Fatalf("got %v", err)
 	}
 	renamed := "Cups"
-	if got, err := e.c.SaveAspectTemplate(ctx, core.Console(), core.AspectTemplateInput{Key: tpl.Key, Name: &renamed}); err != nil || got.Name != "Cups" || got.Reviews != 1 {
+	if got, err := brand.New(e.c).SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Key: tpl.Key, Name: &renamed}); err != nil || got.Name != "Cups" || got.Reviews != 1 {
 		t.Fatalf("rename: %+v %v", got, err)
 	}
 }
 
 // TestMediaItemVideo: a video's item plays the MP4 and offers its poster sizes.
 func TestMediaItemVideo(t *testing.T) {
-	files, _ := json.Marshal(core.MediaFiles{Main: "video.mp4", Poster: "video-poster.jpg", PosterWidth: 720,
-		PosterRenditions: []core.Rendition{{Width: 320, Name: "video-poster-320.jpg"}, {Width: 640, Name: "video-poster-640.jpg"}}})
+	files, _ := json.Marshal(readmodel.MediaFiles{Main: "video.mp4", Poster: "video-poster.jpg", PosterWidth: 720,
+		PosterRenditions: []readmodel.Rendition{{Width: 320, Name: "video-poster-320.jpg"}, {Width: 640, Name: "video-poster-640.jpg"}}})
 	m := store.Media{PublicID: "m_abcdefghijklmnopqrst", Kind: "video", State: "ready", Width: 720, Height: 1280, Files: string(files)}
-	item, ok := core.MediaItem(m, "https://x.test/media/m_abcdefghijklmnopqrst/")
+	item, ok := readmodel.MediaItem(m, "https://x.test/media/m_abcdefghijklmnopqrst/")
 	b := "https://x.test/media/m_abcdefghijklmnopqrst/"
 	if !ok || item.URL != b+"video.mp4" || item.PosterURL != b+"video-poster.jpg" ||
 		item.Srcset != b+"video-poster-320.jpg 320w, "+b+"video-poster-640.jpg 640w, "+b+"video-poster.jpg 720w" {
 		t.Fatalf("%+v", item)
 	}
 	m.State = "processing"
-	if _, ok := core.MediaItem(m, b); ok {
+	if _, ok := readmodel.MediaItem(m, b); ok {
 		t.Fatal("item of an unprocessed file")
 	}
 }

@@ -7,14 +7,16 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/sending"
 	"reviewd/app/sendtest"
 	"reviewd/store"
 )
 
-func (e *sendEnv) erase(now time.Time) core.ErasureRun {
+func (e *sendEnv) erase(now time.Time) orders.ErasureRun {
 	e.t.Helper()
 	e.env.Clock.T = now
-	r, err := e.c.RunErasure(e.ctx, now)
+	r, err := e.env.App.Orders.RunErasure(e.ctx, now)
 	if err != nil {
 		e.t.Fatalf("erasure at %s: %v", now, err)
 	}
@@ -27,14 +29,14 @@ func (e *sendEnv) erase(now time.Time) core.ErasureRun {
 func TestErasureAfterReviewWindow(t *testing.T) {
 	e := newSendEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
-	e.order("P-1", "ayse@mail.example", delivered, func(in *core.OrderInput) { in.CustomerKey = "cust-1" })
+	e.order("P-1", "ayse@mail.example", delivered, func(in *orders.OrderInput) { in.CustomerKey = "cust-1" })
 	e.run(delivered.Add(48 * hour))
 	windowEnd := delivered.Add(180 * 24 * hour) // TR
 
-	if r := e.erase(windowEnd.Add(-time.Minute)); r.Erased[core.EraseWindowEnded] != 0 {
+	if r := e.erase(windowEnd.Add(-time.Minute)); r.Erased[orders.EraseWindowEnded] != 0 {
 		t.Fatalf("erased before the window ended: %s", r)
 	}
-	if r := e.erase(windowEnd); r.Erased[core.EraseWindowEnded] != 1 {
+	if r := e.erase(windowEnd); r.Erased[orders.EraseWindowEnded] != 1 {
 		t.Fatalf("erasure run = %s", r)
 	}
 	o := e.orderOf("P-1")
@@ -42,28 +44,28 @@ func TestErasureAfterReviewWindow(t *testing.T) {
 		!strings.HasPrefix(o.CustomerKey, "erased:") {
 		t.Fatalf("order after erasure = %+v", o)
 	}
-	inv := e.invite("P-1", core.MsgInvitation)
+	inv := e.invite("P-1", sending.MsgInvitation)
 	logs := e.logs(inv.ID)
 	if inv.Address != "" || !inv.RecipientErased || logs[0].Recipient != "" || !logs[0].RecipientErased {
 		t.Fatalf("invitation %+v, log %+v still name the recipient", inv, logs[0])
 	}
-	list, err := e.c.ListInvites(e.ctx, owner(), core.InviteFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 25}})
+	list, err := e.env.App.Sending.ListInvites(e.ctx, owner(), sending.InviteFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 25}})
 	if err != nil || len(list.Items) != 1 || list.Items[0].Recipient != "" || !list.Items[0].RecipientErased {
 		t.Fatalf("invite list = %+v, %v", list, err)
 	}
 
 	// A re-send keeps the pseudonyms and the same record.
-	e.order("P-1", "ayse@mail.example", delivered, func(in *core.OrderInput) { in.CustomerKey = "cust-1" })
+	e.order("P-1", "ayse@mail.example", delivered, func(in *orders.OrderInput) { in.CustomerKey = "cust-1" })
 	if again := e.orderOf("P-1"); again.ID != o.ID || again.CustomerEmail != o.CustomerEmail || again.CustomerKey != o.CustomerKey {
 		t.Fatalf("re-sent order = %+v, want the pseudonyms of %+v", again, o)
 	}
 	// A second run changes nothing.
-	if r := e.erase(windowEnd.Add(24 * hour)); r.Erased[core.EraseWindowEnded] != 0 {
+	if r := e.erase(windowEnd.Add(24 * hour)); r.Erased[orders.EraseWindowEnded] != 0 {
 		t.Fatalf("second run erased again: %s", r)
 	}
 
-	ref := e.c.ErasedOrderRef(o.ID)
-	if !regexp.MustCompile(`^erased-order:[0-9a-f]{32}$`).MatchString(ref) || ref != e.c.ErasedOrderRef(o.ID) || strings.Contains(ref, "P-1") {
+	ref := e.c.Keys.ErasedOrderRef(o.ID)
+	if !regexp.MustCompile(`^erased-order:[0-9a-f]{32}$`).MatchString(ref) || ref != e.c.Keys.ErasedOrderRef(o.ID) || strings.Contains(ref, "P-1") {
 		t.Fatalf("erased order reference %q", ref)
 	}
 }
@@ -72,19 +74,19 @@ func TestErasureAfterReviewWindow(t *testing.T) {
 // get an invitation are erased; orders still on their way are not.
 func TestErasureOfUninvitableOrders(t *testing.T) {
 	e := newSendEnv(t)
-	placed := func(in *core.OrderInput) { in.PlacedAt = iso(t0) }
-	e.order("U-NOMAIL", "", time.Time{}, placed, func(in *core.OrderInput) { in.CustomerKey = "cust-9" })
-	e.order("U-REFUND", "refund@mail.example", time.Time{}, placed, func(in *core.OrderInput) { in.PaymentState = "refunded" })
-	e.order("U-CANCEL", "cancel@mail.example", time.Time{}, placed, func(in *core.OrderInput) {
+	placed := func(in *orders.OrderInput) { in.PlacedAt = iso(t0) }
+	e.order("U-NOMAIL", "", time.Time{}, placed, func(in *orders.OrderInput) { in.CustomerKey = "cust-9" })
+	e.order("U-REFUND", "refund@mail.example", time.Time{}, placed, func(in *orders.OrderInput) { in.PaymentState = "refunded" })
+	e.order("U-CANCEL", "cancel@mail.example", time.Time{}, placed, func(in *orders.OrderInput) {
 		in.Items[0].FulfilmentState = "cancelled"
 		in.PlacedAt = iso(t0.Add(-400 * 24 * hour)) // too old for an experience invitation
 	})
 	e.order("U-WAY", "way@mail.example", time.Time{}, placed)
 	// Only the cancelled order is 30 days old a minute before the others are.
-	if r := e.erase(t0.Add(30*24*hour - time.Minute)); r.Erased[core.EraseNeverInvited] != 1 || !e.orderOf("U-CANCEL").Erased() {
+	if r := e.erase(t0.Add(30*24*hour - time.Minute)); r.Erased[orders.EraseNeverInvited] != 1 || !e.orderOf("U-CANCEL").Erased() {
 		t.Fatalf("erasure run = %s, want only U-CANCEL", r)
 	}
-	if r := e.erase(t0.Add(30 * 24 * hour)); r.Erased[core.EraseNeverInvited] != 2 {
+	if r := e.erase(t0.Add(30 * 24 * hour)); r.Erased[orders.EraseNeverInvited] != 2 {
 		t.Fatalf("erasure run = %s, want 2 more never-invited orders", r)
 	}
 	for ext, erased := range map[string]bool{"U-NOMAIL": true, "U-REFUND": true, "U-CANCEL": true, "U-WAY": false} {
@@ -93,7 +95,7 @@ func TestErasureOfUninvitableOrders(t *testing.T) {
 		}
 	}
 	// A year on, an order that never arrived is erased too.
-	if r := e.erase(t0.Add(365 * 24 * hour)); r.Erased[core.EraseNeverDelivered] != 1 || !e.orderOf("U-WAY").Erased() {
+	if r := e.erase(t0.Add(365 * 24 * hour)); r.Erased[orders.EraseNeverDelivered] != 1 || !e.orderOf("U-WAY").Erased() {
 		t.Fatalf("erasure run = %s", r)
 	}
 }
@@ -106,16 +108,16 @@ func TestErasureStopsQueuedMessages(t *testing.T) {
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	e.order("Q-1", "queued@mail.example", delivered)
 	due := delivered.Add(48 * hour)
-	wantRun(t, e.run(due), core.InvitationRun{Created: 1, Retry: 1})
-	inv := e.invite("Q-1", core.MsgInvitation)
+	wantRun(t, e.run(due), sending.InvitationRun{Created: 1, Retry: 1})
+	inv := e.invite("Q-1", sending.MsgInvitation)
 	if err := e.c.DB.WithTx(e.ctx, func(tx *store.Tx) error {
-		_, err := e.c.EraseOrderCustomer(e.ctx, tx, inv.OrderID, core.EraseRequest)
+		_, err := e.env.App.Orders.EraseOrderCustomer(e.ctx, tx, inv.OrderID, orders.EraseRequest)
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	wantRun(t, e.run(inv.NextAttemptAt), core.InvitationRun{Skipped: 1})
-	if inv = e.invite("Q-1", core.MsgInvitation); inv.State != core.StateSkipped || inv.LastError != core.SkipErased {
+	wantRun(t, e.run(inv.NextAttemptAt), sending.InvitationRun{Skipped: 1})
+	if inv = e.invite("Q-1", sending.MsgInvitation); inv.State != sending.StateSkipped || inv.LastError != sending.SkipErased {
 		t.Fatalf("invitation = %+v", inv)
 	}
 	for _, l := range e.logs(inv.ID) {

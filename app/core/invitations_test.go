@@ -7,6 +7,10 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/sending"
 	"reviewd/app/mail"
 	"reviewd/app/sendtest"
 	"reviewd/store"
@@ -21,15 +25,15 @@ func TestInvitationWaitingTime(t *testing.T) {
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	e.order("A-1", "ayse@mail.example", delivered)
 
-	wantRun(t, e.run(t0), core.InvitationRun{})
-	wantRun(t, e.run(delivered.Add(48*hour-time.Minute)), core.InvitationRun{})
-	wantRun(t, e.run(delivered.Add(48*hour)), core.InvitationRun{Created: 1, Sent: 1})
-	wantRun(t, e.run(delivered.Add(49*hour)), core.InvitationRun{})
+	wantRun(t, e.run(t0), sending.InvitationRun{})
+	wantRun(t, e.run(delivered.Add(48*hour-time.Minute)), sending.InvitationRun{})
+	wantRun(t, e.run(delivered.Add(48*hour)), sending.InvitationRun{Created: 1, Sent: 1})
+	wantRun(t, e.run(delivered.Add(49*hour)), sending.InvitationRun{})
 	if got := len(e.mailsTo("ayse@mail.example")); got != 1 {
 		t.Fatalf("e-mails = %d, want 1", got)
 	}
-	inv := e.invite("A-1", core.MsgInvitation)
-	if inv.State != core.StateSent || inv.Route != core.RouteEmail || inv.Attempts != 1 {
+	inv := e.invite("A-1", sending.MsgInvitation)
+	if inv.State != sending.StateSent || inv.Route != brand.RouteEmail || inv.Attempts != 1 {
 		t.Fatalf("invitation = %+v", inv)
 	}
 
@@ -37,7 +41,7 @@ func TestInvitationWaitingTime(t *testing.T) {
 	e.set(map[string]any{"invite_delay_days": 0})
 	now := delivered.Add(50 * hour)
 	e.order("A-2", "can@mail.example", now.Add(-time.Minute))
-	wantRun(t, e.run(now), core.InvitationRun{Created: 1, Sent: 1})
+	wantRun(t, e.run(now), sending.InvitationRun{Created: 1, Sent: 1})
 }
 
 // TestInvitationSendWindow: invitations go only inside send_window in time_zone.
@@ -46,20 +50,20 @@ func TestInvitationSendWindow(t *testing.T) {
 	// Due 2026-06-03 19:00 UTC = 22:00 in Istanbul, after the 09:00-21:00 window.
 	e.order("W-1", "ayse@mail.example", time.Date(2026, 6, 1, 19, 0, 0, 0, time.UTC))
 	due := time.Date(2026, 6, 3, 19, 0, 0, 0, time.UTC)
-	wantRun(t, e.run(due), core.InvitationRun{Created: 1, Deferred: 1})
-	inv := e.invite("W-1", core.MsgInvitation)
+	wantRun(t, e.run(due), sending.InvitationRun{Created: 1, Deferred: 1})
+	inv := e.invite("W-1", sending.MsgInvitation)
 	next := time.Date(2026, 6, 4, 6, 0, 0, 0, time.UTC) // 09:00 in Istanbul
-	if inv.State != core.StateQueued || !inv.NextAttemptAt.Equal(next) || inv.LastError != core.WaitWindow || inv.Attempts != 0 {
+	if inv.State != sending.StateQueued || !inv.NextAttemptAt.Equal(next) || inv.LastError != sending.WaitWindow || inv.Attempts != 0 {
 		t.Fatalf("invitation = %+v, want queued until %s", inv, next)
 	}
-	wantRun(t, e.run(next.Add(-time.Minute)), core.InvitationRun{})
-	wantRun(t, e.run(next), core.InvitationRun{Sent: 1})
+	wantRun(t, e.run(next.Add(-time.Minute)), sending.InvitationRun{})
+	wantRun(t, e.run(next), sending.InvitationRun{Sent: 1})
 
 	// Another zone and window: London, 08:00-10:00 (BST, UTC+1).
 	e.set(map[string]any{"time_zone": "Europe/London", "send_window": "08:00-10:00"})
 	e.order("W-2", "can@mail.example", time.Date(2026, 6, 4, 7, 0, 0, 0, time.UTC))
-	wantRun(t, e.run(time.Date(2026, 6, 6, 9, 30, 0, 0, time.UTC)), core.InvitationRun{Created: 1, Deferred: 1})
-	if got := e.invite("W-2", core.MsgInvitation).NextAttemptAt; !got.Equal(time.Date(2026, 6, 7, 7, 0, 0, 0, time.UTC)) {
+	wantRun(t, e.run(time.Date(2026, 6, 6, 9, 30, 0, 0, time.UTC)), sending.InvitationRun{Created: 1, Deferred: 1})
+	if got := e.invite("W-2", sending.MsgInvitation).NextAttemptAt; !got.Equal(time.Date(2026, 6, 7, 7, 0, 0, 0, time.UTC)) {
 		t.Fatalf("next attempt = %s, want 2026-06-07T07:00Z (08:00 London)", got)
 	}
 }
@@ -84,7 +88,7 @@ func TestSendWindowRules(t *testing.T) {
 		{"00:00-24:00", at(1, 23, 59), true, at(1, 23, 59)},
 	}
 	for _, tc := range cases {
-		w, ok := core.ParseSendWindow(tc.window)
+		w, ok := brand.ParseSendWindow(tc.window)
 		if !ok {
 			t.Fatalf("%s does not parse", tc.window)
 		}
@@ -93,7 +97,7 @@ func TestSendWindowRules(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "9:00-21:00", "09:00-09:00", "25:00-26:00", "09:00-21:60", "09:00–21:00", "aa:bb-cc:dd", "09:00-24:01"} {
-		if _, ok := core.ParseSendWindow(bad); ok {
+		if _, ok := brand.ParseSendWindow(bad); ok {
 			t.Errorf("%q parses", bad)
 		}
 	}
@@ -105,21 +109,21 @@ func TestSendWindowRules(t *testing.T) {
 func TestInvitationDailyLimitAndBurst(t *testing.T) {
 	e := newSendEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
-	key := func(k string) func(*core.OrderInput) { return func(in *core.OrderInput) { in.CustomerKey = k } }
+	key := func(k string) func(*orders.OrderInput) { return func(in *orders.OrderInput) { in.CustomerKey = k } }
 	e.order("K-1", "one@mail.example", delivered, key("cust-7"))
 	e.order("K-2", "two@mail.example", delivered, key("cust-7"))
 	e.order("E-1", "Deniz@Mail.example", delivered)
 	e.order("E-2", "deniz@mail.example", delivered)
 	due := delivered.Add(48 * hour)
-	wantRun(t, e.run(due), core.InvitationRun{Created: 4, Sent: 2, Deferred: 2})
+	wantRun(t, e.run(due), sending.InvitationRun{Created: 4, Sent: 2, Deferred: 2})
 	tomorrow := time.Date(2026, 6, 4, 6, 0, 0, 0, time.UTC) // 09:00 next day in Istanbul
 	for _, ext := range []string{"K-2", "E-2"} {
-		inv := e.invite(ext, core.MsgInvitation)
-		if inv.State != core.StateQueued || inv.LastError != core.WaitDailyLimit || !inv.NextAttemptAt.Equal(tomorrow) {
+		inv := e.invite(ext, sending.MsgInvitation)
+		if inv.State != sending.StateQueued || inv.LastError != sending.WaitDailyLimit || !inv.NextAttemptAt.Equal(tomorrow) {
 			t.Fatalf("%s = %+v, want waiting for %s", ext, inv, tomorrow)
 		}
 	}
-	wantRun(t, e.run(tomorrow), core.InvitationRun{Sent: 2})
+	wantRun(t, e.run(tomorrow), sending.InvitationRun{Sent: 2})
 
 	// Burst: with a daily limit of 10, the fourth invitation within an hour waits.
 	e.set(map[string]any{"daily_limit": 10})
@@ -128,12 +132,12 @@ func TestInvitationDailyLimitAndBurst(t *testing.T) {
 		e.order(ext, strings.ToLower(ext)+"@mail.example", d2, key("burst"))
 	}
 	first := d2.Add(48 * hour)
-	wantRun(t, e.run(first), core.InvitationRun{Created: 4, Sent: 3, Deferred: 1})
-	inv := e.invite("B-4", core.MsgInvitation)
-	if inv.LastError != core.WaitBurst || !inv.NextAttemptAt.Equal(first.Add(hour)) {
+	wantRun(t, e.run(first), sending.InvitationRun{Created: 4, Sent: 3, Deferred: 1})
+	inv := e.invite("B-4", sending.MsgInvitation)
+	if inv.LastError != sending.WaitBurst || !inv.NextAttemptAt.Equal(first.Add(hour)) {
 		t.Fatalf("B-4 = %+v, want waiting an hour", inv)
 	}
-	wantRun(t, e.run(first.Add(hour)), core.InvitationRun{Sent: 1})
+	wantRun(t, e.run(first.Add(hour)), sending.InvitationRun{Sent: 1})
 }
 
 // TestInvitationSkips: opted-out addresses, orders without address, stale and
@@ -141,15 +145,15 @@ func TestInvitationDailyLimitAndBurst(t *testing.T) {
 func TestInvitationSkips(t *testing.T) {
 	e := newSendEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
-	if _, err := e.c.Unsubscribe(e.ctx, core.Console(), e.c.UnsubscribeToken("email", "tr", "Out@Mail.example")); err != nil {
+	if _, err := e.env.App.Sending.Unsubscribe(e.ctx, core.Console(), e.env.App.Sending.UnsubscribeToken("email", "tr", "Out@Mail.example")); err != nil {
 		t.Fatal(err)
 	}
 	e.order("S-OUT", "out@mail.example", delivered)
 	e.order("S-NONE", "", delivered)
-	e.order("S-STALE", "old@mail.example", t0.Add(-40*24*hour), func(in *core.OrderInput) { in.PlacedAt = iso(t0.Add(-41 * 24 * hour)) })
-	e.order("S-CLOSED", "closed@mail.example", t0.Add(-200*24*hour), func(in *core.OrderInput) { in.PlacedAt = iso(t0.Add(-201 * 24 * hour)) })
-	wantRun(t, e.run(delivered.Add(48*hour)), core.InvitationRun{Created: 1})
-	if inv := e.invite("S-OUT", core.MsgInvitation); inv.State != core.StateSkipped || inv.LastError != core.SkipOptedOut || inv.TokenID != 0 {
+	e.order("S-STALE", "old@mail.example", t0.Add(-40*24*hour), func(in *orders.OrderInput) { in.PlacedAt = iso(t0.Add(-41 * 24 * hour)) })
+	e.order("S-CLOSED", "closed@mail.example", t0.Add(-200*24*hour), func(in *orders.OrderInput) { in.PlacedAt = iso(t0.Add(-201 * 24 * hour)) })
+	wantRun(t, e.run(delivered.Add(48*hour)), sending.InvitationRun{Created: 1})
+	if inv := e.invite("S-OUT", sending.MsgInvitation); inv.State != sending.StateSkipped || inv.LastError != sending.SkipOptedOut || inv.TokenID != 0 {
 		t.Errorf("S-OUT = %+v, want skipped opted_out", inv)
 	}
 	// No address, or delivered too long ago (due more than 30 days ago; review
@@ -167,16 +171,16 @@ func TestInvitationSkips(t *testing.T) {
 	// expires; then it is skipped.
 	e.c.Mailer = mail.New(mail.Config{})
 	e.order("S-WAIT", "wait@mail.example", delivered)
-	wantRun(t, e.run(delivered.Add(48*hour)), core.InvitationRun{Created: 1, Deferred: 1})
-	inv := e.invite("S-WAIT", core.MsgInvitation)
-	if inv.State != core.StateQueued || inv.LastError != core.WaitMailOff || inv.Attempts != 0 || len(e.logs(inv.ID)) != 0 {
+	wantRun(t, e.run(delivered.Add(48*hour)), sending.InvitationRun{Created: 1, Deferred: 1})
+	inv := e.invite("S-WAIT", sending.MsgInvitation)
+	if inv.State != sending.StateQueued || inv.LastError != sending.WaitMailOff || inv.Attempts != 0 || len(e.logs(inv.ID)) != 0 {
 		t.Fatalf("waiting invitation = %+v", inv)
 	}
 	if want := delivered.Add(180 * 24 * hour); !inv.ExpiresAt.Equal(want) {
 		t.Fatalf("link expires %s, want %s (TR review window)", inv.ExpiresAt, want)
 	}
-	wantRun(t, e.run(inv.ExpiresAt), core.InvitationRun{Skipped: 1})
-	if inv = e.invite("S-WAIT", core.MsgInvitation); inv.State != core.StateSkipped || inv.LastError != core.SkipExpired {
+	wantRun(t, e.run(inv.ExpiresAt), sending.InvitationRun{Skipped: 1})
+	if inv = e.invite("S-WAIT", sending.MsgInvitation); inv.State != sending.StateSkipped || inv.LastError != sending.SkipExpired {
 		t.Fatalf("expired invitation = %+v", inv)
 	}
 }
@@ -186,19 +190,19 @@ func TestInvitationSkips(t *testing.T) {
 func TestOneInvitationPerOrder(t *testing.T) {
 	e := newSendEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
-	lines := func(in *core.OrderInput) {
-		in.Items = []core.LineInput{
+	lines := func(in *orders.OrderInput) {
+		in.Items = []orders.LineInput{
 			{LineReference: "L1", VariantKey: "SKU-1", Title: "Blue kettle", FulfilmentState: "delivered", DeliveredAt: iso(delivered)},
 			{LineReference: "L2", VariantKey: "SKU-2", Title: "Tea cups", FulfilmentState: "delivered", DeliveredAt: iso(delivered.Add(hour))},
 			{LineReference: "L3", VariantKey: "SKU-3", Title: "Teapot", FulfilmentState: "shipped"},
 		}
 	}
 	e.order("M-1", "multi@mail.example", time.Time{}, lines)
-	wantRun(t, e.run(delivered.Add(48*hour)), core.InvitationRun{Created: 1, Sent: 1})
+	wantRun(t, e.run(delivered.Add(48*hour)), sending.InvitationRun{Created: 1, Sent: 1})
 	e.order("M-1", "multi@mail.example", time.Time{}, lines)
-	wantRun(t, e.run(delivered.Add(60*hour)), core.InvitationRun{})
+	wantRun(t, e.run(delivered.Add(60*hour)), sending.InvitationRun{})
 
-	inv := e.invite("M-1", core.MsgInvitation)
+	inv := e.invite("M-1", sending.MsgInvitation)
 	tl, err := e.c.DB.Read().TokenLines(e.ctx, inv.TokenID)
 	if err != nil || len(tl) != 2 || tl[0].LineReference != "L1" || tl[1].LineReference != "L2" {
 		t.Fatalf("token lines = %+v, %v; want L1 and L2", tl, err)
@@ -216,10 +220,10 @@ func TestReminder(t *testing.T) {
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	e.order("R-1", "rem@mail.example", delivered)
 	sent := delivered.Add(48 * hour)
-	wantRun(t, e.run(sent), core.InvitationRun{Created: 1, Sent: 1})
-	wantRun(t, e.run(sent.Add(7*24*hour-time.Minute)), core.InvitationRun{})
-	wantRun(t, e.run(sent.Add(7*24*hour)), core.InvitationRun{Reminders: 1, Sent: 1})
-	wantRun(t, e.run(sent.Add(8*24*hour)), core.InvitationRun{})
+	wantRun(t, e.run(sent), sending.InvitationRun{Created: 1, Sent: 1})
+	wantRun(t, e.run(sent.Add(7*24*hour-time.Minute)), sending.InvitationRun{})
+	wantRun(t, e.run(sent.Add(7*24*hour)), sending.InvitationRun{Reminders: 1, Sent: 1})
+	wantRun(t, e.run(sent.Add(8*24*hour)), sending.InvitationRun{})
 
 	m := e.mailsTo("rem@mail.example")
 	if len(m) != 2 {
@@ -232,15 +236,15 @@ func TestReminder(t *testing.T) {
 	if a, b := linkToken(t, m[0].Text), linkToken(t, m[1].Text); a != b {
 		t.Fatalf("reminder token %q differs from %q", b, a)
 	}
-	inv, rem := e.invite("R-1", core.MsgInvitation), e.invite("R-1", core.MsgReminder)
-	if rem.ParentID != inv.ID || rem.TokenID != inv.TokenID || rem.State != core.StateSent {
+	inv, rem := e.invite("R-1", sending.MsgInvitation), e.invite("R-1", sending.MsgReminder)
+	if rem.ParentID != inv.ID || rem.TokenID != inv.TokenID || rem.State != sending.StateSent {
 		t.Fatalf("reminder = %+v", rem)
 	}
 
 	e.set(map[string]any{"reminder_after_days": 0})
 	e.order("R-2", "norem@mail.example", delivered.Add(24*hour))
-	wantRun(t, e.run(delivered.Add(72*hour)), core.InvitationRun{Created: 1, Sent: 1})
-	wantRun(t, e.run(delivered.Add(30*24*hour)), core.InvitationRun{})
+	wantRun(t, e.run(delivered.Add(72*hour)), sending.InvitationRun{Created: 1, Sent: 1})
+	wantRun(t, e.run(delivered.Add(30*24*hour)), sending.InvitationRun{})
 }
 
 // TestEmailAsReceived checks the e-mail as a real SMTP server received it: sender,
@@ -273,10 +277,10 @@ func TestEmailAsReceived(t *testing.T) {
 	// The link's token is ours: issued for this order's line, kind invitation.
 	plain := tok[strings.IndexByte(tok, '.')+1:]
 	stored, err := e.c.DB.Read().TokenByHash(e.ctx, core.HashToken(plain))
-	if err != nil || stored.Kind != core.TokenInvitation || stored.OrderID != e.orderOf("E-100").ID {
+	if err != nil || stored.Kind != buyer.TokenInvitation || stored.OrderID != e.orderOf("E-100").ID {
 		t.Fatalf("token = %+v, %v", stored, err)
 	}
-	v, err := e.c.VerifyToken(e.ctx, e.c.DB.Read(), tok, channelOf(t, e, "web-tr"), core.TokenInvitation)
+	v, err := e.env.App.Buyer.VerifyToken(e.ctx, e.c.DB.Read(), tok, channelOf(t, e, "web-tr"), buyer.TokenInvitation)
 	if err != nil || len(v.Lines) != 1 || !v.Lines[0].Writable {
 		t.Fatalf("token verification = %+v, %v", v, err)
 	}
@@ -291,10 +295,10 @@ func TestEmailAsReceived(t *testing.T) {
 	if lup := got.Header.Get("List-Unsubscribe-Post"); lup != "List-Unsubscribe=One-Click" {
 		t.Errorf("List-Unsubscribe-Post = %q", lup)
 	}
-	inv := e.invite("E-100", core.MsgInvitation)
+	inv := e.invite("E-100", sending.MsgInvitation)
 	logs := e.logs(inv.ID)
 	mid := strings.Trim(got.Header.Get("Message-Id"), "<>")
-	if len(logs) != 1 || logs[0].MessageID != mid || mid == "" || logs[0].Status != core.LogSent || logs[0].ChannelKind != "email" ||
+	if len(logs) != 1 || logs[0].MessageID != mid || mid == "" || logs[0].Status != sending.LogSent || logs[0].ChannelKind != "email" ||
 		logs[0].Recipient != "Ayse@Mail.example" || logs[0].Subject != got.DecodedHeader("Subject") {
 		t.Fatalf("send log = %+v, Message-ID %q", logs, mid)
 	}
@@ -304,7 +308,7 @@ func TestEmailAsReceived(t *testing.T) {
 
 	// The stop link works: the address goes on the opt-out list.
 	t1, _ := url.QueryUnescape(stop[1])
-	if _, err := e.c.Unsubscribe(e.ctx, core.Console(), t1); err != nil {
+	if _, err := e.env.App.Sending.Unsubscribe(e.ctx, core.Console(), t1); err != nil {
 		t.Fatal(err)
 	}
 	if out, _ := e.c.DB.Read().OptedOut(e.ctx, "ayse@mail.example"); !out {
@@ -330,19 +334,19 @@ func TestSMTPTrouble(t *testing.T) {
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	e.order("T-1", "down@mail.example", delivered)
 	due := delivered.Add(48 * hour)
-	wantRun(t, e.run(due), core.InvitationRun{Created: 1, Retry: 1})
-	inv := e.invite("T-1", core.MsgInvitation)
-	if inv.State != core.StateQueued || !inv.NextAttemptAt.Equal(due.Add(core.MailRetry[0])) || inv.LastError != "connection_failed" {
+	wantRun(t, e.run(due), sending.InvitationRun{Created: 1, Retry: 1})
+	inv := e.invite("T-1", sending.MsgInvitation)
+	if inv.State != sending.StateQueued || !inv.NextAttemptAt.Equal(due.Add(sending.MailRetry[0])) || inv.LastError != "connection_failed" {
 		t.Fatalf("after SMTP failure = %+v", inv)
 	}
-	wantRun(t, e.run(due.Add(core.MailRetry[0])), core.InvitationRun{Retry: 1})
-	if inv = e.invite("T-1", core.MsgInvitation); !inv.NextAttemptAt.Equal(due.Add(core.MailRetry[0] + core.MailRetry[1])) {
+	wantRun(t, e.run(due.Add(sending.MailRetry[0])), sending.InvitationRun{Retry: 1})
+	if inv = e.invite("T-1", sending.MsgInvitation); !inv.NextAttemptAt.Equal(due.Add(sending.MailRetry[0] + sending.MailRetry[1])) {
 		t.Fatalf("second wait: next %s", inv.NextAttemptAt)
 	}
 	e.c.Mailer = working
-	wantRun(t, e.run(inv.NextAttemptAt), core.InvitationRun{Sent: 1})
+	wantRun(t, e.run(inv.NextAttemptAt), sending.InvitationRun{Sent: 1})
 	logs := e.logs(inv.ID)
-	if len(logs) != 3 || logs[0].Status != core.LogRetry || logs[2].Status != core.LogSent || logs[0].EventID == logs[2].EventID {
+	if len(logs) != 3 || logs[0].Status != sending.LogRetry || logs[2].Status != sending.LogSent || logs[0].EventID == logs[2].EventID {
 		t.Fatalf("send logs = %+v", logs)
 	}
 	if len(e.mailsTo("down@mail.example")) != 1 {
@@ -352,9 +356,9 @@ func TestSMTPTrouble(t *testing.T) {
 	// A permanent refusal (550) fails the invitation at once.
 	e.smtp.FailData(550)
 	e.order("T-2", "refused@mail.example", delivered.Add(hour))
-	wantRun(t, e.run(due.Add(2*hour)), core.InvitationRun{Created: 1, Failed: 1})
-	inv = e.invite("T-2", core.MsgInvitation)
-	if inv.State != core.StateFailed || inv.LastError != "smtp_status: 550" {
+	wantRun(t, e.run(due.Add(2*hour)), sending.InvitationRun{Created: 1, Failed: 1})
+	inv = e.invite("T-2", sending.MsgInvitation)
+	if inv.State != sending.StateFailed || inv.LastError != "smtp_status: 550" {
 		t.Fatalf("refused invitation = %+v", inv)
 	}
 }
@@ -371,7 +375,7 @@ func TestConcurrentRunsSendOnce(t *testing.T) {
 	e.env.Clock.T = now
 	errs := make(chan error, 2)
 	for i := 0; i < 2; i++ {
-		go func() { _, err := e.c.RunInvitations(e.ctx, now); errs <- err }()
+		go func() { _, err := e.env.App.Sending.RunInvitations(e.ctx, now); errs <- err }()
 	}
 	for i := 0; i < 2; i++ {
 		if err := <-errs; err != nil {

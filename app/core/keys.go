@@ -43,7 +43,7 @@ type CreatedKey struct {
 	Channel string
 }
 
-func randomHex(n int) string {
+func RandomHex(n int) string {
 	b := make([]byte, n)
 	if _, err := rand.Read(b); err != nil {
 		panic(err)
@@ -59,7 +59,7 @@ func (c *Core) CreateKey(ctx context.Context, a *Actor, in NewKey) (CreatedKey, 
 	if !ok {
 		return CreatedKey{}, Invalid("kind")
 	}
-	k := store.Key{Kind: in.Kind, Label: strings.TrimSpace(in.Label), PublicID: "key_" + randomHex(8)}
+	k := store.Key{Kind: in.Kind, Label: strings.TrimSpace(in.Label), PublicID: "key_" + RandomHex(8)}
 	var channel store.Channel
 	switch in.Kind {
 	case KindServer, KindSite:

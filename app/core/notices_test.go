@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"reviewd/app/core"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/sending"
 	"reviewd/app/outbound"
 	"reviewd/app/sendtest"
 )
@@ -28,7 +29,7 @@ func newNoticeEnv(t *testing.T) *noticeEnv {
 	e := newSendEnv(t)
 	rx := sendtest.StartReceiver(t)
 	e.c.Outbound = rx.Client
-	p, err := e.c.CreateWebhookSecret(e.ctx, owner())
+	p, err := e.env.App.Brand.CreateWebhookSecret(e.ctx, owner())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func newNoticeEnv(t *testing.T) *noticeEnv {
 
 // verify checks a received notice's signature independently of reviewd's code and
 // returns its body.
-func (n *noticeEnv) verify(t *testing.T, got sendtest.Notice) core.Notice {
+func (n *noticeEnv) verify(t *testing.T, got sendtest.Notice) sending.Notice {
 	t.Helper()
 	ts := got.Header.Get("X-Service-Timestamp")
 	mac := hmac.New(sha256.New, []byte(n.secret))
@@ -49,7 +50,7 @@ func (n *noticeEnv) verify(t *testing.T, got sendtest.Notice) core.Notice {
 	if _, err := time.Parse(time.RFC3339, ts); err != nil || !strings.HasSuffix(ts, "+00:00") {
 		t.Fatalf("timestamp %q is not ISO 8601 with offset", ts)
 	}
-	var body core.Notice
+	var body sending.Notice
 	if err := json.Unmarshal(got.Body, &body); err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +65,11 @@ func (n *noticeEnv) verify(t *testing.T, got sendtest.Notice) core.Notice {
 func TestNoticeAsReceived(t *testing.T) {
 	n := newNoticeEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
-	n.order("N-1", "ayse@mail.example", delivered, func(in *core.OrderInput) {
-		in.Items = append(in.Items, core.LineInput{LineReference: "L2", VariantKey: "SKU-2", Title: "Cups",
+	n.order("N-1", "ayse@mail.example", delivered, func(in *orders.OrderInput) {
+		in.Items = append(in.Items, orders.LineInput{LineReference: "L2", VariantKey: "SKU-2", Title: "Cups",
 			FulfilmentState: "delivered", DeliveredAt: iso(delivered)})
 	})
-	wantRun(t, n.run(delivered.Add(48*hour)), core.InvitationRun{Created: 1, Sent: 1})
+	wantRun(t, n.run(delivered.Add(48*hour)), sending.InvitationRun{Created: 1, Sent: 1})
 	reqs := n.rx.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("notices = %d", len(reqs))
@@ -92,7 +93,7 @@ func TestNoticeAsReceived(t *testing.T) {
 	if !strings.Contains(b.Text, link) || !reStopLink.MatchString(b.Text) || b.Subject == "" {
 		t.Fatalf("text %q lacks the review link %s or the stop link", b.Text, link)
 	}
-	want := core.NoticeContext{LandingURL: "https://shop.example/review", Channel: "web-tr", Brand: "Acme", OrderReference: "N-1",
+	want := sending.NoticeContext{LandingURL: "https://shop.example/review", Channel: "web-tr", Brand: "Acme", OrderReference: "N-1",
 		LineReferences: []string{"L1", "L2"}}
 	if b.Context.LandingURL != want.LandingURL || b.Context.Channel != want.Channel || b.Context.Brand != want.Brand ||
 		b.Context.OrderReference != want.OrderReference || strings.Join(b.Context.LineReferences, ",") != "L1,L2" {
@@ -101,13 +102,13 @@ func TestNoticeAsReceived(t *testing.T) {
 	if len(n.smtp.Messages()) != 0 {
 		t.Fatal("the service sent an e-mail itself")
 	}
-	logs := n.logs(n.invite("N-1", core.MsgInvitation).ID)
-	if len(logs) != 1 || logs[0].ChannelKind != "webhook" || logs[0].EventID != b.EventID || logs[0].Status != core.LogSent {
+	logs := n.logs(n.invite("N-1", sending.MsgInvitation).ID)
+	if len(logs) != 1 || logs[0].ChannelKind != "webhook" || logs[0].EventID != b.EventID || logs[0].Status != sending.LogSent {
 		t.Fatalf("send log = %+v", logs)
 	}
 
 	// The reminder is a notice with the same token and the Reminder: prefix.
-	wantRun(t, n.run(delivered.Add(9*24*hour)), core.InvitationRun{Reminders: 1, Sent: 1})
+	wantRun(t, n.run(delivered.Add(9*24*hour)), sending.InvitationRun{Reminders: 1, Sent: 1})
 	reqs = n.rx.Requests()
 	r := n.verify(t, reqs[1])
 	if r.Token != b.Token || r.Subject != "Reminder: "+b.Subject || r.EventID == b.EventID {
@@ -124,18 +125,18 @@ func TestNoticeRetrySchedule(t *testing.T) {
 	delivered := time.Date(2026, 6, 1, 6, 0, 0, 0, time.UTC)
 	n.order("N-R", "retry@mail.example", delivered)
 	at := delivered.Add(48 * hour) // 09:00 in Istanbul
-	wantRun(t, n.run(at), core.InvitationRun{Created: 1, Retry: 1})
-	for i, wait := range core.NoticeRetry {
-		wantRun(t, n.run(at.Add(wait-time.Minute)), core.InvitationRun{})
+	wantRun(t, n.run(at), sending.InvitationRun{Created: 1, Retry: 1})
+	for i, wait := range sending.NoticeRetry {
+		wantRun(t, n.run(at.Add(wait-time.Minute)), sending.InvitationRun{})
 		at = at.Add(wait)
-		want := core.InvitationRun{Retry: 1}
-		if i == len(core.NoticeRetry)-1 {
-			want = core.InvitationRun{Failed: 1}
+		want := sending.InvitationRun{Retry: 1}
+		if i == len(sending.NoticeRetry)-1 {
+			want = sending.InvitationRun{Failed: 1}
 		}
 		wantRun(t, n.run(at), want)
 	}
-	inv := n.invite("N-R", core.MsgInvitation)
-	if inv.State != core.StateFailed || inv.Attempts != 5 || inv.LastError != "http_status: 503" {
+	inv := n.invite("N-R", sending.MsgInvitation)
+	if inv.State != sending.StateFailed || inv.Attempts != 5 || inv.LastError != "http_status: 503" {
 		t.Fatalf("invitation = %+v", inv)
 	}
 	logs := n.logs(inv.ID)
@@ -154,9 +155,9 @@ func TestNoticeRetrySchedule(t *testing.T) {
 			t.Fatal("token changed between attempts")
 		}
 		seen[l.EventID], token = true, b.Token
-		want := core.LogRetry
+		want := sending.LogRetry
 		if i == 4 {
-			want = core.LogFailed
+			want = sending.LogFailed
 		}
 		if l.Status != want {
 			t.Fatalf("log %d status %s, want %s", i, l.Status, want)
@@ -165,11 +166,11 @@ func TestNoticeRetrySchedule(t *testing.T) {
 
 	// A retry queues it again: same token, new event id.
 	n.rx.Respond(http.StatusOK)
-	res, err := n.c.RetryInvitations(n.ctx, owner(), nil, "")
-	if err != nil || res != (core.RetryResult{Queued: 1}) {
+	res, err := n.env.App.Sending.RetryInvitations(n.ctx, owner(), nil, "")
+	if err != nil || res != (sending.RetryResult{Queued: 1}) {
 		t.Fatalf("retry = %+v, %v", res, err)
 	}
-	wantRun(t, n.run(at.Add(hour)), core.InvitationRun{Sent: 1})
+	wantRun(t, n.run(at.Add(hour)), sending.InvitationRun{Sent: 1})
 	reqs = n.rx.Requests()
 	last := n.verify(t, reqs[len(reqs)-1])
 	if last.Token != token || seen[last.EventID] {
@@ -188,14 +189,14 @@ func TestNoticeFailures(t *testing.T) {
 		state  string
 		reason string
 	}{
-		{"404 fails", http.StatusNotFound, "", false, core.StateFailed, "http_status: 404"},
-		{"410 fails", http.StatusGone, "", false, core.StateFailed, "http_status: 410"},
-		{"408 retried", http.StatusRequestTimeout, "", false, core.StateQueued, "http_status: 408"},
-		{"429 retried", http.StatusTooManyRequests, "", false, core.StateQueued, "http_status: 429"},
-		{"500 retried", http.StatusInternalServerError, "", false, core.StateQueued, "http_status: 500"},
-		{"port fails", 0, "https://example.com:8443/hooks", false, core.StateFailed, "port_refused"},
-		{"private address fails", 0, "https://localhost/hooks", false, core.StateFailed, "address_refused"},
-		{"connection retried", 0, "", true, core.StateQueued, "connection_failed"},
+		{"404 fails", http.StatusNotFound, "", false, sending.StateFailed, "http_status: 404"},
+		{"410 fails", http.StatusGone, "", false, sending.StateFailed, "http_status: 410"},
+		{"408 retried", http.StatusRequestTimeout, "", false, sending.StateQueued, "http_status: 408"},
+		{"429 retried", http.StatusTooManyRequests, "", false, sending.StateQueued, "http_status: 429"},
+		{"500 retried", http.StatusInternalServerError, "", false, sending.StateQueued, "http_status: 500"},
+		{"port fails", 0, "https://example.com:8443/hooks", false, sending.StateFailed, "port_refused"},
+		{"private address fails", 0, "https://localhost/hooks", false, sending.StateFailed, "address_refused"},
+		{"connection retried", 0, "", true, sending.StateQueued, "connection_failed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -216,7 +217,7 @@ func TestNoticeFailures(t *testing.T) {
 			delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 			n.order("F-1", "f@mail.example", delivered)
 			n.run(delivered.Add(48 * hour))
-			inv := n.invite("F-1", core.MsgInvitation)
+			inv := n.invite("F-1", sending.MsgInvitation)
 			if inv.State != tc.state || inv.LastError != tc.reason || inv.Attempts != 1 {
 				t.Fatalf("invitation = %+v, want %s %s", inv, tc.state, tc.reason)
 			}
@@ -224,7 +225,7 @@ func TestNoticeFailures(t *testing.T) {
 			if len(logs) != 1 || logs[0].Error != tc.reason {
 				t.Fatalf("send log = %+v", logs)
 			}
-			if tc.state == core.StateQueued && !inv.NextAttemptAt.Equal(delivered.Add(48*hour+30*time.Minute)) {
+			if tc.state == sending.StateQueued && !inv.NextAttemptAt.Equal(delivered.Add(48*hour+30*time.Minute)) {
 				t.Fatalf("next attempt %s, want after 30 minutes", inv.NextAttemptAt)
 			}
 		})
@@ -238,14 +239,14 @@ func TestExperienceAndRejectionNotices(t *testing.T) {
 	n := newNoticeEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	n.order("X-1", "exp@mail.example", delivered)
-	n.order("X-1", "exp@mail.example", time.Time{}, func(in *core.OrderInput) {
+	n.order("X-1", "exp@mail.example", time.Time{}, func(in *orders.OrderInput) {
 		in.Items[0].FulfilmentState, in.Items[0].DeliveredAt = "returned", ""
 	})
-	exp := n.invite("X-1", core.MsgExperience)
-	if exp.State != core.StateQueued || !exp.NextAttemptAt.Equal(t0.Add(48*hour)) {
+	exp := n.invite("X-1", sending.MsgExperience)
+	if exp.State != sending.StateQueued || !exp.NextAttemptAt.Equal(t0.Add(48*hour)) {
 		t.Fatalf("experience invitation = %+v", exp)
 	}
-	wantRun(t, n.run(t0.Add(48*hour)), core.InvitationRun{Sent: 1})
+	wantRun(t, n.run(t0.Add(48*hour)), sending.InvitationRun{Sent: 1})
 	reqs := n.rx.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("notices = %d", len(reqs))
@@ -260,7 +261,7 @@ func TestExperienceAndRejectionNotices(t *testing.T) {
 
 	// A rejection notice goes at once, outside sending hours too (23:00 Istanbul).
 	n.env.Clock.T = time.Date(2026, 6, 5, 20, 0, 0, 0, time.UTC)
-	id, err := n.c.SendRejectionNotice(n.ctx, core.RejectionNotice{ChannelID: channelOf(t, n.sendEnv, "web-tr").ID,
+	id, err := n.env.App.Sending.SendRejectionNotice(n.ctx, sending.RejectionNotice{ChannelID: channelOf(t, n.sendEnv, "web-tr").ID,
 		Address: "exp@mail.example", Language: "en", Reason: "off_topic", ReasonText: "The review is about delivery, not the product.",
 		CorrectionURL: "https://shop.example/review#review_token=corr"})
 	if err != nil {
@@ -281,7 +282,7 @@ func TestExperienceAndRejectionNotices(t *testing.T) {
 		t.Fatalf("rejection notice = %+v", r)
 	}
 	logs := n.logs(id)
-	if len(logs) != 1 || logs[0].Status != core.LogSent {
+	if len(logs) != 1 || logs[0].Status != sending.LogSent {
 		t.Fatalf("rejection send log = %+v", logs)
 	}
 }

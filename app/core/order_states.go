@@ -33,14 +33,14 @@ const (
 )
 
 var (
-	paymentStates = map[string]bool{PaymentPending: true, PaymentPaid: true, PaymentPartiallyRefunded: true,
+	PaymentStates = map[string]bool{PaymentPending: true, PaymentPaid: true, PaymentPartiallyRefunded: true,
 		PaymentRefunded: true, PaymentVoided: true}
 	// lineRank orders the states a line passes on its way to the customer; returned
 	// and cancelled are outside the sequence.
 	lineRank    = map[string]int{LinePlaced: 0, LinePreparing: 1, LineShipped: 2, LineInTransit: 3, LineDelivered: 4}
-	lineStates  = map[string]bool{LinePlaced: true, LinePreparing: true, LineShipped: true, LineInTransit: true, LineDelivered: true, LineCancelled: true, LineReturned: true}
-	sources     = map[string]bool{SourcePlatform: true, SourceCarrier: true, SourceManual: true, SourceEstimated: true}
-	confidences = map[string]bool{ConfidenceVerified: true, ConfidenceEstimated: true}
+	LineStates  = map[string]bool{LinePlaced: true, LinePreparing: true, LineShipped: true, LineInTransit: true, LineDelivered: true, LineCancelled: true, LineReturned: true}
+	Sources     = map[string]bool{SourcePlatform: true, SourceCarrier: true, SourceManual: true, SourceEstimated: true}
+	Confidences = map[string]bool{ConfidenceVerified: true, ConfidenceEstimated: true}
 )
 
 // PaymentAllowsReviews reports whether a payment state permits reviews and

@@ -25,7 +25,7 @@ type CreatedPassword struct {
 // encrypted with the master key. Signing passwords belong to a channel. A new
 // notification password replaces the previous one.
 func (c *Core) CreatePassword(ctx context.Context, a *Actor, purpose, channelCode string) (CreatedPassword, error) {
-	p := store.Password{ID: "pw_" + randomHex(8), Purpose: purpose}
+	p := store.Password{ID: "pw_" + RandomHex(8), Purpose: purpose}
 	var channel store.Channel
 	switch purpose {
 	case PurposeSigning:

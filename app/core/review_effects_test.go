@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
 )
 
 // writeReview writes a product review for line ref with the token of the order's
@@ -16,8 +19,8 @@ func (e *sendEnv) writeReview(address, ref string) {
 	if len(m) == 0 {
 		e.t.Fatalf("no e-mail to %s", address)
 	}
-	_, err := e.c.WriteReviews(e.ctx, core.Console(), channelOf(e.t, e, "web-tr"), core.WriteInput{Token: linkToken(e.t, m[0].Text),
-		Reviews: []core.ReviewInput{{LineReference: ref, Rating: json.RawMessage("5"), Title: "Boils fast",
+	_, err := e.env.App.Reviews.WriteReviews(e.ctx, core.Console(), channelOf(e.t, e, "web-tr"), reviews.WriteInput{Token: linkToken(e.t, m[0].Text),
+		Reviews: []reviews.ReviewInput{{LineReference: ref, Rating: json.RawMessage("5"), Title: "Boils fast",
 			Body: "The kettle boils a full litre in under three minutes and the handle stays cool."}}})
 	if err != nil {
 		e.t.Fatalf("write review: %v", err)
@@ -39,25 +42,25 @@ func (e *sendEnv) reviewOf(ext, ref string) (returned time.Time) {
 func TestReviewEffects(t *testing.T) {
 	e := newSendEnv(t)
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
-	two := func(in *core.OrderInput) {
-		in.Items = append(in.Items, core.LineInput{LineReference: "L2", VariantKey: "SKU-2", Title: "Cups",
+	two := func(in *orders.OrderInput) {
+		in.Items = append(in.Items, orders.LineInput{LineReference: "L2", VariantKey: "SKU-2", Title: "Cups",
 			FulfilmentState: "delivered", DeliveredAt: iso(delivered)})
 	}
 	e.order("RV-1", "rv1@mail.example", delivered, two)
 	e.order("RV-2", "rv2@mail.example", delivered)
 	sent := delivered.Add(48 * hour)
-	wantRun(t, e.run(sent), core.InvitationRun{Created: 2, Sent: 2})
+	wantRun(t, e.run(sent), sending.InvitationRun{Created: 2, Sent: 2})
 	e.writeReview("rv1@mail.example", "L1")
 	e.writeReview("rv2@mail.example", "L1")
 
 	// No reminder after a review.
-	wantRun(t, e.run(sent.Add(7*24*hour)), core.InvitationRun{Reminders: 2})
+	wantRun(t, e.run(sent.Add(7*24*hour)), sending.InvitationRun{Reminders: 2})
 	for _, ext := range []string{"RV-1", "RV-2"} {
-		if r := e.invite(ext, core.MsgReminder); r.State != core.StateSkipped || r.LastError != core.SkipReviewed {
+		if r := e.invite(ext, sending.MsgReminder); r.State != sending.StateSkipped || r.LastError != sending.SkipReviewed {
 			t.Fatalf("%s reminder = %+v", ext, r)
 		}
 	}
-	list, err := e.c.ListInvites(e.ctx, owner(), core.InviteFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 25}})
+	list, err := e.env.App.Sending.ListInvites(e.ctx, owner(), sending.InviteFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 25}})
 	if err != nil || list.Counters.Conversion != 1 {
 		t.Fatalf("conversion = %v, %v", list.Counters, err)
 	}
@@ -68,19 +71,19 @@ func TestReviewEffects(t *testing.T) {
 		t.Fatal("the returned line's review has no Returned mark")
 	}
 	for _, inv := range e.invites("RV-1") {
-		if inv.Kind == core.MsgExperience {
+		if inv.Kind == sending.MsgExperience {
 			t.Fatalf("a reviewed line got an experience invitation: %+v", inv)
 		}
 	}
 	// A returned line without a review gets one.
 	e.deliver("RV-1", "L2", "returned", sent.Add(8*24*hour), "", "")
-	exp := e.invite("RV-1", core.MsgExperience)
+	exp := e.invite("RV-1", sending.MsgExperience)
 	if ids, _ := e.c.DB.Read().TokenLineIDs(e.ctx, exp.TokenID); len(ids) != 1 || ids[0] != e.line("RV-1", "L2").ID {
 		t.Fatalf("experience token lines = %v", ids)
 	}
 
 	// A refunded order: its product reviews get the mark.
-	e.order("RV-2", "rv2@mail.example", delivered, func(in *core.OrderInput) { in.PaymentState = "refunded" })
+	e.order("RV-2", "rv2@mail.example", delivered, func(in *orders.OrderInput) { in.PaymentState = "refunded" })
 	if e.reviewOf("RV-2", "L1").IsZero() {
 		t.Fatal("the refunded order's review has no Returned mark")
 	}

@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/orders"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -15,7 +18,7 @@ var day = 24 * time.Hour
 // TestLineReviewable is the table of the one reviewability rule.
 func TestLineReviewable(t *testing.T) {
 	delivered := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	tr, _ := core.BuiltinRule("TR") // 180 days
+	tr, _ := brand.BuiltinRule("TR") // 180 days
 	end := delivered.Add(180 * day)
 	line := func(state string, at time.Time) store.OrderLine {
 		return store.OrderLine{ID: 1, OrderID: 7, FulfilmentState: state, DeliveredAt: at}
@@ -27,30 +30,30 @@ func TestLineReviewable(t *testing.T) {
 		name   string
 		o      store.Order
 		l      store.OrderLine
-		rule   core.MarketRule
+		rule   brand.MarketRule
 		now    time.Time
 		ok     bool
 		reason string
 	}{
 		{"paid and delivered", order("paid"), line("delivered", delivered), tr, delivered.Add(day), true, ""},
 		{"partially refunded", order("partially_refunded"), line("delivered", delivered), tr, delivered.Add(day), true, ""},
-		{"pending", order("pending"), line("delivered", delivered), tr, delivered.Add(day), false, core.NotPaid},
-		{"refunded", order("refunded"), line("delivered", delivered), tr, delivered.Add(day), false, core.NotPaid},
-		{"voided", order("voided"), line("delivered", delivered), tr, delivered.Add(day), false, core.NotPaid},
-		{"placed", order("paid"), line("placed", time.Time{}), tr, delivered, false, core.NotDelivered},
-		{"in transit", order("paid"), line("in_transit", time.Time{}), tr, delivered, false, core.NotDelivered},
-		{"returned after delivery", order("paid"), line("returned", delivered), tr, delivered.Add(day), false, core.NotDelivered},
-		{"cancelled", order("paid"), line("cancelled", time.Time{}), tr, delivered, false, core.NotDelivered},
-		{"delivered without a time", order("paid"), line("delivered", time.Time{}), tr, delivered, false, core.NotDelivered},
-		{"erased", erased, line("delivered", delivered), tr, delivered.Add(day), false, core.OrderErased},
-		{"no market rule", order("paid"), line("delivered", delivered), core.MarketRule{}, delivered.Add(day), false, core.MarketWithoutPolicy},
+		{"pending", order("pending"), line("delivered", delivered), tr, delivered.Add(day), false, buyer.NotPaid},
+		{"refunded", order("refunded"), line("delivered", delivered), tr, delivered.Add(day), false, buyer.NotPaid},
+		{"voided", order("voided"), line("delivered", delivered), tr, delivered.Add(day), false, buyer.NotPaid},
+		{"placed", order("paid"), line("placed", time.Time{}), tr, delivered, false, buyer.NotDelivered},
+		{"in transit", order("paid"), line("in_transit", time.Time{}), tr, delivered, false, buyer.NotDelivered},
+		{"returned after delivery", order("paid"), line("returned", delivered), tr, delivered.Add(day), false, buyer.NotDelivered},
+		{"cancelled", order("paid"), line("cancelled", time.Time{}), tr, delivered, false, buyer.NotDelivered},
+		{"delivered without a time", order("paid"), line("delivered", time.Time{}), tr, delivered, false, buyer.NotDelivered},
+		{"erased", erased, line("delivered", delivered), tr, delivered.Add(day), false, buyer.OrderErased},
+		{"no market rule", order("paid"), line("delivered", delivered), brand.MarketRule{}, delivered.Add(day), false, buyer.MarketWithoutPolicy},
 		{"last millisecond of the window", order("paid"), line("delivered", delivered), tr, end.Add(-time.Millisecond), true, ""},
-		{"window end", order("paid"), line("delivered", delivered), tr, end, false, core.ReviewWindowClosed},
-		{"brand rule with a shorter window", order("paid"), line("delivered", delivered), core.MarketRule{Market: "TR", ReviewWindowDays: 30}, delivered.Add(31 * day), false, core.ReviewWindowClosed},
+		{"window end", order("paid"), line("delivered", delivered), tr, end, false, buyer.ReviewWindowClosed},
+		{"brand rule with a shorter window", order("paid"), line("delivered", delivered), brand.MarketRule{Market: "TR", ReviewWindowDays: 30}, delivered.Add(31 * day), false, buyer.ReviewWindowClosed},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := core.LineReviewable(c.o, c.l, c.rule, c.now)
+			got := buyer.LineReviewable(c.o, c.l, c.rule, c.now)
 			if got.Reviewable != c.ok || got.Reason != c.reason {
 				t.Fatalf("got %+v, want ok=%v reason=%q", got, c.ok, c.reason)
 			}
@@ -66,8 +69,9 @@ func TestLineReviewable(t *testing.T) {
 }
 
 type orderEnv struct {
-	c     *core.Core
-	clock *storetest.Clock
+	c      *core.Core
+	orders *orders.Service
+	clock  *storetest.Clock
 }
 
 func newOrderEnv(t *testing.T) *orderEnv {
@@ -83,10 +87,10 @@ func newOrderEnv(t *testing.T) *orderEnv {
 		Label: "Web", BrandName: "Acme"}); err != nil {
 		t.Fatal(err)
 	}
-	return &orderEnv{c: c, clock: clock}
+	return &orderEnv{c: c, orders: newDomain(c).orders, clock: clock}
 }
 
-func (e *orderEnv) reviewability(t *testing.T, ext string) core.Reviewability {
+func (e *orderEnv) reviewability(t *testing.T, ext string) buyer.Reviewability {
 	t.Helper()
 	ctx := context.Background()
 	q := e.c.DB.Read()
@@ -98,7 +102,7 @@ func (e *orderEnv) reviewability(t *testing.T, ext string) core.Reviewability {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := e.c.OrderReviewability(ctx, q, o, lines, e.clock.T)
+	rs, err := newDomain(e.c).buyer.OrderReviewability(ctx, q, o, lines, e.clock.T)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,16 +131,16 @@ func TestReviewabilityFromDeliveries(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.source+"/"+c.confidence+"/"+c.payment, func(t *testing.T) {
 			e := newOrderEnv(t)
-			_, err := e.c.IngestOrders(ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{{
+			_, err := e.orders.IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
 				Channel: "web", ExternalID: "A", PaymentState: c.payment, PlacedAt: "2026-05-20T10:00:00Z",
-				Items: []core.LineInput{{LineReference: "1", VariantKey: "S", FulfilmentState: "shipped"}}}}})
+				Items: []orders.LineInput{{LineReference: "1", VariantKey: "S", FulfilmentState: "shipped"}}}}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r := e.reviewability(t, "A"); r.Reviewable || r.Reason != core.NotDelivered {
+			if r := e.reviewability(t, "A"); r.Reviewable || r.Reason != buyer.NotDelivered {
 				t.Fatalf("shipped line: %+v", r)
 			}
-			_, err = e.c.IngestDeliveries(ctx, core.Console(), core.DeliveryRequest{Deliveries: []core.DeliveryInput{{
+			_, err = e.orders.IngestDeliveries(ctx, core.Console(), orders.DeliveryRequest{Deliveries: []orders.DeliveryInput{{
 				ExternalID: "A", LineReference: "1", State: "delivered", ObservedAt: observed, Source: c.source, Confidence: c.confidence}}})
 			if err != nil {
 				t.Fatal(err)
@@ -157,9 +161,9 @@ func TestReviewabilityFromDeliveries(t *testing.T) {
 func TestReviewabilityFromOrderData(t *testing.T) {
 	ctx := context.Background()
 	e := newOrderEnv(t)
-	_, err := e.c.IngestOrders(ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{{
+	_, err := e.orders.IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
 		Channel: "web", ExternalID: "A", PaymentState: "paid", PlacedAt: "2026-05-20T10:00:00Z",
-		Items: []core.LineInput{{LineReference: "1", VariantKey: "S", FulfilmentState: "delivered", DeliveredAt: "2026-05-25T10:00:00+00:00"}}}}})
+		Items: []orders.LineInput{{LineReference: "1", VariantKey: "S", FulfilmentState: "delivered", DeliveredAt: "2026-05-25T10:00:00+00:00"}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +172,7 @@ func TestReviewabilityFromOrderData(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	e.clock.T = r.WindowEnds
-	if r := e.reviewability(t, "A"); r.Reviewable || r.Reason != core.ReviewWindowClosed {
+	if r := e.reviewability(t, "A"); r.Reviewable || r.Reason != buyer.ReviewWindowClosed {
 		t.Fatalf("%+v", r)
 	}
 }

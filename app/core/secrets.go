@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // MasterKeyFile is the name of the master key inside the data folder.
@@ -134,4 +135,11 @@ func HashToken(token string) []byte {
 // Equal compares two secrets in constant time.
 func Equal(a, b string) bool {
 	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// ErasedOrderRef is the order reference shown in a review's proof after the order's
+// customer data was erased: erased-order:<32 hex>, stable for the order and not
+// revealing its number.
+func (k *Keyring) ErasedOrderRef(orderID int64) string {
+	return "erased-order:" + k.Pseudonym("order", strconv.FormatInt(orderID, 10))
 }

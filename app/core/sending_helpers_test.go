@@ -10,6 +10,8 @@ import (
 
 	"reviewd/app/apptest"
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/sending"
 	"reviewd/app/sendtest"
 	"reviewd/store"
 )
@@ -51,7 +53,7 @@ func (e *sendEnv) set(fields map[string]any) {
 		b, _ := json.Marshal(v)
 		m[k] = b
 	}
-	if _, err := e.c.UpdateSettings(e.ctx, owner(), m); err != nil {
+	if _, err := e.env.App.Brand.UpdateSettings(e.ctx, owner(), m); err != nil {
 		e.t.Fatalf("settings %v: %v", fields, err)
 	}
 }
@@ -60,18 +62,18 @@ func iso(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // order ingests a paid order with one line L1 delivered at deliveredAt (zero: a
 // shipped line) for address; mods change the input.
-func (e *sendEnv) order(ext, address string, deliveredAt time.Time, mods ...func(*core.OrderInput)) {
+func (e *sendEnv) order(ext, address string, deliveredAt time.Time, mods ...func(*orders.OrderInput)) {
 	e.t.Helper()
-	line := core.LineInput{LineReference: "L1", VariantKey: "SKU-1", Title: "Blue kettle", FulfilmentState: "shipped"}
+	line := orders.LineInput{LineReference: "L1", VariantKey: "SKU-1", Title: "Blue kettle", FulfilmentState: "shipped"}
 	if !deliveredAt.IsZero() {
 		line.FulfilmentState, line.DeliveredAt = "delivered", iso(deliveredAt)
 	}
-	in := core.OrderInput{Channel: "web-tr", ExternalID: ext, PaymentState: "paid", PlacedAt: iso(t0.Add(-72 * time.Hour)),
-		CustomerEmail: address, Items: []core.LineInput{line}}
+	in := orders.OrderInput{Channel: "web-tr", ExternalID: ext, PaymentState: "paid", PlacedAt: iso(t0.Add(-72 * time.Hour)),
+		CustomerEmail: address, Items: []orders.LineInput{line}}
 	for _, m := range mods {
 		m(&in)
 	}
-	if _, err := e.c.IngestOrders(e.ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{in}}); err != nil {
+	if _, err := e.env.App.Orders.IngestOrders(e.ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{in}}); err != nil {
 		e.t.Fatalf("ingest %s: %v", ext, err)
 	}
 }
@@ -79,7 +81,7 @@ func (e *sendEnv) order(ext, address string, deliveredAt time.Time, mods ...func
 // deliver reports a delivery of an order line.
 func (e *sendEnv) deliver(ext, line, state string, at time.Time, source, confidence string) {
 	e.t.Helper()
-	_, err := e.c.IngestDeliveries(e.ctx, core.Console(), core.DeliveryRequest{Deliveries: []core.DeliveryInput{{
+	_, err := e.env.App.Orders.IngestDeliveries(e.ctx, core.Console(), orders.DeliveryRequest{Deliveries: []orders.DeliveryInput{{
 		ExternalID: ext, LineReference: line, State: state, ObservedAt: iso(at), Source: source, Confidence: confidence}}})
 	if err != nil {
 		e.t.Fatalf("deliver %s/%s: %v", ext, line, err)
@@ -87,10 +89,10 @@ func (e *sendEnv) deliver(ext, line, state string, at time.Time, source, confide
 }
 
 // run runs the invitations job at now (the clock moves there too).
-func (e *sendEnv) run(now time.Time) core.InvitationRun {
+func (e *sendEnv) run(now time.Time) sending.InvitationRun {
 	e.t.Helper()
 	e.env.Clock.T = now
-	r, err := e.c.RunInvitations(e.ctx, now)
+	r, err := e.env.App.Sending.RunInvitations(e.ctx, now)
 	if err != nil {
 		e.t.Fatalf("invitations job at %s: %v", now, err)
 	}
@@ -163,7 +165,7 @@ func linkToken(t *testing.T, text string) string {
 	return m[1]
 }
 
-func wantRun(t *testing.T, got core.InvitationRun, want core.InvitationRun) {
+func wantRun(t *testing.T, got sending.InvitationRun, want sending.InvitationRun) {
 	t.Helper()
 	if got != want {
 		t.Fatalf("job run = %+v, want %+v", got, want)

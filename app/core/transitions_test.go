@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/sending"
 	"reviewd/app/mail"
 	"reviewd/store"
 )
@@ -22,12 +24,12 @@ func TestTransitionEffects(t *testing.T) {
 	e.order("T-REFUND", "refund@mail.example", delivered)
 	e.order("T-VOID", "void@mail.example", delivered)
 	e.run(due)
-	e.order("T-REFUND", "refund@mail.example", delivered, func(in *core.OrderInput) { in.PaymentState = "refunded" })
-	e.order("T-VOID", "void@mail.example", delivered, func(in *core.OrderInput) { in.PaymentState = "voided" })
+	e.order("T-REFUND", "refund@mail.example", delivered, func(in *orders.OrderInput) { in.PaymentState = "refunded" })
+	e.order("T-VOID", "void@mail.example", delivered, func(in *orders.OrderInput) { in.PaymentState = "voided" })
 	e.c.Mailer = e.smtp.Mailer()
-	wantRun(t, e.run(due.Add(hour)), core.InvitationRun{Skipped: 2})
+	wantRun(t, e.run(due.Add(hour)), sending.InvitationRun{Skipped: 2})
 	for ext, action := range map[string]string{"T-REFUND": "order.refunded", "T-VOID": "order.voided"} {
-		if inv := e.invite(ext, core.MsgInvitation); inv.State != core.StateSkipped || inv.LastError != core.SkipNotReviewable {
+		if inv := e.invite(ext, sending.MsgInvitation); inv.State != sending.StateSkipped || inv.LastError != sending.SkipNotReviewable {
 			t.Errorf("%s invitation = %+v", ext, inv)
 		}
 		if o := e.orderOf(ext); o.PaymentState == "paid" || !hasActivity(t, e, action, core.OrderPublicID(o.ID)) {
@@ -42,13 +44,13 @@ func TestTransitionEffects(t *testing.T) {
 	if l := e.line("T-RET", "L1"); l.FulfilmentState != "returned" {
 		t.Fatalf("line = %+v", l)
 	}
-	exp := e.invite("T-RET", core.MsgExperience)
-	if exp.State != core.StateQueued || exp.TokenID == 0 {
+	exp := e.invite("T-RET", sending.MsgExperience)
+	if exp.State != sending.StateQueued || exp.TokenID == 0 {
 		t.Fatalf("experience invitation = %+v", exp)
 	}
 	// A cancelled line of the same order joins the waiting experience invitation.
-	e.order("T-RET", "ret@mail.example", time.Time{}, func(in *core.OrderInput) {
-		in.Items = append(in.Items, core.LineInput{LineReference: "L2", VariantKey: "SKU-2", FulfilmentState: "cancelled"})
+	e.order("T-RET", "ret@mail.example", time.Time{}, func(in *orders.OrderInput) {
+		in.Items = append(in.Items, orders.LineInput{LineReference: "L2", VariantKey: "SKU-2", FulfilmentState: "cancelled"})
 	})
 	if ids, _ := e.c.DB.Read().TokenLineIDs(e.ctx, exp.TokenID); len(ids) != 2 || len(e.invites("T-RET")) != 1 {
 		t.Fatalf("experience token lines = %v, invitations %d", ids, len(e.invites("T-RET")))
@@ -56,7 +58,7 @@ func TestTransitionEffects(t *testing.T) {
 
 	// Line in returned or cancelled, order data with delivered and no
 	// delivered_at: unchanged, and no invitation.
-	e.order("T-RET", "ret@mail.example", time.Time{}, func(in *core.OrderInput) {
+	e.order("T-RET", "ret@mail.example", time.Time{}, func(in *orders.OrderInput) {
 		in.Items[0].FulfilmentState = "delivered"
 	})
 	if l := e.line("T-RET", "L1"); l.FulfilmentState != "returned" {
@@ -81,7 +83,7 @@ func TestTransitionEffects(t *testing.T) {
 		}
 	}
 	// Delivery request with an unknown state: rolled back, nothing changes.
-	_, err := e.c.IngestDeliveries(e.ctx, core.Console(), core.DeliveryRequest{Batch: true, Deliveries: []core.DeliveryInput{
+	_, err := e.env.App.Orders.IngestDeliveries(e.ctx, core.Console(), orders.DeliveryRequest{Batch: true, Deliveries: []orders.DeliveryInput{
 		{ExternalID: "T-EST", LineReference: "L1", State: "delivered", ObservedAt: iso(delivered)},
 		{ExternalID: "T-EST", LineReference: "L1", State: "lost", ObservedAt: iso(delivered)},
 	}})
@@ -89,13 +91,13 @@ func TestTransitionEffects(t *testing.T) {
 		t.Fatal("unknown state accepted")
 	}
 	// Delivery request for an unknown order or line: succeeds, listed in unknown.
-	res, err := e.c.IngestDeliveries(e.ctx, core.Console(), core.DeliveryRequest{Deliveries: []core.DeliveryInput{
+	res, err := e.env.App.Orders.IngestDeliveries(e.ctx, core.Console(), orders.DeliveryRequest{Deliveries: []orders.DeliveryInput{
 		{ExternalID: "NOPE", LineReference: "L1", State: "delivered", ObservedAt: iso(delivered)}}})
 	if err != nil || len(res.Unknown) != 1 {
 		t.Fatalf("unknown order: %+v, %v", res, err)
 	}
 
-	wantRun(t, e.run(due.Add(2*hour)), core.InvitationRun{Created: 1, Sent: 1})
+	wantRun(t, e.run(due.Add(2*hour)), sending.InvitationRun{Created: 1, Sent: 1})
 	if len(e.mailsTo("del@mail.example")) != 1 {
 		t.Fatal("the delivered line got no invitation")
 	}

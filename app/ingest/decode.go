@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/web"
 )
 
@@ -40,12 +41,12 @@ type orderEnvelope struct {
 	Orders json.RawMessage `json:"orders"`
 }
 
-func (o orderBody) input() core.OrderInput {
-	in := core.OrderInput{Channel: o.Channel, ExternalID: o.ExternalID, PaymentState: o.PaymentState, Market: o.Market,
+func (o orderBody) input() orders.OrderInput {
+	in := orders.OrderInput{Channel: o.Channel, ExternalID: o.ExternalID, PaymentState: o.PaymentState, Market: o.Market,
 		Language: o.Language, PlacedAt: o.PlacedAt, CustomerEmail: o.CustomerEmail, CustomerKey: o.CustomerKey,
-		CustomerPhone: o.CustomerPhone, Items: make([]core.LineInput, len(o.Items))}
+		CustomerPhone: o.CustomerPhone, Items: make([]orders.LineInput, len(o.Items))}
 	for i, l := range o.Items {
-		in.Items[i] = core.LineInput{LineReference: l.LineReference, VariantKey: l.VariantKey, GroupKey: l.GroupKey,
+		in.Items[i] = orders.LineInput{LineReference: l.LineReference, VariantKey: l.VariantKey, GroupKey: l.GroupKey,
 			CatalogID: l.CatalogID, Title: l.Title, Quantity: l.Quantity, FulfilmentState: l.FulfilmentState,
 			DeliveredAt: l.DeliveredAt}
 	}
@@ -67,21 +68,21 @@ func list[T any](raw json.RawMessage, name string, v *[]T) error {
 
 // decodeOrders reads an order body. On an error the request holds what was read
 // (for the transfer figures).
-func decodeOrders(raw []byte) (core.OrderRequest, error) {
+func decodeOrders(raw []byte) (orders.OrderRequest, error) {
 	var env orderEnvelope
 	if err := web.ParseJSON(raw, web.ModeIngest, &env); err != nil {
-		return core.OrderRequest{}, err
+		return orders.OrderRequest{}, err
 	}
 	if env.Orders == nil {
-		return core.OrderRequest{Orders: []core.OrderInput{env.input()}}, nil
+		return orders.OrderRequest{Orders: []orders.OrderInput{env.input()}}, nil
 	}
-	req := core.OrderRequest{Channel: env.Channel, Batch: true}
-	var orders []orderBody
-	if err := list(env.Orders, "orders", &orders); err != nil {
+	req := orders.OrderRequest{Channel: env.Channel, Batch: true}
+	var bodies []orderBody
+	if err := list(env.Orders, "orders", &bodies); err != nil {
 		return req, err
 	}
-	req.Orders = make([]core.OrderInput, len(orders))
-	for i, o := range orders {
+	req.Orders = make([]orders.OrderInput, len(bodies))
+	for i, o := range bodies {
 		req.Orders[i] = o.input()
 	}
 	return req, nil
@@ -102,26 +103,26 @@ type deliveryEnvelope struct {
 	Deliveries json.RawMessage `json:"deliveries"`
 }
 
-func (d deliveryBody) input() core.DeliveryInput {
-	return core.DeliveryInput{ExternalID: d.ExternalID, LineReference: d.LineReference, State: d.State,
+func (d deliveryBody) input() orders.DeliveryInput {
+	return orders.DeliveryInput{ExternalID: d.ExternalID, LineReference: d.LineReference, State: d.State,
 		ObservedAt: d.ObservedAt, Source: d.Source, Confidence: d.Confidence}
 }
 
 // decodeDeliveries reads a delivery body.
-func decodeDeliveries(raw []byte) (core.DeliveryRequest, error) {
+func decodeDeliveries(raw []byte) (orders.DeliveryRequest, error) {
 	var env deliveryEnvelope
 	if err := web.ParseJSON(raw, web.ModeIngest, &env); err != nil {
-		return core.DeliveryRequest{}, err
+		return orders.DeliveryRequest{}, err
 	}
 	if env.Deliveries == nil {
-		return core.DeliveryRequest{Deliveries: []core.DeliveryInput{env.input()}}, nil
+		return orders.DeliveryRequest{Deliveries: []orders.DeliveryInput{env.input()}}, nil
 	}
-	req := core.DeliveryRequest{Batch: true}
+	req := orders.DeliveryRequest{Batch: true}
 	var ds []deliveryBody
 	if err := list(env.Deliveries, "deliveries", &ds); err != nil {
 		return req, err
 	}
-	req.Deliveries = make([]core.DeliveryInput, len(ds))
+	req.Deliveries = make([]orders.DeliveryInput, len(ds))
 	for i, d := range ds {
 		req.Deliveries[i] = d.input()
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/web"
 )
 
@@ -20,7 +21,7 @@ const MaxBody = 5 << 20
 
 // Handler holds what the ingest surface uses.
 type Handler struct {
-	Core   *core.Core
+	Orders *orders.Service
 	Auth   *web.Auth
 	Limits *web.Limits
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/web"
 )
 
@@ -28,10 +29,10 @@ type checkError struct {
 
 // checkAnswer is the dry run's answer.
 type checkAnswer struct {
-	Accepted bool               `json:"accepted"`
-	Records  int                `json:"records"`
-	Error    *checkError        `json:"error"`
-	Unknown  []core.UnknownLine `json:"unknown,omitempty"`
+	Accepted bool                 `json:"accepted"`
+	Records  int                  `json:"records"`
+	Error    *checkError          `json:"error"`
+	Unknown  []orders.UnknownLine `json:"unknown,omitempty"`
 }
 
 // handleIngestCheck serves POST /admin/v1/ingest/check: the panel's dry run of an
@@ -59,7 +60,7 @@ func (h *Handler) handleIngestCheck(w http.ResponseWriter, r *http.Request, a *c
 	if err := web.DecodeJSON(r, 2*MaxBody, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	if in.Kind != core.KindOrder && in.Kind != core.KindDelivery {
+	if in.Kind != orders.KindOrder && in.Kind != orders.KindDelivery {
 		return core.Invalid("kind")
 	}
 	raw := []byte(in.Body)
@@ -98,12 +99,12 @@ func (h *Handler) check(r *http.Request, a *core.Actor, kind string, raw []byte,
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return core.ErrBodyEmpty
 	}
-	if kind == core.KindOrder {
+	if kind == orders.KindOrder {
 		req, err := decodeOrders(raw)
 		if err != nil {
 			return err
 		}
-		res, err := h.Core.CheckOrders(r.Context(), a, req)
+		res, err := h.Orders.CheckOrders(r.Context(), a, req)
 		ans.Records = res.Accepted
 		return err
 	}
@@ -111,7 +112,7 @@ func (h *Handler) check(r *http.Request, a *core.Actor, kind string, raw []byte,
 	if err != nil {
 		return err
 	}
-	res, err := h.Core.CheckDeliveries(r.Context(), a, req)
+	res, err := h.Orders.CheckDeliveries(r.Context(), a, req)
 	ans.Records, ans.Unknown = res.Accepted, res.Unknown
 	return err
 }
@@ -140,7 +141,7 @@ func (h *Handler) handleIngestStats(w http.ResponseWriter, r *http.Request, _ *c
 	if err != nil {
 		return err
 	}
-	st, err := h.Core.IngestStats(r.Context(), channel)
+	st, err := h.Orders.IngestStats(r.Context(), channel)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/web"
 )
 
@@ -12,15 +13,15 @@ import (
 func (h *Handler) handleOrderIngest(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
 	a, body, err := h.Auth.Ingest(r, MaxBody)
 	if err != nil {
-		return h.refused(r, a, core.KindOrder, "", 0, err)
+		return h.refused(r, a, orders.KindOrder, "", 0, err)
 	}
 	req, err := decodeOrders(body)
 	if err != nil {
-		return h.refused(r, a, core.KindOrder, req.ChannelLabel(), len(req.Orders), err)
+		return h.refused(r, a, orders.KindOrder, req.ChannelLabel(), len(req.Orders), err)
 	}
-	res, err := h.Core.IngestOrders(r.Context(), a, req)
+	res, err := h.Orders.IngestOrders(r.Context(), a, req)
 	if err != nil {
-		return h.refused(r, a, core.KindOrder, req.ChannelLabel(), len(req.Orders), err)
+		return h.refused(r, a, orders.KindOrder, req.ChannelLabel(), len(req.Orders), err)
 	}
 	return web.JSON(w, http.StatusOK, res)
 }
@@ -31,15 +32,15 @@ func (h *Handler) handleOrderIngest(w http.ResponseWriter, r *http.Request, _ *c
 func (h *Handler) handleDeliveryIngest(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
 	a, body, err := h.Auth.Ingest(r, MaxBody)
 	if err != nil {
-		return h.refused(r, a, core.KindDelivery, "", 0, err)
+		return h.refused(r, a, orders.KindDelivery, "", 0, err)
 	}
 	req, err := decodeDeliveries(body)
 	if err != nil {
-		return h.refused(r, a, core.KindDelivery, "", len(req.Deliveries), err)
+		return h.refused(r, a, orders.KindDelivery, "", len(req.Deliveries), err)
 	}
-	res, err := h.Core.IngestDeliveries(r.Context(), a, req)
+	res, err := h.Orders.IngestDeliveries(r.Context(), a, req)
 	if err != nil {
-		return h.refused(r, a, core.KindDelivery, "", len(req.Deliveries), err)
+		return h.refused(r, a, orders.KindDelivery, "", len(req.Deliveries), err)
 	}
 	return web.JSON(w, http.StatusOK, res)
 }
@@ -47,6 +48,6 @@ func (h *Handler) handleDeliveryIngest(w http.ResponseWriter, r *http.Request, _
 // refused files a refused transfer in the transfer figures and returns err for the
 // error writer.
 func (h *Handler) refused(r *http.Request, a *core.Actor, kind, channel string, records int, err error) error {
-	h.Core.RecordRefusedIngest(r.Context(), a, kind, channel, records, err)
+	h.Orders.RecordRefusedIngest(r.Context(), a, kind, channel, records, err)
 	return err
 }

@@ -23,7 +23,7 @@ func FuzzMailEvents(f *testing.F) {
 	env.Channel("web-tr", "TR", "tr")
 	env.NoLimits()
 	ctx := context.Background()
-	code, err := env.App.Core.MailAccessCode(ctx)
+	code, err := env.App.Sending.MailAccessCode(ctx)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/sending"
 	"reviewd/app/mailevents"
 	"reviewd/app/web"
 )
@@ -26,9 +27,9 @@ const (
 
 // Handler holds what the mail surface uses.
 type Handler struct {
-	Core   *core.Core
-	Auth   *web.Auth
-	Limits *web.Limits
+	Sending *sending.Service
+	Auth    *web.Auth
+	Limits  *web.Limits
 }
 
 // routes is the audit table of the mail surface. The generic endpoint takes a
@@ -75,7 +76,7 @@ func (h *Handler) handleGenericEvents(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return parseError(err)
 	}
-	res, err := h.Core.ProcessMailEvents(r.Context(), a, core.SourceGeneric, events)
+	res, err := h.Sending.ProcessMailEvents(r.Context(), a, sending.SourceGeneric, events)
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func (h *Handler) handleGenericEvents(w http.ResponseWriter, r *http.Request) er
 func (h *Handler) handleProviderEvents(w http.ResponseWriter, r *http.Request) error {
 	vars := mux.Vars(r)
 	provider, code := vars["provider"], vars["code"]
-	if !knownProvider(provider) || !h.Core.CheckMailAccessCode(r.Context(), code) {
+	if !knownProvider(provider) || !h.Sending.CheckMailAccessCode(r.Context(), code) {
 		return core.ErrNotFound.AsRefusal()
 	}
 	a := &core.Actor{Via: core.ViaMailCode, ID: provider, Name: provider, Role: "mail_provider",
@@ -106,15 +107,15 @@ func (h *Handler) handleProviderEvents(w http.ResponseWriter, r *http.Request) e
 	events, err := mailevents.Parse(provider, raw)
 	var sub *mailevents.SubscriptionConfirmation
 	if errors.As(err, &sub) {
-		if err := h.Core.NoteSNSSubscription(r.Context(), a, sub.TopicArn, sub.SubscribeURL); err != nil {
+		if err := h.Sending.NoteSNSSubscription(r.Context(), a, sub.TopicArn, sub.SubscribeURL); err != nil {
 			return err
 		}
-		return web.JSON(w, http.StatusOK, core.MailEventCounts{})
+		return web.JSON(w, http.StatusOK, sending.MailEventCounts{})
 	}
 	if err != nil {
 		return parseError(err)
 	}
-	res, err := h.Core.ProcessMailEvents(r.Context(), a, provider, events)
+	res, err := h.Sending.ProcessMailEvents(r.Context(), a, provider, events)
 	if err != nil {
 		return err
 	}
@@ -122,7 +123,7 @@ func (h *Handler) handleProviderEvents(w http.ResponseWriter, r *http.Request) e
 }
 
 func knownProvider(p string) bool {
-	for _, k := range core.MailProviders {
+	for _, k := range sending.MailProviders {
 		if p == k {
 			return true
 		}

@@ -16,6 +16,9 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/sending"
 	"reviewd/app/sendtest"
 	"reviewd/jobs"
 	"reviewd/store"
@@ -48,9 +51,9 @@ var delivered = time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 // invitations job when it is due; it returns the message-log row of the e-mail.
 func (h *hookEnv) invite(ext, address string) store.SendLog {
 	h.t.Helper()
-	_, err := h.c.IngestOrders(h.ctx, core.Console(), core.OrderRequest{Orders: []core.OrderInput{{Channel: "web-tr",
+	_, err := h.env.App.Orders.IngestOrders(h.ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web-tr",
 		ExternalID: ext, PaymentState: "paid", PlacedAt: delivered.Add(-24 * time.Hour).Format(time.RFC3339), CustomerEmail: address,
-		Items: []core.LineInput{{LineReference: "L1", VariantKey: "SKU-1", FulfilmentState: "delivered",
+		Items: []orders.LineInput{{LineReference: "L1", VariantKey: "SKU-1", FulfilmentState: "delivered",
 			DeliveredAt: delivered.Format(time.RFC3339)}}}}})
 	if err != nil {
 		h.t.Fatal(err)
@@ -60,16 +63,16 @@ func (h *hookEnv) invite(ext, address string) store.SendLog {
 		now = h.env.Clock.T
 	}
 	h.env.Clock.T = now
-	if _, err := h.c.RunInvitations(h.ctx, now); err != nil {
+	if _, err := h.env.App.Sending.RunInvitations(h.ctx, now); err != nil {
 		h.t.Fatal(err)
 	}
 	o, _ := h.c.DB.Read().OrderByExternalID(h.ctx, ext)
-	inv, err := h.c.DB.Read().InvitationOfOrder(h.ctx, o.ID, core.MsgInvitation)
+	inv, err := h.c.DB.Read().InvitationOfOrder(h.ctx, o.ID, sending.MsgInvitation)
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	logs, _ := h.c.DB.Read().SendLogsOfInvitation(h.ctx, inv.ID)
-	if len(logs) != 1 || logs[0].Status != core.LogSent {
+	if len(logs) != 1 || logs[0].Status != sending.LogSent {
 		h.t.Fatalf("send logs of %s = %+v", ext, logs)
 	}
 	return logs[0]
@@ -206,7 +209,7 @@ func TestGenericMailEvents(t *testing.T) {
 // authenticated by the access code in the address.
 func TestProviderMailEvents(t *testing.T) {
 	h := newHookEnv(t)
-	code, err := h.c.MailAccessCode(h.ctx)
+	code, err := h.env.App.Sending.MailAccessCode(h.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +280,7 @@ var reStop = regexp.MustCompile(`https://reviews\.example(/v1/unsubscribe\?t=[A-
 // (also the RFC 8058 one-click POST) opts the address out.
 func TestUnsubscribeLink(t *testing.T) {
 	h := newHookEnv(t)
-	link := reStop.FindStringSubmatch(h.c.UnsubscribeURL("email", "en", "Someone@Mail.example"))[1]
+	link := reStop.FindStringSubmatch(h.env.App.Sending.UnsubscribeURL("email", "en", "Someone@Mail.example"))[1]
 
 	res := h.env.Do("GET", link, nil, nil)
 	if res.Status != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
@@ -305,13 +308,13 @@ func TestUnsubscribeLink(t *testing.T) {
 		t.Fatalf("opt_out.added entries = %d, want 1", len(list))
 	}
 
-	tr := reStop.FindStringSubmatch(h.c.UnsubscribeURL("webhook", "tr", "kisi@mail.example"))[1]
+	tr := reStop.FindStringSubmatch(h.env.App.Sending.UnsubscribeURL("webhook", "tr", "kisi@mail.example"))[1]
 	if res := h.env.Do("GET", tr, nil, nil); !strings.Contains(string(res.Body), "Aboneliği iptal et") {
 		t.Fatalf("tr page: %s", res.Body)
 	}
 	h.env.Do("POST", tr, nil, nil)
 	rows, _ := h.c.DB.Read().OptOutsByAddresses(h.ctx, []string{"kisi@mail.example"})
-	if len(rows) != 1 || rows[0].ChannelKind != "webhook" || rows[0].Reason != core.OptOutLink {
+	if len(rows) != 1 || rows[0].ChannelKind != "webhook" || rows[0].Reason != sending.OptOutLink {
 		t.Fatalf("opt-out rows = %+v", rows)
 	}
 
@@ -342,7 +345,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("ingest: want 200, got %s", res)
 	}
 
-	job := jobs.Invitations{Core: h.c}
+	job := jobs.Invitations{Sending: h.env.App.Sending}
 	h.env.Clock.T = time.Date(2026, 6, 3, 7, 59, 0, 0, time.UTC)
 	if sum, err := job.Run(h.ctx, h.env.Clock.T); err != nil || len(h.smtp.Messages()) != 0 {
 		t.Fatalf("before due: %s, %v", sum, err)
@@ -361,8 +364,8 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("no review link in %q", msgs[0].Text)
 	}
 	ch, _ := h.c.DB.Read().ChannelByCode(h.ctx, "web-tr")
-	v, err := h.c.VerifyToken(h.ctx, h.c.DB.Read(), m[1], ch, core.WritingKinds...)
-	if err != nil || v.Order.ExternalID != "E2E-1" || len(v.Lines) != 1 || !v.Lines[0].Writable || v.Mode() != core.ModeWrite {
+	v, err := h.env.App.Buyer.VerifyToken(h.ctx, h.c.DB.Read(), m[1], ch, buyer.WritingKinds...)
+	if err != nil || v.Order.ExternalID != "E2E-1" || len(v.Lines) != 1 || !v.Lines[0].Writable || v.Mode() != buyer.ModeWrite {
 		t.Fatalf("verified token = %+v, %v", v, err)
 	}
 

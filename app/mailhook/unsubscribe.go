@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"reviewd/app/core"
+	"reviewd/app/core/sending"
 	"reviewd/app/web"
 )
 
@@ -91,7 +92,7 @@ func token(r *http.Request) string {
 // handleUnsubscribePage serves GET /v1/unsubscribe?t=<token>: a page asking to
 // confirm with a button. A GET never opts out (mail scanners open links).
 func (h *Handler) handleUnsubscribePage(w http.ResponseWriter, r *http.Request) error {
-	l, err := h.Core.ReadUnsubscribeToken(r.URL.Query().Get("t"))
+	l, err := h.Sending.ReadUnsubscribeToken(r.URL.Query().Get("t"))
 	if err != nil {
 		web.MarkRefused(r.Context())
 		return writePage(w, http.StatusBadRequest, pageData{T: texts[langOf(r)], Invalid: true})
@@ -106,8 +107,8 @@ func (h *Handler) handleUnsubscribePage(w http.ResponseWriter, r *http.Request) 
 func (h *Handler) handleUnsubscribe(w http.ResponseWriter, r *http.Request) error {
 	a := &core.Actor{Via: core.ViaSystem, Name: "unsubscribe_link", Role: "customer", RequestID: web.RequestID(r.Context()),
 		IP: web.ClientIP(r.Context()), UserAgent: r.UserAgent()}
-	l, err := h.Core.Unsubscribe(r.Context(), a, token(r))
-	if errors.Is(err, core.ErrUnsubscribeToken) {
+	l, err := h.Sending.Unsubscribe(r.Context(), a, token(r))
+	if errors.Is(err, sending.ErrUnsubscribeToken) {
 		web.MarkRefused(r.Context())
 		return writePage(w, http.StatusBadRequest, pageData{T: texts[langOf(r)], Invalid: true})
 	}

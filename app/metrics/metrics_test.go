@@ -127,7 +127,7 @@ func TestMetricsOnMainListener(t *testing.T) {
 
 	// The invitations job, through a runner wired as serve wires it.
 	runner := jobs.NewRunner(env.App.DB, slog.New(slog.NewTextHandler(io.Discard, nil)),
-		jobs.Entry{Job: jobs.Invitations{Core: env.App.Core}})
+		jobs.Entry{Job: jobs.Invitations{Sending: env.App.Sending}})
 	runner.Observe = env.App.Metrics.ObserveJob
 	delivered := env.Clock.T.Add(-72 * time.Hour)
 	deliver := func(ext, email string) {

@@ -19,7 +19,7 @@ import (
 
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
-	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 	"reviewd/store"
 )
@@ -64,7 +64,7 @@ func TestListThroughput(t *testing.T) {
 	}
 	t.Logf("seeded %d reviews in %s", seed, time.Since(start).Round(time.Millisecond))
 	start = time.Now()
-	n, err := env.App.Core.RebuildProductStats(ctx)
+	n, err := env.App.Read.RebuildProductStats(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,14 +110,14 @@ func TestListThroughput(t *testing.T) {
 		fn   func(page int) error
 	}{
 		{"list-build", func(page int) error {
-			l, err := env.App.Core.ReviewList(ctx, ch, core.ListInput{Product: "SKU-HOT", Page: strconv.Itoa(page)})
+			l, err := env.App.Read.ReviewList(ctx, ch, readmodel.ListInput{Product: "SKU-HOT", Page: strconv.Itoa(page)})
 			if err == nil {
 				_, err = json.Marshal(l)
 			}
 			return err
 		}},
 		{"ssr-build", func(page int) error {
-			_, err := env.App.Core.RenderSSR(ctx, ch, core.SSRInput{ListInput: core.ListInput{Product: "SKU-HOT"},
+			_, err := env.App.Read.RenderSSR(ctx, ch, readmodel.SSRInput{ListInput: readmodel.ListInput{Product: "SKU-HOT"},
 				Name: "Hot mug " + strconv.Itoa(page)})
 			return err
 		}},

@@ -51,7 +51,7 @@ func TestEndToEnd(t *testing.T) {
 			if state != c.want {
 				t.Fatalf("state %s", state)
 			}
-			if _, err := f.App.Core.ProcessMedia(ctx, f.Clock.T, 10); err != nil {
+			if _, err := f.App.Reviews.ProcessMedia(ctx, f.Clock.T, 10); err != nil {
 				t.Fatal(err)
 			}
 			r := f.review(id)

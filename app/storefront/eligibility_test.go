@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 )
 
 // eligible posts an order check.
@@ -34,7 +35,7 @@ func TestEligibilityGeneralRefusal(t *testing.T) {
 	f.orderWith("E-2", "ayse@example.com", "pending")
 	f.order("E-3", "ayse@example.com", line{ref: "1", state: "shipped"})
 	f.order("E-4", "ayse@example.com")
-	f.mustWrite(f.issue(core.TokenInvitation, "E-4", "1"), row("1"))
+	f.mustWrite(f.issue(buyer.TokenInvitation, "E-4", "1"), row("1"))
 	f.order("E-5", "ayse@example.com", line{ref: "1", state: "returned"})
 	// An order of another market (a GB channel) on the TR site.
 	f.Channel("web-gb", "GB", "en")
@@ -157,9 +158,9 @@ func TestEligibilityEqualWork(t *testing.T) {
 	}
 	once := func(order, email string) time.Duration {
 		start := time.Now()
-		_, err := f.App.Core.CheckEligibility(ctx, core.Console(), ch, core.EligibilityInput{Order: order, Email: email})
+		_, err := f.App.Buyer.CheckEligibility(ctx, core.Console(), ch, buyer.EligibilityInput{Order: order, Email: email})
 		d := time.Since(start)
-		if err != core.ErrNotEligible {
+		if err != buyer.ErrNotEligible {
 			t.Fatalf("got %v", err)
 		}
 		return d

@@ -8,7 +8,7 @@ import (
 
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
-	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 )
 
 // fuzzFx is an installation with delivered orders and writing tokens for the fuzz
@@ -27,8 +27,8 @@ func newFuzzFx(f *testing.F) *fuzzFx {
 	x := &fx{Env: env, server: env.Key("server", "web"), site: env.Key("site", "web")}
 	x.order("FZ-1", "fuzz.one@mail.example", line{ref: "1"}, line{ref: "2"})
 	x.order("FZ-2", "fuzz.two@mail.example")
-	tok := x.issue(core.TokenInvitation, "FZ-1", "1", "2")
-	first := x.issue(core.TokenInvitation, "FZ-2", "1")
+	tok := x.issue(buyer.TokenInvitation, "FZ-1", "1", "2")
+	first := x.issue(buyer.TokenInvitation, "FZ-2", "1")
 	if res := x.write(first, row("1")); res.Status != 201 {
 		f.Fatalf("seed review: %d %s", res.Status, res.Body)
 	}

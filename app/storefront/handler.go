@@ -16,14 +16,22 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/qa"
+	"reviewd/app/core/readmodel"
+	"reviewd/app/core/reviews"
 	"reviewd/app/web"
 )
 
 // Handler holds what the storefront surface uses.
 type Handler struct {
-	Core   *core.Core
-	Auth   *web.Auth
-	Limits *web.Limits
+	Core    *core.Core
+	QA      *qa.Service
+	Reviews *reviews.Service
+	Read    *readmodel.Service
+	Buyer   *buyer.Service
+	Auth    *web.Auth
+	Limits  *web.Limits
 	// EligibilityEmail and EligibilityOrder count failed order checks per
 	// lower-cased address and per order number: 10 per hour each, then 429
 	// rate_limited (spec 2, "Errors"). Mount creates them on the core clock.

@@ -22,6 +22,7 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/media"
 	"reviewd/store"
 )
@@ -123,8 +124,8 @@ func (f *fx) issueUntil(kind, ext string, expires time.Time, refs ...string) str
 				}
 			}
 		}
-		plain, _, err := core.IssueToken(ctx, tx, kind, o, ids, expires, 0)
-		tok = f.App.Core.TagToken(plain)
+		plain, _, err := buyer.IssueToken(ctx, tx, kind, o, ids, expires, 0)
+		tok = f.App.Buyer.TagToken(plain)
 		return err
 	})
 	if err != nil {
@@ -177,7 +178,7 @@ func (f *fx) review(id string) store.Review {
 // setMethod sets the publishing method.
 func (f *fx) setMethod(method string) {
 	f.T.Helper()
-	if _, err := f.App.Core.UpdateSettings(ctx, core.Console(), map[string]json.RawMessage{
+	if _, err := f.App.Brand.UpdateSettings(ctx, core.Console(), map[string]json.RawMessage{
 		"publishing_method": json.RawMessage(`"` + method + `"`)}); err != nil {
 		f.T.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func (f *fx) correction(id string) string {
 	var link string
 	err := f.App.DB.WithTx(ctx, func(tx *store.Tx) error {
 		var err error
-		link, err = f.App.Core.IssueCorrectionLink(ctx, tx, f.review(id).ID)
+		link, err = f.App.Reviews.IssueCorrectionLink(ctx, tx, f.review(id).ID)
 		return err
 	})
 	if err != nil {
@@ -249,7 +250,7 @@ func (f *fx) mustUpload(token, ref string, file []byte) string {
 // runMedia runs the media job once.
 func (f *fx) runMedia() string {
 	f.T.Helper()
-	run, err := f.App.Core.ProcessMedia(ctx, f.Clock.T, 50)
+	run, err := f.App.Reviews.ProcessMedia(ctx, f.Clock.T, 50)
 	if err != nil {
 		f.T.Fatal(err)
 	}

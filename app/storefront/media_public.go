@@ -10,7 +10,7 @@ import (
 // poster, only while its review is published (404 otherwise), with Range support.
 func (h *Handler) handleMediaFile(w http.ResponseWriter, r *http.Request) error {
 	v := web.Vars(r)
-	f, err := h.Core.OpenPublicMedia(r.Context(), v["id"], v["file"])
+	f, err := h.Reviews.OpenPublicMedia(r.Context(), v["id"], v["file"])
 	if err != nil {
 		return err
 	}

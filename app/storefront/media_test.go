@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
+	"reviewd/app/core/reviews"
 	"reviewd/app/media"
 )
 
@@ -19,7 +21,7 @@ import (
 func TestMediaRefusals(t *testing.T) {
 	f := newFx(t)
 	f.order("M-1", "ayse@example.com", line{ref: "1"}, line{ref: "2"})
-	tok := f.issue(core.TokenInvitation, "M-1", "1", "2")
+	tok := f.issue(buyer.TokenInvitation, "M-1", "1", "2")
 
 	bigImage := append([]byte{0xFF, 0xD8, 0xFF, 0xE0}, make([]byte, 12<<20)...)
 	cases := []struct {
@@ -75,7 +77,7 @@ func TestMediaBodyTooLarge(t *testing.T) {
 	}
 	defer conn.Close()
 	fmt.Fprintf(conn, "POST /v1/media HTTP/1.1\r\nHost: x\r\nX-Service-Site-Key: %s\r\nOrigin: https://shop.example\r\n"+
-		"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: %d\r\n\r\n--b\r\n", f.site, core.MaxUploadBody+1)
+		"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: %d\r\n\r\n--b\r\n", f.site, reviews.MaxUploadBody+1)
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +97,7 @@ func TestMediaQuarantined(t *testing.T) {
 	f := newFx(t)
 	f.App.Core.Scanner = &media.Scanner{Address: addr}
 	f.order("Q-1", "ayse@example.com")
-	tok := f.issue(core.TokenInvitation, "Q-1", "1")
+	tok := f.issue(buyer.TokenInvitation, "Q-1", "1")
 	infected := append(testJPEG(t, 16, 16), []byte("EICAR-STANDARD-"+"ANTIVIRUS-TEST-FILE")...)
 	wantCode(t, f.upload(tok, "1", infected), 422, "refused / quarantined")
 	entries, _ := os.ReadDir(f.App.Core.MediaDir + "/incoming")
@@ -117,7 +119,7 @@ func TestMediaVideoLimits(t *testing.T) {
 	f := newFx(t)
 	f.useVideoTools()
 	f.order("VD-1", "ayse@example.com")
-	tok := f.issue(core.TokenInvitation, "VD-1", "1")
+	tok := f.issue(buyer.TokenInvitation, "VD-1", "1")
 	wantCode(t, f.upload(tok, "1", fast), 422, "refused / video_frame_rate_too_high: 60")
 
 	f.setMethod("automatic")
@@ -127,7 +129,7 @@ func TestMediaVideoLimits(t *testing.T) {
 		t.Fatalf("media job: %s", s)
 	}
 	m := f.media(vid)
-	item, ok := f.App.Core.PublicMediaItem(m)
+	item, ok := f.App.Read.PublicMediaItem(m)
 	if !ok || m.Kind != "video" || m.Width != 160 || m.DurationMs < 1400 || item.PosterURL == "" ||
 		!strings.HasSuffix(item.URL, "/video.mp4") || !strings.Contains(item.Srcset, "-poster") {
 		t.Fatalf("video %+v %+v", m, item)
@@ -147,7 +149,7 @@ func TestMediaPipeline(t *testing.T) {
 	f := newFx(t)
 	f.setMethod("manual")
 	f.order("MP-1", "ayse@example.com")
-	tok := f.issue(core.TokenInvitation, "MP-1", "1")
+	tok := f.issue(buyer.TokenInvitation, "MP-1", "1")
 	photo := withGPS(testJPEG(t, 1600, 1200))
 	if !bytes.Contains(photo, []byte(gpsMarker)) {
 		t.Fatal("test photo has no EXIF")
@@ -164,7 +166,7 @@ func TestMediaPipeline(t *testing.T) {
 		t.Fatalf("media job: %s", s)
 	}
 	m := f.media(mid)
-	item, ok := f.App.Core.PublicMediaItem(m)
+	item, ok := f.App.Read.PublicMediaItem(m)
 	if !ok || m.State != "ready" || m.Width != 1600 || m.Height != 1200 {
 		t.Fatalf("media %+v", m)
 	}
@@ -216,7 +218,7 @@ func TestMediaUnreadableVideoFailsLater(t *testing.T) {
 	f := newFx(t)
 	f.useVideoTools()
 	f.order("MU-1", "ayse@example.com")
-	tok := f.issue(core.TokenInvitation, "MU-1", "1")
+	tok := f.issue(buyer.TokenInvitation, "MU-1", "1")
 	broken := append([]byte("\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom"), bytes.Repeat([]byte{7}, 2000)...)
 	mid := f.mustUpload(tok, "1", broken)
 	f.runMedia()

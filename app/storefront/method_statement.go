@@ -44,7 +44,7 @@ func (h *Handler) handleMethodStatement(w http.ResponseWriter, r *http.Request) 
 	q := r.URL.Query()
 	var ch store.Channel
 	if code := q.Get("channel"); code != "" && q.Get("key") == "" && r.Header.Get("X-Service-Site-Key") == "" {
-		c, err := h.Core.StatementChannel(r.Context(), code)
+		c, err := h.Read.StatementChannel(r.Context(), code)
 		if err != nil {
 			return err
 		}
@@ -60,7 +60,7 @@ func (h *Handler) handleMethodStatement(w http.ResponseWriter, r *http.Request) 
 	if format != "" && format != "json" && format != "html" {
 		return core.Invalid("format")
 	}
-	s, err := h.Core.PublicMethodStatement(r.Context(), ch, q.Get("lang"))
+	s, err := h.Read.PublicMethodStatement(r.Context(), ch, q.Get("lang"))
 	if err != nil {
 		return err
 	}

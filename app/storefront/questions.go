@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"reviewd/app/core"
+	"reviewd/app/core/qa"
 	"reviewd/app/web"
 )
 
@@ -25,7 +26,7 @@ func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request) err
 	q := r.URL.Query()
 	page, _ := strconv.Atoi(q.Get("page"))
 	size, _ := strconv.Atoi(q.Get("page_size"))
-	out, err := h.Core.PublishedQuestions(r.Context(), ch, core.QuestionQuery{Product: q.Get("product"),
+	out, err := h.QA.PublishedQuestions(r.Context(), ch, qa.QuestionQuery{Product: q.Get("product"),
 		Scope: q.Get("scope"), Lang: q.Get("lang"), Page: page, PageSize: size})
 	if err != nil {
 		return err
@@ -53,14 +54,14 @@ func (h *Handler) handleQuestionCreate(w http.ResponseWriter, r *http.Request) e
 	if err := h.perIP(r); err != nil {
 		return err
 	}
-	var in core.QuestionInput
+	var in qa.QuestionInput
 	if err := web.DecodeJSON(r, maxQuestionBody, web.ModeAPI, &in); err != nil {
 		return err
 	}
 	if in.Language == "" {
 		in.Language = r.URL.Query().Get("lang")
 	}
-	out, err := h.Core.AskQuestion(r.Context(), a, ch, in)
+	out, err := h.QA.AskQuestion(r.Context(), a, ch, in)
 	if err != nil {
 		return err
 	}
@@ -78,14 +79,14 @@ func (h *Handler) handleAnswerCreate(w http.ResponseWriter, r *http.Request) err
 	if err := h.perIP(r); err != nil {
 		return err
 	}
-	var in core.AnswerInput
+	var in qa.AnswerInput
 	if err := web.DecodeJSON(r, maxQuestionBody, web.ModeAPI, &in); err != nil {
 		return err
 	}
 	if in.Language == "" {
 		in.Language = r.URL.Query().Get("lang")
 	}
-	out, err := h.Core.AnswerQuestion(r.Context(), a, ch, web.Vars(r)["id"], r.Header.Get("X-Service-Token"), in)
+	out, err := h.QA.AnswerQuestion(r.Context(), a, ch, web.Vars(r)["id"], r.Header.Get("X-Service-Token"), in)
 	if err != nil {
 		return err
 	}

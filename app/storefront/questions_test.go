@@ -9,6 +9,7 @@ import (
 
 	"reviewd/app/apptest"
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/sendtest"
 	"reviewd/store"
 )
@@ -16,7 +17,7 @@ import (
 // questionsOn turns questions and answers on.
 func (f *fx) questionsOn() {
 	f.T.Helper()
-	if _, err := f.App.Core.UpdateSettings(ctx, core.Console(), map[string]json.RawMessage{
+	if _, err := f.App.Brand.UpdateSettings(ctx, core.Console(), map[string]json.RawMessage{
 		"questions_enabled": json.RawMessage(`true`)}); err != nil {
 		f.T.Fatal(err)
 	}
@@ -281,7 +282,7 @@ func TestAnswerRules(t *testing.T) {
 	f.order("A-3", "gone@example.com", line{ref: "1", state: "cancelled"}, line{ref: "2", variant: "SKU-8", state: "returned"})
 	f.order("A-4", "late@example.com", line{ref: "1", state: "shipped"})
 	qid, _ := f.mustAsk(map[string]any{"email": "asker@example.com"})
-	inv := f.issue(core.TokenInvitation, "A-1", "1")
+	inv := f.issue(buyer.TokenInvitation, "A-1", "1")
 	ok := map[string]any{"body": "Yes, it is.", "name": "Mehmet Kaya", "hide_name": true}
 
 	wantCode(t, f.answer(qid, "", ok), 401, "token_required / token_required")
@@ -291,10 +292,10 @@ func TestAnswerRules(t *testing.T) {
 	wantCode(t, f.answer(qid, inv, map[string]any{"body": "ok", "hide_name": 1}), 400, "invalid / hide_name")
 	wantCode(t, f.answer("q_aaaaaaaaaaaaaaaaaaaa", inv, ok), 404, "not_found / not_found")
 	wantCode(t, f.answer(qid, "nope", ok), 403, "token_refused / token_unknown")
-	wantCode(t, f.answer(qid, f.issue(core.TokenExperience, "A-3", "1"), ok), 403, "token_refused / token_wrong_kind")
-	wantCode(t, f.answer(qid, f.issue(core.TokenInvitation, "A-2", "1"), ok), 403, "token_refused / not_a_buyer")
-	wantCode(t, f.answer(qid, f.issue(core.TokenInvitation, "A-3", "2"), ok), 403, "token_refused / not_a_buyer")
-	wantCode(t, f.answer(qid, f.issueUntil(core.TokenInvitation, "A-1", f.Clock.T.Add(-time.Minute), "1"), ok), 403,
+	wantCode(t, f.answer(qid, f.issue(buyer.TokenExperience, "A-3", "1"), ok), 403, "token_refused / token_wrong_kind")
+	wantCode(t, f.answer(qid, f.issue(buyer.TokenInvitation, "A-2", "1"), ok), 403, "token_refused / not_a_buyer")
+	wantCode(t, f.answer(qid, f.issue(buyer.TokenInvitation, "A-3", "2"), ok), 403, "token_refused / not_a_buyer")
+	wantCode(t, f.answer(qid, f.issueUntil(buyer.TokenInvitation, "A-1", f.Clock.T.Add(-time.Minute), "1"), ok), 403,
 		"token_refused / token_expired")
 
 	// An invitation token already used for a review still answers.
@@ -310,10 +311,10 @@ func TestAnswerRules(t *testing.T) {
 		t.Fatalf("stored answer: %+v", a)
 	}
 	// A line not yet delivered is still a purchase; an order check token works too.
-	if res := f.answer(qid, f.issue(core.TokenInvitation, "A-4", "1"), map[string]any{"body": "Mine is on its way."}); res.Status != 201 {
+	if res := f.answer(qid, f.issue(buyer.TokenInvitation, "A-4", "1"), map[string]any{"body": "Mine is on its way."}); res.Status != 201 {
 		t.Fatalf("undelivered buyer: want 201, got %s", res)
 	}
-	oc := f.issue(core.TokenOrderCheck, "A-1", "1")
+	oc := f.issue(buyer.TokenOrderCheck, "A-1", "1")
 	if res := f.answer(qid, oc, map[string]any{"body": "Works for me."}); res.Status != 201 {
 		t.Fatalf("order check token: want 201, got %s", res)
 	}
@@ -335,7 +336,7 @@ func TestAnswerRules(t *testing.T) {
 
 	// A group question matches the line's group; a waiting question is not found.
 	gq, _ := f.mustAsk(map[string]any{"product": "GRP-9", "scope": "group"})
-	if res := f.answer(gq, f.issue(core.TokenInvitation, "A-1", "2"), map[string]any{"body": "Same group."}); res.Status != 201 {
+	if res := f.answer(gq, f.issue(buyer.TokenInvitation, "A-1", "2"), map[string]any{"body": "Same group."}); res.Status != 201 {
 		t.Fatalf("group answer: want 201, got %s", res)
 	}
 	pending, _ := f.mustAsk(map[string]any{"body": "Mail me: x@example.com"})
@@ -383,7 +384,7 @@ func TestAnswerEmails(t *testing.T) {
 	smtp := sendtest.StartSMTP(t)
 	f.App.Core.Mailer = smtp.Mailer()
 	f.order("E-1", "buyer@example.com")
-	tok := f.issue(core.TokenInvitation, "E-1", "1")
+	tok := f.issue(buyer.TokenInvitation, "E-1", "1")
 	qid, _ := f.mustAsk(map[string]any{"email": "Asker@Example.com", "name": "Zeynep"})
 	var ids []string
 	for i := 0; i < 6; i++ {

@@ -5,16 +5,17 @@ import (
 	"strings"
 
 	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 )
 
 // readRequest starts a read request (list, SSR): the read state of the product and
 // scope asked for, the caller (readCaller) and the query check, in this order.
-func (h *Handler) readRequest(r *http.Request) (core.ReadState, core.CachedCaller, error) {
+func (h *Handler) readRequest(r *http.Request) (readmodel.ReadState, readmodel.CachedCaller, error) {
 	v := r.URL.Query()
-	rs, err := h.Core.ReadState(r.Context(), v.Get("scope"), v.Get("product"))
+	rs, err := h.Read.ReadState(r.Context(), v.Get("scope"), v.Get("product"))
 	if err != nil {
-		return rs, core.CachedCaller{}, err
+		return rs, readmodel.CachedCaller{}, err
 	}
 	_, caller, err := h.readCaller(r, rs.Gen)
 	if err != nil {
@@ -29,7 +30,7 @@ func (h *Handler) readRequest(r *http.Request) (core.ReadState, core.CachedCalle
 // domain removed changes the generation, so only unchanged verifications are
 // reused. A cached server-key caller still takes its request from the store-server limit. Refused
 // callers are never cached.
-func (h *Handler) readCaller(r *http.Request, gen int64) (*core.Actor, core.CachedCaller, error) {
+func (h *Handler) readCaller(r *http.Request, gen int64) (*core.Actor, readmodel.CachedCaller, error) {
 	var key string
 	if web.HasBearer(r) {
 		_, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
@@ -42,7 +43,7 @@ func (h *Handler) readCaller(r *http.Request, gen int64) (*core.Actor, core.Cach
 		key = "site\x00" + string(core.HashToken(secret)) + "\x00" +
 			core.RequestHost(r.Header.Get("Origin"), r.Header.Get("Referer"))
 	}
-	callers := h.Core.Callers()
+	callers := h.Read.Callers()
 	if c, ok := callers.Get(key, gen); ok {
 		if c.Actor.Via == core.ViaServerKey && !h.Limits.StoreServer.Allow(c.Actor.ID) {
 			return nil, c, core.ErrRateLimited
@@ -54,9 +55,9 @@ func (h *Handler) readCaller(r *http.Request, gen int64) (*core.Actor, core.Cach
 	}
 	a, ch, err := h.Auth.Storefront(r)
 	if err != nil {
-		return nil, core.CachedCaller{}, err
+		return nil, readmodel.CachedCaller{}, err
 	}
-	c := core.CachedCaller{Actor: *a, Channel: ch}
+	c := readmodel.CachedCaller{Actor: *a, Channel: ch}
 	c.Actor.RequestID, c.Actor.IP, c.Actor.UserAgent = "", "", ""
 	callers.Put(key, gen, c)
 	return a, c, nil

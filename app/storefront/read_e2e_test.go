@@ -46,7 +46,7 @@ func TestEndToEndListing(t *testing.T) {
 	if num(l["media_reviews"]) != 0 || len(obj(l["reviews"].([]any)[0])["media"].([]any)) != 0 {
 		t.Fatalf("unprocessed media listed: %v", l["media_reviews"])
 	}
-	if _, err := f.App.Core.ProcessMedia(ctx, f.Clock.T, 10); err != nil {
+	if _, err := f.App.Reviews.ProcessMedia(ctx, f.Clock.T, 10); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{"product=MUG-RED", "product=MUG&scope=group", "product=MUG-RED&q=kırmızı",

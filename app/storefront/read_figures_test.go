@@ -315,7 +315,7 @@ func TestRebuildMatchesIncremental(t *testing.T) {
 	before := snapshot()
 	revBefore, _ := f.App.DB.Read().ProductStatsOf(ctx, "group", "G", "TR")
 	listBefore := f.mustList("product=G&scope=group&q=seramik")
-	n, err := f.App.Core.RebuildProductStats(ctx)
+	n, err := f.App.Read.RebuildProductStats(ctx)
 	if err != nil || n != 4 {
 		t.Fatalf("rebuild: %d %v", n, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"reviewd/app/apptest"
 	"reviewd/app/core"
+	"reviewd/app/core/reviews"
 	"reviewd/store"
 )
 
@@ -72,7 +73,7 @@ func (f *fx) seed(rs ...seedRev) []string {
 				return fmt.Errorf("no channel of market %s", s.market)
 			}
 			at := f.Clock.T.Add(-s.ago)
-			r := store.Review{PublicID: core.NewReviewID(), ChannelID: ch.ID, Market: s.market, Language: s.lang,
+			r := store.Review{PublicID: reviews.NewReviewID(), ChannelID: ch.ID, Market: s.market, Language: s.lang,
 				VariantKey: s.variant, GroupKey: s.group, ProductName: "Product " + s.variant,
 				Experience: core.ExperienceProduct, Origin: core.OriginOwn, State: s.state, Rating: s.rating,
 				Title: s.title, Body: s.body, AuthorName: s.author, HideName: s.hide, Aspects: s.aspects,
@@ -108,7 +109,7 @@ func (f *fx) seed(rs ...seedRev) []string {
 			if err != nil {
 				return err
 			}
-			if err := f.App.Core.AfterReviewStateChange(ctx, tx, r.ID); err != nil {
+			if err := f.App.Reviews.AfterReviewStateChange(ctx, tx, r.ID); err != nil {
 				return err
 			}
 			ids = append(ids, r.PublicID)
@@ -134,7 +135,7 @@ func (f *fx) moderate(id, state string) {
 		if err := tx.SetReviewState(ctx, r.ID, state, at); err != nil {
 			return err
 		}
-		return f.App.Core.AfterReviewStateChange(ctx, tx, r.ID)
+		return f.App.Reviews.AfterReviewStateChange(ctx, tx, r.ID)
 	})
 	if err != nil {
 		f.T.Fatal(err)
@@ -212,7 +213,7 @@ func (f *fx) settings(fields map[string]any) {
 		b, _ := json.Marshal(v)
 		raw[k] = b
 	}
-	if _, err := f.App.Core.UpdateSettings(ctx, core.Console(), raw); err != nil {
+	if _, err := f.App.Brand.UpdateSettings(ctx, core.Console(), raw); err != nil {
 		f.T.Fatal(err)
 	}
 }
@@ -222,14 +223,14 @@ func (f *fx) settings(fields map[string]any) {
 func (f *fx) addMedia(reviewID, state string) string {
 	f.T.Helper()
 	r := f.review(reviewID)
-	id := core.NewMediaID()
+	id := reviews.NewMediaID()
 	files := `{"main":"image.jpg","renditions":[{"w":320,"name":"image-320.jpg"},{"w":640,"name":"image-640.jpg"}]}`
 	err := f.App.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.CreateMedia(ctx, store.Media{PublicID: id, ReviewID: r.ID, OrderID: r.OrderID, LineID: r.LineID,
 			Kind: "image", Type: "jpeg", State: state, Width: 1000, Height: 800, Files: files, AltText: "Mug"}); err != nil {
 			return err
 		}
-		return f.App.Core.AfterReviewStateChange(ctx, tx, r.ID)
+		return f.App.Reviews.AfterReviewStateChange(ctx, tx, r.ID)
 	})
 	if err != nil {
 		f.T.Fatal(err)

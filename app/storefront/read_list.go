@@ -4,13 +4,13 @@ import (
 	"net/http"
 	"strconv"
 
-	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 )
 
 // listInput reads the list parameters of GET /v1/reviews/list and /v1/ssr.
-func listInput(r *http.Request) core.ListInput {
+func listInput(r *http.Request) readmodel.ListInput {
 	v := r.URL.Query()
-	return core.ListInput{Product: v.Get("product"), Scope: v.Get("scope"), Sort: v.Get("sort"), Page: v.Get("page"),
+	return readmodel.ListInput{Product: v.Get("product"), Scope: v.Get("scope"), Sort: v.Get("sort"), Page: v.Get("page"),
 		PageSize: v.Get("page_size"), Rating: v.Get("rating"), Verified: v.Get("verified"), Media: v.Get("media"),
 		Q: v.Get("q"), Topic: v.Get("topic"), Lang: v.Get("lang"), Via: v.Get("via")}
 }
@@ -23,7 +23,7 @@ func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	out, err := h.Core.CachedReviewList(r.Context(), caller.Channel, listInput(r), rs)
+	out, err := h.Read.CachedReviewList(r.Context(), caller.Channel, listInput(r), rs)
 	if err != nil {
 		return err
 	}

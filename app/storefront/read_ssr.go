@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 )
 
@@ -18,7 +18,7 @@ func (h *Handler) handleSSR(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := r.URL.Query()
-	out, err := h.Core.CachedSSR(r.Context(), caller.Channel, core.SSRInput{ListInput: listInput(r), Name: v.Get("name"),
+	out, err := h.Read.CachedSSR(r.Context(), caller.Channel, readmodel.SSRInput{ListInput: listInput(r), Name: v.Get("name"),
 		Style: v.Get("style"), Theme: v.Get("theme")}, rs)
 	if err != nil {
 		return err
@@ -60,6 +60,6 @@ func (h *Handler) handleReviewsCSS(w http.ResponseWriter, r *http.Request) error
 	hd.Set("Content-Type", "text/css; charset=utf-8")
 	hd.Set("Cache-Control", "public, max-age=86400")
 	hd.Set("Cross-Origin-Resource-Policy", "cross-origin")
-	_, _ = w.Write(core.StaticCSS)
+	_, _ = w.Write(readmodel.StaticCSS)
 	return nil
 }

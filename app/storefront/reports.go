@@ -3,7 +3,7 @@ package storefront
 import (
 	"net/http"
 
-	"reviewd/app/core"
+	"reviewd/app/core/reviews"
 	"reviewd/app/web"
 )
 
@@ -18,11 +18,11 @@ func (h *Handler) handleReviewReport(w http.ResponseWriter, r *http.Request) err
 	if err := h.perIP(r); err != nil {
 		return err
 	}
-	var in core.ReportInput
+	var in reviews.ReportInput
 	if err := web.DecodeJSON(r, maxSmallBody, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Core.ReportReview(r.Context(), a, acc.Channel, web.Vars(r)["id"], in)
+	out, err := h.Reviews.ReportReview(r.Context(), a, acc.Channel, web.Vars(r)["id"], in)
 	if err != nil {
 		return err
 	}

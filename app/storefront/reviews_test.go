@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
+	"reviewd/app/core/buyer"
 	"reviewd/store"
 )
 
@@ -12,11 +14,11 @@ import (
 func (f *fx) fitTemplate() string {
 	f.T.Helper()
 	name := "Shoes"
-	aspects := []core.AspectDef{{Key: "fit", Kind: core.AspectScale, Required: true, Scale: 3,
+	aspects := []brand.AspectDef{{Key: "fit", Kind: brand.AspectScale, Required: true, Scale: 3,
 		Label: map[string]string{"tr": "Kalıp", "en": "Fit"},
 		Steps: map[string][]string{"tr": {"Dar", "Tam", "Bol"}, "en": {"Small", "True", "Large"}}}}
-	products := []core.TemplateProduct{{Scope: "variant", Key: "SKU-A"}}
-	t, err := f.App.Core.SaveAspectTemplate(ctx, core.Console(), core.AspectTemplateInput{Name: &name, Aspects: &aspects, Products: &products})
+	products := []brand.TemplateProduct{{Scope: "variant", Key: "SKU-A"}}
+	t, err := f.App.Brand.SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Name: &name, Aspects: &aspects, Products: &products})
 	if err != nil {
 		f.T.Fatal(err)
 	}
@@ -30,8 +32,8 @@ func TestReviewWritingErrors(t *testing.T) {
 	f.fitTemplate()
 	f.order("W-1", "ayse@example.com", line{ref: "1"}, line{ref: "2", variant: "SKU-A"}, line{ref: "3"})
 	f.order("W-2", "ayse@example.com")
-	tok := f.issue(core.TokenInvitation, "W-1", "1", "2", "3")
-	other := f.mustUpload(f.issue(core.TokenInvitation, "W-2", "1"), "1", testPNG(t, 8, 8))
+	tok := f.issue(buyer.TokenInvitation, "W-1", "1", "2", "3")
+	other := f.mustUpload(f.issue(buyer.TokenInvitation, "W-2", "1"), "1", testPNG(t, 8, 8))
 	var seven []string
 	for i := 0; i < 7; i++ {
 		seven = append(seven, f.mustUpload(tok, "1", testPNG(t, 8, 8)))
@@ -106,7 +108,7 @@ func TestReviewWritingErrors(t *testing.T) {
 func TestReviewFields(t *testing.T) {
 	f := newFx(t)
 	f.order("F-1", "ayse@example.com", line{ref: "1"}, line{ref: "2", state: "cancelled"})
-	id, state := f.mustWrite(f.issue(core.TokenInvitation, "F-1", "1"), row("1", map[string]any{
+	id, state := f.mustWrite(f.issue(buyer.TokenInvitation, "F-1", "1"), row("1", map[string]any{
 		"author_name": "  Ayşe\tYılmaz ", "hide_name": true, "title": "Güzel\nürün", "body": "Satır 1\r\nSatır 2",
 		"aspects": map[string]any{"quality": 5, "value": 3}}))
 	r := f.review(id)
@@ -115,7 +117,7 @@ func TestReviewFields(t *testing.T) {
 		r.AspectTemplate != "general" || r.ProductName != "Product 1" || r.Language != "tr" {
 		t.Fatalf("review %+v (%s)", r, state)
 	}
-	tok := f.issue(core.TokenExperience, "F-1", "2")
+	tok := f.issue(buyer.TokenExperience, "F-1", "2")
 	wantCode(t, f.write(tok, row("2", map[string]any{"aspects": map[string]any{"quality": 5}})), 400, "invalid / aspect_unknown")
 	id, _ = f.mustWrite(tok, row("2", map[string]any{"hide_name": nil, "author_name": nil, "rating": 2}))
 	r = f.review(id)
@@ -123,7 +125,7 @@ func TestReviewFields(t *testing.T) {
 		t.Fatalf("process review %+v", r)
 	}
 	// The shopping-experience token cannot write for the delivered line.
-	wantCode(t, f.write(f.issue(core.TokenExperience, "F-1", "1"), row("1")), 403, "token_refused / line_already_written")
+	wantCode(t, f.write(f.issue(buyer.TokenExperience, "F-1", "1"), row("1")), 403, "token_refused / line_already_written")
 }
 
 // TestPublishingMethods: automatic publishes unless a check finds something;
@@ -154,7 +156,7 @@ func TestPublishingMethods(t *testing.T) {
 			ext := "P-" + string(rune('a'+i))
 			f.order(ext, "ayse@example.com")
 			body := map[string]any{"body": c.body["body"].(string) + " (" + ext + ")"}
-			id, state := f.mustWrite(f.issue(core.TokenInvitation, ext, "1"), row("1", body, map[string]any{"rating": c.rating}))
+			id, state := f.mustWrite(f.issue(buyer.TokenInvitation, ext, "1"), row("1", body, map[string]any{"rating": c.rating}))
 			r := f.review(id)
 			if state != c.want || r.State != c.want || r.FlagOpen != c.flag {
 				t.Fatalf("state %s flag %v, want %s %v", r.State, r.FlagOpen, c.want, c.flag)
@@ -176,7 +178,7 @@ func TestRevise(t *testing.T) {
 	f := newFx(t)
 	f.setMethod("automatic")
 	f.order("V-1", "ayse@example.com")
-	tok := f.issue(core.TokenInvitation, "V-1", "1")
+	tok := f.issue(buyer.TokenInvitation, "V-1", "1")
 	a, b := f.mustUpload(tok, "1", testJPEG(t, 40, 30)), f.mustUpload(tok, "1", testJPEG(t, 40, 30))
 	id, _ := f.mustWrite(tok, row("1", map[string]any{"media": []string{a, b}, "author_name": "Ayşe Yılmaz", "hide_name": true}))
 	f.runMedia()
@@ -268,7 +270,7 @@ func TestChecksRunOnWrite(t *testing.T) {
 	f := newFx(t)
 	f.setMethod("automatic")
 	f.order("C-1", "ayse@example.com", line{ref: "1"}, line{ref: "2"})
-	tok := f.issue(core.TokenInvitation, "C-1", "1", "2")
+	tok := f.issue(buyer.TokenInvitation, "C-1", "1", "2")
 	text := "Bu krem egzamamı tedavi etti, bilgi için 0532 123 45 67 numarasını arayın veya shop.example.com adresine bakın."
 	res := f.write(tok, row("1", map[string]any{"body": text}), row("2", map[string]any{"body": text}))
 	if res.Status != 201 {

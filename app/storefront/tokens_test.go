@@ -9,6 +9,7 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 )
 
 // TestTokenRefusals: every token_refused detail of spec 2, on the token check and
@@ -21,15 +22,15 @@ func TestTokenRefusals(t *testing.T) {
 
 	// A token tagged by another installation (another brand).
 	other := apptest.New(t, cli.TestSurfaces)
-	foreign := other.App.Core.TagToken(core.RandomToken(core.TokenBytes))
+	foreign := other.App.Buyer.TagToken(core.RandomToken(buyer.TokenBytes))
 
-	invite := f.issue(core.TokenInvitation, "1001", "1")
-	expired := f.issueUntil(core.TokenInvitation, "1001", f.Clock.T.Add(time.Hour), "1")
-	written := f.issue(core.TokenInvitation, "1001", "2")
+	invite := f.issue(buyer.TokenInvitation, "1001", "1")
+	expired := f.issueUntil(buyer.TokenInvitation, "1001", f.Clock.T.Add(time.Hour), "1")
+	written := f.issue(buyer.TokenInvitation, "1001", "2")
 	if res := f.write(written, row("2")); res.Status != 201 {
 		t.Fatalf("write: want 201, got %s", res)
 	}
-	id, _ := f.mustWrite(f.issue(core.TokenInvitation, "1001", "1"), row("1"))
+	id, _ := f.mustWrite(f.issue(buyer.TokenInvitation, "1001", "1"), row("1"))
 	correction := f.correction(id)
 	f.order("1002", "ayse@example.com")
 	spent := f.mustEligible("1002", "ayse@example.com")
@@ -45,7 +46,7 @@ func TestTokenRefusals(t *testing.T) {
 		want              string
 	}{
 		{"unknown", "/v1/eligibility/token", core.RandomToken(32), nil, "", "token_refused / token_unknown"},
-		{"unknown tagged", "/v1/eligibility/token", f.App.Core.TagToken("nope"), nil, "", "token_refused / token_unknown"},
+		{"unknown tagged", "/v1/eligibility/token", f.App.Buyer.TagToken("nope"), nil, "", "token_refused / token_unknown"},
 		{"foreign tenant", "/v1/eligibility/token", foreign, nil, "", "token_refused / token_foreign_tenant"},
 		{"expired", "/v1/eligibility/token", expired, nil, "", "token_refused / token_expired"},
 		{"spent", "/v1/eligibility/token", spent, nil, "", "token_refused / token_spent"},
@@ -79,7 +80,7 @@ func TestTokenCheckModes(t *testing.T) {
 	f := newFx(t)
 	f.order("2001", "ayse@example.com", line{ref: "1"}, line{ref: "2", state: "shipped"}, line{ref: "3", state: "returned"})
 
-	res := f.post("/v1/eligibility/token", map[string]any{"token": f.issue(core.TokenInvitation, "2001", "1", "2"), "language": "en"})
+	res := f.post("/v1/eligibility/token", map[string]any{"token": f.issue(buyer.TokenInvitation, "2001", "1", "2"), "language": "en"})
 	if res.Status != 200 || res.JSON["mode"] != "write" || res.JSON["order_reference"] != "2001" || res.JSON["channel"] != "web" ||
 		res.JSON["language"] != "en" {
 		t.Fatalf("write: %s", res)
@@ -101,7 +102,7 @@ func TestTokenCheckModes(t *testing.T) {
 		t.Fatalf("limits: %v", lim)
 	}
 
-	res = f.post("/v1/eligibility/token", map[string]any{"token": f.issue(core.TokenExperience, "2001", "3")})
+	res = f.post("/v1/eligibility/token", map[string]any{"token": f.issue(buyer.TokenExperience, "2001", "3")})
 	if res.Status != 200 || res.JSON["mode"] != "feedback" || res.JSON["language"] != "tr" {
 		t.Fatalf("feedback: want 200, got %s", res)
 	}
@@ -110,7 +111,7 @@ func TestTokenCheckModes(t *testing.T) {
 		t.Fatalf("feedback product carries no topics: %v", p)
 	}
 
-	photo := f.issue(core.TokenInvitation, "2001", "1")
+	photo := f.issue(buyer.TokenInvitation, "2001", "1")
 	mid := f.mustUpload(photo, "1", testJPEG(t, 64, 48))
 	id, _ := f.mustWrite(photo, row("1", map[string]any{"author_name": "Ayşe Yılmaz", "hide_name": true,
 		"aspects": map[string]any{"quality": 4}, "media": []string{mid}}))
@@ -138,7 +139,7 @@ func TestTokensStoredHashed(t *testing.T) {
 	f.order("3001", "ayse@example.com")
 	tok := f.mustEligible("3001", "ayse@example.com")
 	tag, plain, ok := strings.Cut(tok, ".")
-	if !ok || tag != f.App.Core.TenantTag() || len(plain) != 43 {
+	if !ok || tag != f.App.Buyer.TenantTag() || len(plain) != 43 {
 		t.Fatalf("token form %q", tok)
 	}
 	var n int

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/web"
 	"reviewd/store"
 )
@@ -36,8 +37,8 @@ func (h *Handler) handleViewer(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	out, err := h.Core.Viewer(r.Context(), a, ch, core.ViewerInput{Customer: r.Header.Get("X-Service-Customer"),
-		CustomerName: core.DecodeCustomerName(r.Header.Get("X-Service-Customer-Name")), Product: q.Get("product"),
+	out, err := h.Buyer.Viewer(r.Context(), a, ch, buyer.ViewerInput{Customer: r.Header.Get("X-Service-Customer"),
+		CustomerName: buyer.DecodeCustomerName(r.Header.Get("X-Service-Customer-Name")), Product: q.Get("product"),
 		Scope: q.Get("scope"), Lang: q.Get("lang")})
 	if err != nil {
 		return err
@@ -54,7 +55,7 @@ func (h *Handler) handleViewerOrder(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	q := r.URL.Query()
-	out, err := h.Core.ViewerOrder(r.Context(), a, ch, core.ViewerOrderInput{Customer: r.Header.Get("X-Service-Customer"),
+	out, err := h.Buyer.ViewerOrder(r.Context(), a, ch, buyer.ViewerOrderInput{Customer: r.Header.Get("X-Service-Customer"),
 		Order: q.Get("order"), Lang: q.Get("lang")})
 	if err != nil {
 		return err

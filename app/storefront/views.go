@@ -3,7 +3,7 @@ package storefront
 import (
 	"net/http"
 
-	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 )
 
@@ -23,12 +23,12 @@ func (h *Handler) handleViewCount(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	var in core.ViewInput
+	var in readmodel.ViewInput
 	if err := web.ParseJSON(raw, web.ModeAPI, &in); err != nil {
 		return err
 	}
 	hd := r.Header
-	_, err = h.Core.CountView(r.Context(), acc.Channel, in, core.ViewClient{UserAgent: r.UserAgent(),
+	_, err = h.Read.CountView(r.Context(), acc.Channel, in, readmodel.ViewClient{UserAgent: r.UserAgent(),
 		Purpose: hd.Get("Purpose"), SecPurpose: hd.Get("Sec-Purpose"), XMoz: hd.Get("X-Moz"), XPurpose: hd.Get("X-Purpose")})
 	if err != nil {
 		return err

@@ -3,7 +3,7 @@ package storefront
 import (
 	"net/http"
 
-	"reviewd/app/core"
+	"reviewd/app/core/reviews"
 	"reviewd/app/web"
 )
 
@@ -20,11 +20,11 @@ func (h *Handler) handleHelpfulVote(w http.ResponseWriter, r *http.Request) erro
 	if err := h.perIP(r); err != nil {
 		return err
 	}
-	var in core.VoteInput
+	var in reviews.VoteInput
 	if err := web.DecodeJSON(r, maxSmallBody, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Core.VoteHelpful(r.Context(), a, acc.Channel, web.Vars(r)["id"], in)
+	out, err := h.Reviews.VoteHelpful(r.Context(), a, acc.Channel, web.Vars(r)["id"], in)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/core/buyer"
 	"reviewd/app/web"
 )
 
@@ -19,7 +20,7 @@ func (h *Handler) handleEligibility(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	var in core.EligibilityInput
+	var in buyer.EligibilityInput
 	if err := web.DecodeJSON(r, maxWriteBody, web.ModeAPI, &in); err != nil {
 		return err
 	}
@@ -30,11 +31,11 @@ func (h *Handler) handleEligibility(w http.ResponseWriter, r *http.Request) erro
 	if h.EligibilityEmail.Exhausted(emailKey) || h.EligibilityOrder.Exhausted(orderKey) {
 		return core.ErrRateLimited
 	}
-	res, err := h.Core.CheckEligibility(r.Context(), a, acc.Channel, in)
-	if err == core.ErrNotEligible {
+	res, err := h.Buyer.CheckEligibility(r.Context(), a, acc.Channel, in)
+	if err == buyer.ErrNotEligible {
 		h.EligibilityEmail.Allow(emailKey)
 		h.EligibilityOrder.Allow(orderKey)
-		return core.ErrNotEligible.AsRefusal()
+		return buyer.ErrNotEligible.AsRefusal()
 	}
 	if err != nil {
 		return err
@@ -60,7 +61,7 @@ func (h *Handler) handleTokenCheck(w http.ResponseWriter, r *http.Request) error
 	if lang == "" {
 		lang = r.URL.Query().Get("lang")
 	}
-	out, err := h.Core.OpenToken(r.Context(), acc.Channel, in.Token, lang)
+	out, err := h.Buyer.OpenToken(r.Context(), acc.Channel, in.Token, lang)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"reviewd/app/core"
+	"reviewd/app/core/reviews"
 	"reviewd/app/web"
 )
 
@@ -23,15 +24,15 @@ func (h *Handler) handleMediaUpload(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	if r.ContentLength > core.MaxUploadBody {
-		return core.ErrBodyTooLarge
+	if r.ContentLength > reviews.MaxUploadBody {
+		return reviews.ErrBodyTooLarge
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, core.MaxUploadBody)
+	r.Body = http.MaxBytesReader(w, r.Body, reviews.MaxUploadBody)
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return core.Invalid("file_required")
 	}
-	var in core.UploadInput
+	var in reviews.UploadInput
 	defer func() { in.File.Discard() }()
 	for {
 		part, err := mr.NextPart()
@@ -48,7 +49,7 @@ func (h *Handler) handleMediaUpload(w http.ResponseWriter, r *http.Request) erro
 			in.LineReference, err = formValue(part)
 		case "file":
 			if in.File == nil {
-				in.File, err = h.Core.ReceiveUpload(part)
+				in.File, err = h.Reviews.ReceiveUpload(part)
 			}
 		}
 		if err != nil {
@@ -56,7 +57,7 @@ func (h *Handler) handleMediaUpload(w http.ResponseWriter, r *http.Request) erro
 		}
 		part.Close()
 	}
-	out, err := h.Core.UploadMedia(r.Context(), a, acc.Channel, in)
+	out, err := h.Reviews.UploadMedia(r.Context(), a, acc.Channel, in)
 	in.File = nil // UploadMedia keeps or discards it
 	if err != nil {
 		return err
@@ -83,7 +84,7 @@ func uploadReadError(err error) error {
 	var ce *core.Error
 	switch {
 	case errors.As(err, &mbe):
-		return core.ErrBodyTooLarge.AsRefusal()
+		return reviews.ErrBodyTooLarge.AsRefusal()
 	case errors.As(err, &ce):
 		return ce
 	}

@@ -3,7 +3,7 @@ package storefront
 import (
 	"net/http"
 
-	"reviewd/app/core"
+	"reviewd/app/core/reviews"
 	"reviewd/app/web"
 )
 
@@ -18,14 +18,14 @@ func (h *Handler) handleReviewsCreate(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	var in core.WriteInput
+	var in reviews.WriteInput
 	if err := web.DecodeJSON(r, maxReviewsBody, web.ModeAPI, &in); err != nil {
 		return err
 	}
 	if in.Language == "" {
 		in.Language = r.URL.Query().Get("lang")
 	}
-	out, err := h.Core.WriteReviews(r.Context(), a, acc.Channel, in)
+	out, err := h.Reviews.WriteReviews(r.Context(), a, acc.Channel, in)
 	if err != nil {
 		return err
 	}
@@ -39,11 +39,11 @@ func (h *Handler) handleReviewRevise(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	var in core.ReviseInput
+	var in reviews.ReviseInput
 	if err := web.DecodeJSON(r, maxReviewsBody, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Core.ReviseReview(r.Context(), a, acc.Channel, in)
+	out, err := h.Reviews.ReviseReview(r.Context(), a, acc.Channel, in)
 	if err != nil {
 		return err
 	}

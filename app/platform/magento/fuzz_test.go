@@ -5,13 +5,13 @@ import (
 	"errors"
 	"testing"
 
-	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/platform/magento"
 	"reviewd/app/platform/platformtest"
 )
 
 // FuzzMagentoAnswers: whatever the store answers to the login and the orders
-// search, a read never panics and fails only with a *core.ReadFailure.
+// search, a read never panics and fails only with a *orders.ReadFailure.
 func FuzzMagentoAnswers(f *testing.F) {
 	s := platformtest.StartCanned(f, platformtest.MagentoHost)
 	token := []byte(`"eyJraWQiOiIxIiwiYWxnIjoiSFMyNTYifQ.000001.c2lnbmF0dXJl"`)
@@ -32,12 +32,12 @@ func FuzzMagentoAnswers(f *testing.F) {
 			s.Set(magento.OrdersPath, body)
 		}
 		pages := 0
-		err := magento.Reader{}.Read(context.Background(), core.PlatformRead{Client: s.Client, BaseURL: platformtest.MagentoBase,
+		err := magento.Reader{}.Read(context.Background(), orders.PlatformRead{Client: s.Client, BaseURL: platformtest.MagentoBase,
 			RemoteChannel: "1", Credentials: map[string]string{"username": "api", "password": "secret"}, Since: since, PageSize: 3},
-			func(core.PlatformPage) (bool, error) { pages++; return pages < 3, nil })
-		var rf *core.ReadFailure
+			func(orders.PlatformPage) (bool, error) { pages++; return pages < 3, nil })
+		var rf *orders.ReadFailure
 		if err != nil && !errors.As(err, &rf) {
-			t.Fatalf("read failed with %T %v, want a *core.ReadFailure", err, err)
+			t.Fatalf("read failed with %T %v, want a *orders.ReadFailure", err, err)
 		}
 		return pages, err
 	}

@@ -16,17 +16,17 @@ import (
 	"strconv"
 	"strings"
 
-	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/outbound"
 )
 
-func init() { core.RegisterPlatform(Reader{}) }
+func init() { orders.RegisterPlatform(Reader{}) }
 
 // Reader is the Magento order reader.
 type Reader struct{}
 
 // Code is the platform code.
-func (Reader) Code() string { return core.PlatformMagento }
+func (Reader) Code() string { return orders.PlatformMagento }
 
 // Paths of the REST API after the store's address.
 const (
@@ -54,15 +54,15 @@ type session struct {
 
 // Read reads the orders of store r.RemoteChannel updated since r.Since, oldest
 // change first (see core.PlatformReader).
-func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.PlatformPage) (bool, error)) error {
+func (Reader) Read(ctx context.Context, r orders.PlatformRead, page func(orders.PlatformPage) (bool, error)) error {
 	ctx = outbound.WithTarget(ctx, Reader{}.Code())
 	s := &session{client: r.Client, base: strings.TrimRight(r.BaseURL, "/"), user: r.Credentials["username"],
 		pass: r.Credentials["password"]}
 	if s.user == "" || s.pass == "" {
-		return core.Failure(core.FailCredentialsMissing, nil)
+		return orders.Failure(orders.FailCredentialsMissing, nil)
 	}
 	if _, err := strconv.ParseUint(r.RemoteChannel, 10, 32); err != nil {
-		return core.Failure(core.FailUnexpected, errors.New("remote_channel is not a store id"))
+		return orders.Failure(orders.FailUnexpected, errors.New("remote_channel is not a store id"))
 	}
 	if err := s.login(ctx); err != nil {
 		return err
@@ -76,7 +76,7 @@ func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.Plat
 		if err != nil {
 			return err
 		}
-		out := core.PlatformPage{Orders: make([]core.PlatformOrder, 0, len(list.Items)),
+		out := orders.PlatformPage{Orders: make([]orders.PlatformOrder, 0, len(list.Items)),
 			More: n*size < list.TotalCount && len(list.Items) > 0}
 		for _, o := range list.Items {
 			out.Orders = append(out.Orders, MapOrder(o))
@@ -113,7 +113,7 @@ func SearchCriteria(since, storeID string, size, page int) url.Values {
 // stored). 400 and 401 mean the username or password was refused.
 func (s *session) login(ctx context.Context) error {
 	body, _ := json.Marshal(map[string]string{"username": s.user, "password": s.pass})
-	resp, err := core.PlatformCall(ctx, s.client, outbound.Request{Method: http.MethodPost, URL: s.base + TokenPath,
+	resp, err := orders.PlatformCall(ctx, s.client, outbound.Request{Method: http.MethodPost, URL: s.base + TokenPath,
 		Header: http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json"}}, Body: body})
 	if err != nil {
 		return err
@@ -121,15 +121,15 @@ func (s *session) login(ctx context.Context) error {
 	switch resp.Status {
 	case http.StatusOK:
 	case http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden:
-		return core.Failure(core.FailLoginRefused, nil)
+		return orders.Failure(orders.FailLoginRefused, nil)
 	case http.StatusTooManyRequests:
-		return core.Failure(core.FailThrottled, nil)
+		return orders.Failure(orders.FailThrottled, nil)
 	default:
-		return core.StatusFailure(resp.Status)
+		return orders.StatusFailure(resp.Status)
 	}
 	var tok string
 	if err := json.Unmarshal(resp.Body, &tok); err != nil || strings.TrimSpace(tok) == "" {
-		return core.Failure(core.FailAnswerInvalid, errors.New("token answer is not a string"))
+		return orders.Failure(orders.FailAnswerInvalid, errors.New("token answer is not a string"))
 	}
 	s.token = strings.TrimSpace(tok)
 	return nil
@@ -150,7 +150,7 @@ type apiError struct {
 // refused token (api_credentials_refused).
 func (s *session) orders(ctx context.Context, q url.Values) (*OrderList, error) {
 	for {
-		resp, err := core.PlatformCall(ctx, s.client, outbound.Request{URL: s.base + OrdersPath + "?" + q.Encode(),
+		resp, err := orders.PlatformCall(ctx, s.client, outbound.Request{URL: s.base + OrdersPath + "?" + q.Encode(),
 			Header: http.Header{"Authorization": {"Bearer " + s.token}, "Accept": {"application/json"}}})
 		if err != nil {
 			return nil, err
@@ -165,9 +165,9 @@ func (s *session) orders(ctx context.Context, q url.Values) (*OrderList, error) 
 				var e apiError
 				_ = json.Unmarshal(resp.Body, &e)
 				if strings.Contains(e.Message, "isn't authorized to access") {
-					return nil, core.Failure(core.FailScopeMissing, nil)
+					return nil, orders.Failure(orders.FailScopeMissing, nil)
 				}
-				return nil, core.Failure(core.FailCredentialsRefused, nil)
+				return nil, orders.Failure(orders.FailCredentialsRefused, nil)
 			}
 			s.refreshed = true
 			if err := s.login(ctx); err != nil {
@@ -175,18 +175,18 @@ func (s *session) orders(ctx context.Context, q url.Values) (*OrderList, error) 
 			}
 			continue
 		case http.StatusForbidden:
-			return nil, core.Failure(core.FailScopeMissing, nil)
+			return nil, orders.Failure(orders.FailScopeMissing, nil)
 		case http.StatusTooManyRequests:
-			return nil, core.Failure(core.FailThrottled, nil)
+			return nil, orders.Failure(orders.FailThrottled, nil)
 		default:
-			return nil, core.StatusFailure(resp.Status)
+			return nil, orders.StatusFailure(resp.Status)
 		}
 		var raw struct {
 			Items      *[]Order `json:"items"`
 			TotalCount *int     `json:"total_count"`
 		}
 		if err := json.Unmarshal(resp.Body, &raw); err != nil || raw.TotalCount == nil || (raw.Items == nil && *raw.TotalCount > 0) {
-			return nil, core.Failure(core.FailAnswerInvalid, err)
+			return nil, orders.Failure(orders.FailAnswerInvalid, err)
 		}
 		out := &OrderList{TotalCount: *raw.TotalCount}
 		if raw.Items != nil {

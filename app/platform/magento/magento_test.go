@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/outbound"
 	"reviewd/app/platform/magento"
 	"reviewd/app/platform/platformtest"
@@ -21,11 +21,11 @@ func creds(s *platformtest.Magento) map[string]string {
 	return map[string]string{"username": s.Username, "password": s.Password}
 }
 
-func read(t *testing.T, client *outbound.Client, c map[string]string, size int) ([]core.PlatformPage, error) {
+func read(t *testing.T, client *outbound.Client, c map[string]string, size int) ([]orders.PlatformPage, error) {
 	t.Helper()
-	var pages []core.PlatformPage
-	err := magento.Reader{}.Read(context.Background(), core.PlatformRead{Client: client, BaseURL: platformtest.MagentoBase,
-		RemoteChannel: "1", Credentials: c, Since: since, PageSize: size}, func(p core.PlatformPage) (bool, error) {
+	var pages []orders.PlatformPage
+	err := magento.Reader{}.Read(context.Background(), orders.PlatformRead{Client: client, BaseURL: platformtest.MagentoBase,
+		RemoteChannel: "1", Credentials: c, Since: since, PageSize: size}, func(p orders.PlatformPage) (bool, error) {
 		pages = append(pages, p)
 		return true, nil
 	})
@@ -94,12 +94,12 @@ func TestReadRecordedOrders(t *testing.T) {
 		"000000109": {Payment: "pending", Phone: phone, Lines: []lineView{l("5011", "PLATE-4", "533", "preparing", 1)}},
 		"000000110": {Payment: "paid", Phone: phone, Lines: []lineView{{Ref: "5012", Variant: "JUG-1", Group: "540", State: "delivered",
 			DeliveredAt: "2026-05-25T10:30:00Z", Qty: 1}}},
-		"skip:2026-05-25T16:00:00Z": {Skip: core.SkipStatusUnknown},
-		"skip:2026-05-25T17:10:00Z": {Skip: core.SkipOrderIncomplete},
-		"skip:2026-05-26T17:10:00Z": {Skip: core.SkipOrderWithoutLines, Skipped: map[string]int{core.SkipLineIncomplete: 1}},
+		"skip:2026-05-25T16:00:00Z": {Skip: orders.SkipStatusUnknown},
+		"skip:2026-05-25T17:10:00Z": {Skip: orders.SkipOrderIncomplete},
+		"skip:2026-05-26T17:10:00Z": {Skip: orders.SkipOrderWithoutLines, Skipped: map[string]int{orders.SkipLineIncomplete: 1}},
 		// A bundle shipped through its children.
 		"000000114": {Payment: "paid", Phone: phone, Lines: []lineView{l("5016", "GIFTBOX", "550", "shipped", 1)}},
-		"000000116": {Payment: "paid", Phone: phone, Lines: set, Skipped: map[string]int{core.SkipLinesTruncated: 1}},
+		"000000116": {Payment: "paid", Phone: phone, Lines: set, Skipped: map[string]int{orders.SkipLinesTruncated: 1}},
 		"000000117": {Payment: "paid", Phone: phone, Lines: []lineView{l("5020", "TRAY-1", "570", "cancelled", 2),
 			l("5021", "TRAY-2", "571", "preparing", 1)}},
 	}
@@ -117,12 +117,12 @@ func TestReadRecordedOrders(t *testing.T) {
 // store_id eq, sorted by updated_at) and stops at total_count.
 func TestSearchCriteria(t *testing.T) {
 	s := platformtest.StartMagento(t)
-	var orders []map[string]any
+	var fake []map[string]any
 	for i := range 25 {
 		at := since.Add(time.Hour + time.Duration(i)*time.Minute)
-		orders = append(orders, platformtest.MagentoOrder(i, at, at))
+		fake = append(fake, platformtest.MagentoOrder(i, at, at))
 	}
-	s.SetOrders(orders)
+	s.SetOrders(fake)
 	pages, err := read(t, s.Client, creds(s), 10)
 	if err != nil {
 		t.Fatal(err)
@@ -162,12 +162,12 @@ func TestSearchCriteria(t *testing.T) {
 // requested and the same page asked again.
 func TestTokenRefresh(t *testing.T) {
 	s := platformtest.StartMagento(t)
-	var orders []map[string]any
+	var fake []map[string]any
 	for i := range 15 {
 		at := since.Add(time.Hour + time.Duration(i)*time.Minute)
-		orders = append(orders, platformtest.MagentoOrder(i, at, at))
+		fake = append(fake, platformtest.MagentoOrder(i, at, at))
 	}
-	s.SetOrders(orders)
+	s.SetOrders(fake)
 	s.Faults[2] = platformtest.Fault{ExpireToken: true}
 	pages, err := read(t, s.Client, creds(s), 10)
 	if err != nil || len(pages) != 2 {
@@ -198,23 +198,23 @@ func TestFailures(t *testing.T) {
 		want   string
 		noCall bool
 	}{
-		{"password empty", map[string]string{"username": "reviewd-api"}, nil, core.FailCredentialsMissing, true},
-		{"login refused", map[string]string{"username": "reviewd-api", "password": "wrong"}, nil, core.FailLoginRefused, false},
+		{"password empty", map[string]string{"username": "reviewd-api"}, nil, orders.FailCredentialsMissing, true},
+		{"login refused", map[string]string{"username": "reviewd-api", "password": "wrong"}, nil, orders.FailLoginRefused, false},
 		{"two-factor login", creds(s), func() {
 			s.TokenFaults[1] = platformtest.Fault{Status: 401, Body: `{"message":"Please use the 2fa provider-specific endpoints to obtain a token.","parameters":{"active_providers":["google"]}}`}
-		}, core.FailLoginRefused, false},
-		{"role without sales", creds(s), func() { s.NoSalesRole = true }, core.FailScopeMissing, false},
+		}, orders.FailLoginRefused, false},
+		{"role without sales", creds(s), func() { s.NoSalesRole = true }, orders.FailScopeMissing, false},
 		{"token refused twice", creds(s), func() {
 			s.Faults[1] = platformtest.Fault{Status: 401, Body: `{"message":"Invalid token"}`}
 			s.Faults[2] = platformtest.Fault{Status: 401, Body: `{"message":"Invalid token"}`}
-		}, core.FailCredentialsRefused, false},
-		{"rate limited", creds(s), func() { s.Faults[1] = platformtest.Fault{Throttle: true} }, core.FailThrottled, false},
+		}, orders.FailCredentialsRefused, false},
+		{"rate limited", creds(s), func() { s.Faults[1] = platformtest.Fault{Throttle: true} }, orders.FailThrottled, false},
 		{"maintenance", creds(s), func() {
 			s.Faults[1] = platformtest.Fault{Status: 503, Body: `{"message":"Service Unavailable"}`}
 		}, "http_status: 503", false},
-		{"redirect", creds(s), func() { s.TokenFaults[1] = platformtest.Fault{Redirect: true} }, core.FailRedirect, false},
-		{"token not a string", creds(s), func() { s.TokenFaults[1] = platformtest.Fault{Status: 200, Body: `{"token":"x"}`} }, core.FailAnswerInvalid, false},
-		{"no order list", creds(s), func() { s.Faults[1] = platformtest.Fault{Status: 200, Body: `{"message":"ok"}`} }, core.FailAnswerInvalid, false},
+		{"redirect", creds(s), func() { s.TokenFaults[1] = platformtest.Fault{Redirect: true} }, orders.FailRedirect, false},
+		{"token not a string", creds(s), func() { s.TokenFaults[1] = platformtest.Fault{Status: 200, Body: `{"token":"x"}`} }, orders.FailAnswerInvalid, false},
+		{"no order list", creds(s), func() { s.Faults[1] = platformtest.Fault{Status: 200, Body: `{"message":"ok"}`} }, orders.FailAnswerInvalid, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -224,7 +224,7 @@ func TestFailures(t *testing.T) {
 				tt.setup()
 			}
 			_, err := read(t, s.Client, tt.creds, 50)
-			if got := core.FailureCode(err); got != tt.want {
+			if got := orders.FailureCode(err); got != tt.want {
 				t.Fatalf("code = %q (%v), want %q", got, err, tt.want)
 			}
 			if tt.noCall != (len(s.Requests()) == 0) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 )
 
 // Order is one order of the REST answer (the fields reviewd reads).
@@ -128,26 +129,26 @@ func lineState(o Order, it Item, children []Item) string {
 // MapOrder maps one order. Items with a parent_item_id are the child rows of a
 // configurable or bundle product: the visible (parent) row is the order line and the
 // children only add their counters.
-func MapOrder(o Order) core.PlatformOrder {
-	var po core.PlatformOrder
+func MapOrder(o Order) orders.PlatformOrder {
+	var po orders.PlatformOrder
 	if t, ok := parseTime(o.UpdatedAt); ok {
 		po.ChangedAt = t
 	}
 	number := strings.TrimSpace(o.IncrementID)
 	placed, ok := parseTime(o.CreatedAt)
 	if number == "" || !ok || o.Items == nil {
-		po.Skip = core.SkipOrderIncomplete
+		po.Skip = orders.SkipOrderIncomplete
 		return po
 	}
 	pay, ok := PaymentStates[o.State]
 	if !ok {
-		po.Skip = core.SkipStatusUnknown
+		po.Skip = orders.SkipStatusUnknown
 		return po
 	}
 	if pay == core.PaymentPaid && o.TotalRefunded != nil && *o.TotalRefunded > 0 {
 		pay = core.PaymentPartiallyRefunded
 	}
-	in := core.OrderInput{ExternalID: number, PaymentState: pay, PlacedAt: placed.Format(time.RFC3339),
+	in := orders.OrderInput{ExternalID: number, PaymentState: pay, PlacedAt: placed.Format(time.RFC3339),
 		CustomerEmail: o.CustomerEmail}
 	if o.BillingAddress != nil {
 		in.CustomerPhone = o.BillingAddress.Telephone
@@ -164,9 +165,9 @@ func MapOrder(o Order) core.PlatformOrder {
 		}
 		visible = append(visible, it)
 	}
-	if len(visible) > core.MaxPlatformLines {
-		po.SkipLine(core.SkipLinesTruncated)
-		visible = visible[:core.MaxPlatformLines]
+	if len(visible) > orders.MaxPlatformLines {
+		po.SkipLine(orders.SkipLinesTruncated)
+		visible = visible[:orders.MaxPlatformLines]
 	}
 	deliveredAt := ""
 	if o.Status == DeliveredStatus {
@@ -178,11 +179,11 @@ func MapOrder(o Order) core.PlatformOrder {
 			variant = string(it.ProductID)
 		}
 		if it.ItemID == "" || variant == "" {
-			po.SkipLine(core.SkipLineIncomplete)
+			po.SkipLine(orders.SkipLineIncomplete)
 			continue
 		}
 		state := lineState(o, it, children[it.ItemID])
-		line := core.LineInput{LineReference: string(it.ItemID), VariantKey: variant, GroupKey: string(it.ProductID),
+		line := orders.LineInput{LineReference: string(it.ItemID), VariantKey: variant, GroupKey: string(it.ProductID),
 			Title: it.Name, FulfilmentState: state}
 		if state == core.LineDelivered {
 			line.DeliveredAt = deliveredAt
@@ -197,7 +198,7 @@ func MapOrder(o Order) core.PlatformOrder {
 		in.Items = append(in.Items, line)
 	}
 	if len(in.Items) == 0 {
-		po.Skip = core.SkipOrderWithoutLines
+		po.Skip = orders.SkipOrderWithoutLines
 		return po
 	}
 	po.Order = in

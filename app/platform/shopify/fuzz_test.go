@@ -5,13 +5,13 @@ import (
 	"errors"
 	"testing"
 
-	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/platform/platformtest"
 	"reviewd/app/platform/shopify"
 )
 
 // FuzzShopifyAnswers: whatever the store answers to the token request and the
-// orders query, a read never panics and fails only with a *core.ReadFailure.
+// orders query, a read never panics and fails only with a *orders.ReadFailure.
 func FuzzShopifyAnswers(f *testing.F) {
 	s := platformtest.StartCanned(f, platformtest.ShopifyHost)
 	const tokenPath, ordersPath = "/admin/oauth/access_token", "/admin/api/" + shopify.APIVersion + "/graphql.json"
@@ -38,12 +38,12 @@ func FuzzShopifyAnswers(f *testing.F) {
 			s.Set(ordersPath, body)
 		}
 		pages := 0
-		err := shopify.Reader{}.Read(context.Background(), core.PlatformRead{Client: s.Client, BaseURL: "https://" + platformtest.ShopifyHost,
+		err := shopify.Reader{}.Read(context.Background(), orders.PlatformRead{Client: s.Client, BaseURL: "https://" + platformtest.ShopifyHost,
 			Credentials: map[string]string{"client_id": "id", "client_secret": "secret"}, Since: since, PageSize: 25},
-			func(core.PlatformPage) (bool, error) { pages++; return pages < 3, nil })
-		var rf *core.ReadFailure
+			func(orders.PlatformPage) (bool, error) { pages++; return pages < 3, nil })
+		var rf *orders.ReadFailure
 		if err != nil && !errors.As(err, &rf) {
-			t.Fatalf("read failed with %T %v, want a *core.ReadFailure", err, err)
+			t.Fatalf("read failed with %T %v, want a *orders.ReadFailure", err, err)
 		}
 		return pages, err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 )
 
 // Order is one order node of the GraphQL answer (the fields reviewd reads).
@@ -154,23 +155,23 @@ func trailingNumber(id string) string {
 // MapOrder maps one order node by spec 1's field mapping, payment mapping, line
 // status mapping and shipment rules. An order that cannot be read carries its skip
 // key; skipped lines are counted in Skipped.
-func MapOrder(o Order) core.PlatformOrder {
-	var po core.PlatformOrder
+func MapOrder(o Order) orders.PlatformOrder {
+	var po orders.PlatformOrder
 	if t, err := time.Parse(time.RFC3339, o.UpdatedAt); err == nil {
 		po.ChangedAt = t.UTC()
 	}
 	name := strings.TrimSpace(o.Name)
 	if name == "" || !validTime(o.CreatedAt) || o.LineItems == nil {
-		po.Skip = core.SkipOrderIncomplete
+		po.Skip = orders.SkipOrderIncomplete
 		return po
 	}
 	pay, ok := PaymentStates[str(o.DisplayFinancialStatus)]
 	if !ok {
-		po.Skip = core.SkipStatusUnknown
+		po.Skip = orders.SkipStatusUnknown
 		return po
 	}
 	lang, _, _ := strings.Cut(str(o.CustomerLocale), "-")
-	in := core.OrderInput{ExternalID: name, PaymentState: pay, PlacedAt: o.CreatedAt, CustomerEmail: str(o.Email),
+	in := orders.OrderInput{ExternalID: name, PaymentState: pay, PlacedAt: o.CreatedAt, CustomerEmail: str(o.Email),
 		CustomerPhone: str(o.Phone), Language: strings.ToLower(lang)}
 
 	shipped := map[string]lineShipment{}
@@ -206,10 +207,10 @@ func MapOrder(o Order) core.PlatformOrder {
 	}
 
 	nodes := o.LineItems.Nodes
-	if o.LineItems.PageInfo.HasNextPage || len(nodes) > core.MaxPlatformLines {
-		po.SkipLine(core.SkipLinesTruncated)
-		if len(nodes) > core.MaxPlatformLines {
-			nodes = nodes[:core.MaxPlatformLines]
+	if o.LineItems.PageInfo.HasNextPage || len(nodes) > orders.MaxPlatformLines {
+		po.SkipLine(orders.SkipLinesTruncated)
+		if len(nodes) > orders.MaxPlatformLines {
+			nodes = nodes[:orders.MaxPlatformLines]
 		}
 	}
 	cancelled := str(o.CancelledAt) != ""
@@ -220,10 +221,10 @@ func MapOrder(o Order) core.PlatformOrder {
 			variant = strings.TrimSpace(string(li.Variant.LegacyResourceID))
 		}
 		if ref == "" || variant == "" {
-			po.SkipLine(core.SkipLineIncomplete)
+			po.SkipLine(orders.SkipLineIncomplete)
 			continue
 		}
-		line := core.LineInput{LineReference: ref, VariantKey: variant, Title: li.Name, FulfilmentState: core.LinePlaced}
+		line := orders.LineInput{LineReference: ref, VariantKey: variant, Title: li.Name, FulfilmentState: core.LinePlaced}
 		if li.Product != nil {
 			line.GroupKey = strings.TrimSpace(string(li.Product.LegacyResourceID))
 		}
@@ -248,7 +249,7 @@ func MapOrder(o Order) core.PlatformOrder {
 				line.FulfilmentState = core.LineReturned
 			}
 		case inShipment && sh.unknown:
-			po.SkipLine(core.SkipStatusUnknown)
+			po.SkipLine(orders.SkipStatusUnknown)
 			continue
 		case inShipment && sh.state != "":
 			line.FulfilmentState = sh.state
@@ -257,7 +258,7 @@ func MapOrder(o Order) core.PlatformOrder {
 		in.Items = append(in.Items, line)
 	}
 	if len(in.Items) == 0 {
-		po.Skip = core.SkipOrderWithoutLines
+		po.Skip = orders.SkipOrderWithoutLines
 		return po
 	}
 	po.Order = in

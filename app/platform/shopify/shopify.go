@@ -17,20 +17,20 @@ import (
 	"strings"
 	"time"
 
-	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/outbound"
 )
 
 // APIVersion is the Admin API version orders are read from.
 const APIVersion = "2026-10"
 
-func init() { core.RegisterPlatform(Reader{}) }
+func init() { orders.RegisterPlatform(Reader{}) }
 
 // Reader is the Shopify order reader.
 type Reader struct{}
 
 // Code is the platform code.
-func (Reader) Code() string { return core.PlatformShopify }
+func (Reader) Code() string { return orders.PlatformShopify }
 
 // reShop is the platform's own store domain; custom domains and admin.shopify.com
 // are refused before any request is sent.
@@ -99,15 +99,15 @@ type session struct {
 // client_id a token is requested with the client-credentials grant at the start of
 // the read (and once more on a 401); without one, client_secret is an older access
 // token used as it is.
-func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.PlatformPage) (bool, error)) error {
+func (Reader) Read(ctx context.Context, r orders.PlatformRead, page func(orders.PlatformPage) (bool, error)) error {
 	ctx = outbound.WithTarget(ctx, Reader{}.Code())
 	host, ok := ShopHost(r.BaseURL)
 	if !ok {
-		return core.Failure(core.FailShopAddressInvalid, nil)
+		return orders.Failure(orders.FailShopAddressInvalid, nil)
 	}
 	s := &session{client: r.Client, host: host, clientID: r.Credentials["client_id"], secret: r.Credentials["client_secret"]}
 	if s.secret == "" {
-		return core.Failure(core.FailAPICredentialsMissing, nil)
+		return orders.Failure(orders.FailAPICredentialsMissing, nil)
 	}
 	s.token = s.secret
 	if s.clientID != "" {
@@ -127,7 +127,7 @@ func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.Plat
 			return err
 		}
 		first = size // a page too costly at 25 orders stays smaller for the rest of the read
-		out := core.PlatformPage{Orders: make([]core.PlatformOrder, 0, len(conn.Nodes)), More: conn.PageInfo.HasNextPage}
+		out := orders.PlatformPage{Orders: make([]orders.PlatformOrder, 0, len(conn.Nodes)), More: conn.PageInfo.HasNextPage}
 		for _, o := range conn.Nodes {
 			out.Orders = append(out.Orders, MapOrder(o))
 		}
@@ -136,7 +136,7 @@ func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.Plat
 			return err
 		}
 		if conn.PageInfo.EndCursor == "" {
-			return core.Failure(core.FailAnswerInvalid, errors.New("no end cursor"))
+			return orders.Failure(orders.FailAnswerInvalid, errors.New("no end cursor"))
 		}
 		after = conn.PageInfo.EndCursor
 	}
@@ -154,7 +154,7 @@ type tokenAnswer struct {
 func (s *session) requestToken(ctx context.Context) error {
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {s.clientID}, "client_secret": {s.secret}}
 	h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Accept": {"application/json"}}
-	resp, err := core.PlatformCall(ctx, s.client, outbound.Request{Method: http.MethodPost,
+	resp, err := orders.PlatformCall(ctx, s.client, outbound.Request{Method: http.MethodPost,
 		URL: "https://" + s.host + "/admin/oauth/access_token", Header: h, Body: []byte(form.Encode())})
 	if err != nil {
 		return err
@@ -162,18 +162,18 @@ func (s *session) requestToken(ctx context.Context) error {
 	switch resp.Status {
 	case http.StatusOK:
 	case http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden:
-		return core.Failure(core.FailCredentialsRefused, nil)
+		return orders.Failure(orders.FailCredentialsRefused, nil)
 	case http.StatusTooManyRequests:
-		return core.Failure(core.FailThrottled, nil)
+		return orders.Failure(orders.FailThrottled, nil)
 	default:
-		return core.StatusFailure(resp.Status)
+		return orders.StatusFailure(resp.Status)
 	}
 	var t tokenAnswer
 	if err := json.Unmarshal(resp.Body, &t); err != nil || t.AccessToken == "" {
-		return core.Failure(core.FailAnswerInvalid, errors.New("token answer without access_token"))
+		return orders.Failure(orders.FailAnswerInvalid, errors.New("token answer without access_token"))
 	}
 	if t.Scope != "" && !hasReadOrders(t.Scope) {
-		return core.Failure(core.FailScopeMissing, nil)
+		return orders.Failure(orders.FailScopeMissing, nil)
 	}
 	s.token = t.AccessToken
 	return nil
@@ -281,7 +281,7 @@ func (s *session) ordersPage(ctx context.Context, first int, after, search strin
 		body, _ := json.Marshal(map[string]any{"query": ordersQuery, "variables": vars})
 		h := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json"},
 			"X-Shopify-Access-Token": {s.token}}
-		resp, err := core.PlatformCall(ctx, s.client, outbound.Request{Method: http.MethodPost,
+		resp, err := orders.PlatformCall(ctx, s.client, outbound.Request{Method: http.MethodPost,
 			URL: "https://" + s.host + "/admin/api/" + APIVersion + "/graphql.json", Header: h, Body: body})
 		if err != nil {
 			return nil, first, err
@@ -290,7 +290,7 @@ func (s *session) ordersPage(ctx context.Context, first int, after, search strin
 		case http.StatusOK:
 		case http.StatusUnauthorized:
 			if s.clientID == "" || s.refreshed {
-				return nil, first, core.Failure(core.FailCredentialsRefused, nil)
+				return nil, first, orders.Failure(orders.FailCredentialsRefused, nil)
 			}
 			s.refreshed = true
 			if err := s.requestToken(ctx); err != nil {
@@ -298,30 +298,30 @@ func (s *session) ordersPage(ctx context.Context, first int, after, search strin
 			}
 			continue
 		case http.StatusForbidden:
-			return nil, first, core.Failure(core.FailScopeMissing, nil)
+			return nil, first, orders.Failure(orders.FailScopeMissing, nil)
 		case http.StatusTooManyRequests:
-			return nil, first, core.Failure(core.FailThrottled, nil)
+			return nil, first, orders.Failure(orders.FailThrottled, nil)
 		default:
-			return nil, first, core.StatusFailure(resp.Status)
+			return nil, first, orders.StatusFailure(resp.Status)
 		}
 		var a gqlAnswer
 		dec := json.NewDecoder(bytes.NewReader(resp.Body))
 		if err := dec.Decode(&a); err != nil {
-			return nil, first, core.Failure(core.FailAnswerInvalid, err)
+			return nil, first, orders.Failure(orders.FailAnswerInvalid, err)
 		}
 		switch {
 		case a.code("THROTTLED"):
-			return nil, first, core.Failure(core.FailThrottled, nil)
+			return nil, first, orders.Failure(orders.FailThrottled, nil)
 		case a.tooCostly():
 			if first == 1 {
-				return nil, first, core.Failure(core.FailAnswerInvalid, errors.New("one order costs more than a query may"))
+				return nil, first, orders.Failure(orders.FailAnswerInvalid, errors.New("one order costs more than a query may"))
 			}
 			first = a.smaller(first)
 			continue
 		case a.code("ACCESS_DENIED"):
-			return nil, first, core.Failure(core.FailScopeMissing, nil)
+			return nil, first, orders.Failure(orders.FailScopeMissing, nil)
 		case a.Data == nil || a.Data.Orders == nil:
-			return nil, first, core.Failure(core.FailAnswerInvalid, errors.New("no order list in the answer"))
+			return nil, first, orders.Failure(orders.FailAnswerInvalid, errors.New("no order list in the answer"))
 		}
 		return a.Data.Orders, first, nil
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/outbound"
 	"reviewd/app/platform/platformtest"
 	"reviewd/app/platform/shopify"
@@ -24,19 +24,19 @@ func creds(s *platformtest.Shopify) map[string]string {
 
 // read runs one read against the fake and returns the pages it delivered (up to
 // maxPages, 0 = all) and the read's error.
-func read(t *testing.T, client *outbound.Client, base string, c map[string]string, maxPages int) ([]core.PlatformPage, error) {
+func read(t *testing.T, client *outbound.Client, base string, c map[string]string, maxPages int) ([]orders.PlatformPage, error) {
 	t.Helper()
-	var pages []core.PlatformPage
-	err := shopify.Reader{}.Read(context.Background(), core.PlatformRead{Client: client, BaseURL: base, Credentials: c,
-		Since: since, PageSize: 25}, func(p core.PlatformPage) (bool, error) {
+	var pages []orders.PlatformPage
+	err := shopify.Reader{}.Read(context.Background(), orders.PlatformRead{Client: client, BaseURL: base, Credentials: c,
+		Since: since, PageSize: 25}, func(p orders.PlatformPage) (bool, error) {
 		pages = append(pages, p)
 		return maxPages == 0 || len(pages) < maxPages, nil
 	})
 	return pages, err
 }
 
-func orders(pages []core.PlatformPage) []core.PlatformOrder {
-	var out []core.PlatformOrder
+func allOrders(pages []orders.PlatformPage) []orders.PlatformOrder {
+	var out []orders.PlatformOrder
 	for _, p := range pages {
 		out = append(out, p.Orders...)
 	}
@@ -58,7 +58,7 @@ type orderView struct {
 	Skipped                  map[string]int
 }
 
-func view(o core.PlatformOrder) orderView {
+func view(o orders.PlatformOrder) orderView {
 	v := orderView{Payment: o.Order.PaymentState, Language: o.Order.Language, Email: o.Order.CustomerEmail, Skip: o.Skip,
 		Skipped: o.Skipped}
 	for _, l := range o.Order.Items {
@@ -86,7 +86,7 @@ func TestReadRecordedOrders(t *testing.T) {
 	}
 	got := map[string]orderView{}
 	var order []string
-	for _, o := range orders(pages) {
+	for _, o := range allOrders(pages) {
 		key := o.Order.ExternalID
 		if key == "" {
 			key = "skip:" + o.ChangedAt.Format(time.RFC3339)
@@ -131,19 +131,19 @@ func TestReadRecordedOrders(t *testing.T) {
 			l("13014", "PLT-1", "3301", "placed", 1),    // its shipment has status CANCELLED
 			l("13015", "PLT-2", "3301", "placed", 1),    // displayStatus CANCELED, and one with status ERROR
 			l("13016", "PLT-3", "3301", "shipped", 1)}}, // empty displayStatus counts as FULFILLED
-		"skip:2026-05-28T09:00:00Z": {Skip: core.SkipStatusUnknown},
-		"skip:2026-05-28T09:30:00Z": {Skip: core.SkipOrderIncomplete},
-		"skip:2026-05-28T09:40:00Z": {Skip: core.SkipOrderIncomplete},
+		"skip:2026-05-28T09:00:00Z": {Skip: orders.SkipStatusUnknown},
+		"skip:2026-05-28T09:30:00Z": {Skip: orders.SkipOrderIncomplete},
+		"skip:2026-05-28T09:40:00Z": {Skip: orders.SkipOrderIncomplete},
 		"#1014": {Payment: "paid", Language: "en", Email: "ann.yilmaz@mail.example", Lines: []lineView{l("13019", "RUG-1", "3301", "placed", 1)},
-			Skipped: map[string]int{core.SkipStatusUnknown: 1}},
-		"skip:2026-05-28T11:00:00Z": {Skip: core.SkipOrderWithoutLines, Skipped: map[string]int{core.SkipLineIncomplete: 2}},
+			Skipped: map[string]int{orders.SkipStatusUnknown: 1}},
+		"skip:2026-05-28T11:00:00Z": {Skip: orders.SkipOrderWithoutLines, Skipped: map[string]int{orders.SkipLineIncomplete: 2}},
 		"#1016": {Payment: "paid", Language: "en", Email: "not-an-address", Lines: bulk,
-			Skipped: map[string]int{core.SkipLinesTruncated: 1}},
+			Skipped: map[string]int{orders.SkipLinesTruncated: 1}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("mapped orders (-want +got):\n%s", diff)
 	}
-	o := orders(pages)[5]
+	o := allOrders(pages)[5]
 	if o.Order.PlacedAt != "2026-05-20T08:15:02Z" || o.Order.CustomerPhone != "+905321234567" ||
 		o.Order.Items[0].Title != "Stoneware mug - Red" || !o.ChangedAt.Equal(time.Date(2026, 5, 26, 14, 3, 11, 0, time.UTC)) {
 		t.Fatalf("#1001 = %+v changed %v", o.Order, o.ChangedAt)
@@ -198,7 +198,7 @@ func TestPaymentMapping(t *testing.T) {
 		}
 	}
 	for _, fin := range []string{"", "UNKNOWN_STATUS", "paid"} {
-		if got := shopify.MapOrder(node(fin)); got.Skip != core.SkipStatusUnknown {
+		if got := shopify.MapOrder(node(fin)); got.Skip != orders.SkipStatusUnknown {
 			t.Errorf("%q -> skip %q, want status_unknown", fin, got.Skip)
 		}
 	}
@@ -278,7 +278,7 @@ func TestLineStatusMapping(t *testing.T) {
 	// An unknown shipment status skips the line; an order left without lines is
 	// order_without_lines.
 	got := shopify.MapOrder(node("PAID", shipment("SUCCESS", "LOST", line)))
-	if got.Skip != core.SkipOrderWithoutLines || got.Skipped[core.SkipStatusUnknown] != 1 {
+	if got.Skip != orders.SkipOrderWithoutLines || got.Skipped[orders.SkipStatusUnknown] != 1 {
 		t.Fatalf("unknown shipment status: %+v", got)
 	}
 	// currentQuantity is the quantity; quantity when it is zero.
@@ -330,7 +330,7 @@ func TestOlderAccessToken(t *testing.T) {
 	s.ClientID = ""
 	s.AddOrders(platformtest.ShopifyOrder(1, since.Add(time.Hour), since.Add(2*time.Hour)))
 	pages, err := read(t, s.Client, base, map[string]string{"client_secret": s.AccessToken}, 0)
-	if err != nil || len(orders(pages)) != 1 {
+	if err != nil || len(allOrders(pages)) != 1 {
 		t.Fatalf("pages %v, err %v", pages, err)
 	}
 	reqs := s.Requests()
@@ -341,7 +341,7 @@ func TestOlderAccessToken(t *testing.T) {
 	s.Reset()
 	s.Faults[1] = platformtest.Fault{ExpireToken: true}
 	s.AccessToken = "shpat_rotated"
-	if _, err := read(t, s.Client, base, map[string]string{"client_secret": "shpat_legacy-token"}, 0); core.FailureCode(err) != core.FailCredentialsRefused {
+	if _, err := read(t, s.Client, base, map[string]string{"client_secret": "shpat_legacy-token"}, 0); orders.FailureCode(err) != orders.FailCredentialsRefused {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -365,8 +365,8 @@ func TestPagingAndTokenRefresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pages) != 3 || len(orders(pages)) != 60 || !pages[0].More || !pages[1].More || pages[2].More {
-		t.Fatalf("pages = %d, orders = %d", len(pages), len(orders(pages)))
+	if len(pages) != 3 || len(allOrders(pages)) != 60 || !pages[0].More || !pages[1].More || pages[2].More {
+		t.Fatalf("pages = %d, orders = %d", len(pages), len(allOrders(pages)))
 	}
 	var kinds []string
 	for _, r := range s.Requests() {
@@ -383,7 +383,7 @@ func TestPagingAndTokenRefresh(t *testing.T) {
 	s.Reset()
 	s.Faults[1] = platformtest.Fault{Status: 401, Body: `{"errors":"[API] Invalid API key or access token (unrecognized login or wrong password)"}`}
 	s.Faults[2] = platformtest.Fault{Status: 401, Body: `{"errors":"[API] Invalid API key or access token (unrecognized login or wrong password)"}`}
-	if _, err := read(t, s.Client, base, creds(s), 0); core.FailureCode(err) != core.FailCredentialsRefused {
+	if _, err := read(t, s.Client, base, creds(s), 0); orders.FailureCode(err) != orders.FailCredentialsRefused {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -405,8 +405,8 @@ func TestCostlyPage(t *testing.T) {
 	if diff := cmp.Diff([]int{25, 9, 9, 9}, firsts); diff != "" {
 		t.Fatalf("page sizes (-want +got):\n%s", diff)
 	}
-	if len(orders(pages)) != 20 || len(pages) != 3 {
-		t.Fatalf("pages %d orders %d", len(pages), len(orders(pages)))
+	if len(allOrders(pages)) != 20 || len(pages) != 3 {
+		t.Fatalf("pages %d orders %d", len(pages), len(allOrders(pages)))
 	}
 }
 
@@ -417,13 +417,13 @@ func TestThrottled(t *testing.T) {
 	s.SetOrders(many(30, since.Add(time.Hour)))
 	s.Faults[1] = platformtest.Fault{Throttle: true}
 	pages, err := read(t, s.Client, base, creds(s), 0)
-	if core.FailureCode(err) != core.FailThrottled || len(pages) != 0 {
+	if orders.FailureCode(err) != orders.FailThrottled || len(pages) != 0 {
 		t.Fatalf("first page: pages %d, err %v", len(pages), err)
 	}
 	s.Reset()
 	s.Faults[2] = platformtest.Fault{Throttle: true}
 	pages, err = read(t, s.Client, base, creds(s), 0)
-	if core.FailureCode(err) != core.FailThrottled || len(pages) != 1 || len(pages[0].Orders) != 25 {
+	if orders.FailureCode(err) != orders.FailThrottled || len(pages) != 1 || len(pages[0].Orders) != 25 {
 		t.Fatalf("later page: pages %d, err %v", len(pages), err)
 	}
 	if n := len(s.GraphQLRequests()); n != 2 {
@@ -432,7 +432,7 @@ func TestThrottled(t *testing.T) {
 	// A 429 answer counts the same.
 	s.Reset()
 	s.Faults[1] = platformtest.Fault{Status: 429, Body: `{"errors":"Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service."}`}
-	if _, err := read(t, s.Client, base, creds(s), 0); core.FailureCode(err) != core.FailThrottled {
+	if _, err := read(t, s.Client, base, creds(s), 0); orders.FailureCode(err) != orders.FailThrottled {
 		t.Fatalf("429: %v", err)
 	}
 }
@@ -442,7 +442,7 @@ func TestThrottled(t *testing.T) {
 func TestFailures(t *testing.T) {
 	s := platformtest.StartShopify(t)
 	s.SetOrders(many(3, since.Add(time.Hour)))
-	big := `{"data":{"orders":{"pageInfo":{"hasNextPage":false},"nodes":[]}},"pad":"` + strings.Repeat("x", core.PlatformMaxBytes) + `"}`
+	big := `{"data":{"orders":{"pageInfo":{"hasNextPage":false},"nodes":[]}},"pad":"` + strings.Repeat("x", orders.PlatformMaxBytes) + `"}`
 	tests := []struct {
 		name   string
 		base   string
@@ -451,26 +451,26 @@ func TestFailures(t *testing.T) {
 		want   string
 		noCall bool
 	}{
-		{"custom domain", "https://shop.example", creds(s), nil, core.FailShopAddressInvalid, true},
-		{"admin host", "https://admin.shopify.com/store/acme", creds(s), nil, core.FailShopAddressInvalid, true},
-		{"client_secret empty", base, map[string]string{"client_id": "shop-client"}, nil, core.FailAPICredentialsMissing, true},
-		{"token refused", base, map[string]string{"client_id": "shop-client", "client_secret": "wrong"}, nil, core.FailCredentialsRefused, false},
-		{"token 401", base, creds(s), func() { s.TokenFaults[1] = platformtest.Fault{Status: 401, Body: `{}`} }, core.FailCredentialsRefused, false},
-		{"token 403", base, creds(s), func() { s.TokenFaults[1] = platformtest.Fault{Status: 403, Body: `{}`} }, core.FailCredentialsRefused, false},
-		{"token without read_orders", base, creds(s), func() { s.Scope = "read_products" }, core.FailScopeMissing, false},
+		{"custom domain", "https://shop.example", creds(s), nil, orders.FailShopAddressInvalid, true},
+		{"admin host", "https://admin.shopify.com/store/acme", creds(s), nil, orders.FailShopAddressInvalid, true},
+		{"client_secret empty", base, map[string]string{"client_id": "shop-client"}, nil, orders.FailAPICredentialsMissing, true},
+		{"token refused", base, map[string]string{"client_id": "shop-client", "client_secret": "wrong"}, nil, orders.FailCredentialsRefused, false},
+		{"token 401", base, creds(s), func() { s.TokenFaults[1] = platformtest.Fault{Status: 401, Body: `{}`} }, orders.FailCredentialsRefused, false},
+		{"token 403", base, creds(s), func() { s.TokenFaults[1] = platformtest.Fault{Status: 403, Body: `{}`} }, orders.FailCredentialsRefused, false},
+		{"token without read_orders", base, creds(s), func() { s.Scope = "read_products" }, orders.FailScopeMissing, false},
 		{"access denied", base, creds(s), func() {
 			s.Faults[1] = platformtest.Fault{Status: 200, Body: `{"errors":[{"message":"Access denied for orders field. Required access: ` + "`read_orders`" + ` access scope.","extensions":{"code":"ACCESS_DENIED","documentation":"https://shopify.dev/api/usage/access-scopes","requiredAccess":"` + "`read_orders`" + ` access scope."}}],"data":null}`}
-		}, core.FailScopeMissing, false},
-		{"forbidden", base, creds(s), func() { s.Faults[1] = platformtest.Fault{Status: 403, Body: `{"errors":"Forbidden"}`} }, core.FailScopeMissing, false},
+		}, orders.FailScopeMissing, false},
+		{"forbidden", base, creds(s), func() { s.Faults[1] = platformtest.Fault{Status: 403, Body: `{"errors":"Forbidden"}`} }, orders.FailScopeMissing, false},
 		{"payment required", base, creds(s), func() { s.Faults[1] = platformtest.Fault{Status: 402, Body: `{"errors":"Unavailable Shop"}`} }, "http_status: 402", false},
 		{"locked", base, creds(s), func() { s.Faults[1] = platformtest.Fault{Status: 423, Body: `{"errors":"Locked"}`} }, "http_status: 423", false},
 		{"server error", base, creds(s), func() { s.Faults[1] = platformtest.Fault{Status: 503, Body: `{"errors":"Service Unavailable"}`} }, "http_status: 503", false},
-		{"redirect", base, creds(s), func() { s.Faults[1] = platformtest.Fault{Redirect: true} }, core.FailRedirect, false},
+		{"redirect", base, creds(s), func() { s.Faults[1] = platformtest.Fault{Redirect: true} }, orders.FailRedirect, false},
 		{"not JSON", base, creds(s), func() {
 			s.Faults[1] = platformtest.Fault{Raw: true, Body: "<!DOCTYPE html><html><body>Maintenance</body></html>"}
-		}, core.FailAnswerInvalid, false},
-		{"no order list", base, creds(s), func() { s.Faults[1] = platformtest.Fault{Status: 200, Body: `{"data":{"shop":{"name":"Acme"}}}`} }, core.FailAnswerInvalid, false},
-		{"over 20 MB", base, creds(s), func() { s.Faults[1] = platformtest.Fault{Status: 200, Body: big} }, core.FailAnswerInvalid, false},
+		}, orders.FailAnswerInvalid, false},
+		{"no order list", base, creds(s), func() { s.Faults[1] = platformtest.Fault{Status: 200, Body: `{"data":{"shop":{"name":"Acme"}}}`} }, orders.FailAnswerInvalid, false},
+		{"over 20 MB", base, creds(s), func() { s.Faults[1] = platformtest.Fault{Status: 200, Body: big} }, orders.FailAnswerInvalid, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -480,7 +480,7 @@ func TestFailures(t *testing.T) {
 				tt.setup()
 			}
 			_, err := read(t, s.Client, tt.base, tt.creds, 0)
-			if got := core.FailureCode(err); got != tt.want {
+			if got := orders.FailureCode(err); got != tt.want {
 				t.Fatalf("code = %q (%v), want %q", got, err, tt.want)
 			}
 			if tt.noCall && len(s.Requests()) != 0 {
@@ -498,22 +498,22 @@ func TestTransportFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := read(t, closed, base, creds(s), 0); core.FailureCode(err) != core.FailConnection {
+	if _, err := read(t, closed, base, creds(s), 0); orders.FailureCode(err) != orders.FailConnection {
 		t.Fatalf("closed port: %v", err)
 	}
 	untrusting, err := outbound.New(outbound.Config{Resolve: []string{platformtest.ShopifyHost + ":443=127.0.0.1:" + s.Port}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := read(t, untrusting, base, creds(s), 0); core.FailureCode(err) != core.FailConnection {
+	if _, err := read(t, untrusting, base, creds(s), 0); orders.FailureCode(err) != orders.FailConnection {
 		t.Fatalf("TLS failure: %v", err)
 	}
 	s.Faults[1] = platformtest.Fault{Hang: true}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	err = shopify.Reader{}.Read(ctx, core.PlatformRead{Client: s.Client, BaseURL: base, Credentials: creds(s), Since: since, PageSize: 25},
-		func(core.PlatformPage) (bool, error) { return true, nil })
-	if core.FailureCode(err) != core.FailTimeout {
+	err = shopify.Reader{}.Read(ctx, orders.PlatformRead{Client: s.Client, BaseURL: base, Credentials: creds(s), Since: since, PageSize: 25},
+		func(orders.PlatformPage) (bool, error) { return true, nil })
+	if orders.FailureCode(err) != orders.FailTimeout {
 		t.Fatalf("timeout: %v", err)
 	}
 }

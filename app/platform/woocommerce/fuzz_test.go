@@ -5,13 +5,13 @@ import (
 	"errors"
 	"testing"
 
-	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/platform/platformtest"
 	"reviewd/app/platform/woocommerce"
 )
 
 // FuzzWooCommerceAnswers: whatever the store answers to the orders request, a read
-// never panics and fails only with a *core.ReadFailure.
+// never panics and fails only with a *orders.ReadFailure.
 func FuzzWooCommerceAnswers(f *testing.F) {
 	s := platformtest.StartCanned(f, platformtest.WooHost)
 	list := func(orders []map[string]any) any { return orders }
@@ -22,12 +22,12 @@ func FuzzWooCommerceAnswers(f *testing.F) {
 	read := func(t testing.TB, body []byte) (int, error) {
 		s.Set("/shop"+woocommerce.OrdersPath, body)
 		pages := 0
-		err := woocommerce.Reader{}.Read(context.Background(), core.PlatformRead{Client: s.Client, BaseURL: platformtest.WooBase,
+		err := woocommerce.Reader{}.Read(context.Background(), orders.PlatformRead{Client: s.Client, BaseURL: platformtest.WooBase,
 			Credentials: map[string]string{"consumer_key": "ck_fuzz", "consumer_secret": "cs_fuzz"}, Since: since, PageSize: 2},
-			func(core.PlatformPage) (bool, error) { pages++; return pages < 3, nil })
-		var rf *core.ReadFailure
+			func(orders.PlatformPage) (bool, error) { pages++; return pages < 3, nil })
+		var rf *orders.ReadFailure
 		if err != nil && !errors.As(err, &rf) {
-			t.Fatalf("read failed with %T %v, want a *core.ReadFailure", err, err)
+			t.Fatalf("read failed with %T %v, want a *orders.ReadFailure", err, err)
 		}
 		return pages, err
 	}

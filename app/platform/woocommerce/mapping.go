@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/orders"
 )
 
 // Order is one order of the REST answer (the fields reviewd reads).
@@ -114,8 +115,8 @@ func (o Order) language() string {
 // MapOrder maps one order. external_id is the display number (the id when empty);
 // a paid order with refunds is partially_refunded; a refunded order that was never
 // completed has cancelled lines, not returned ones.
-func MapOrder(o Order) core.PlatformOrder {
-	var po core.PlatformOrder
+func MapOrder(o Order) orders.PlatformOrder {
+	var po orders.PlatformOrder
 	if t, ok := gmt(o.DateModifiedGMT); ok {
 		po.ChangedAt = t
 	}
@@ -125,12 +126,12 @@ func MapOrder(o Order) core.PlatformOrder {
 	}
 	placed, ok := gmt(o.DateCreatedGMT)
 	if number == "" || !ok || o.LineItems == nil {
-		po.Skip = core.SkipOrderIncomplete
+		po.Skip = orders.SkipOrderIncomplete
 		return po
 	}
 	st, ok := Statuses[o.Status]
 	if !ok {
-		po.Skip = core.SkipStatusUnknown
+		po.Skip = orders.SkipStatusUnknown
 		return po
 	}
 	pay, lineState := st.Payment, st.Line
@@ -145,12 +146,12 @@ func MapOrder(o Order) core.PlatformOrder {
 	if lineState == core.LineDelivered {
 		deliveredAt = po.ChangedAt.Format(time.RFC3339)
 	}
-	in := core.OrderInput{ExternalID: number, PaymentState: pay, PlacedAt: placed.Format(time.RFC3339),
+	in := orders.OrderInput{ExternalID: number, PaymentState: pay, PlacedAt: placed.Format(time.RFC3339),
 		CustomerEmail: o.Billing.Email, CustomerPhone: o.Billing.Phone, CustomerKey: id(o.CustomerID), Language: o.language()}
 	lines := *o.LineItems
-	if len(lines) > core.MaxPlatformLines {
-		po.SkipLine(core.SkipLinesTruncated)
-		lines = lines[:core.MaxPlatformLines]
+	if len(lines) > orders.MaxPlatformLines {
+		po.SkipLine(orders.SkipLinesTruncated)
+		lines = lines[:orders.MaxPlatformLines]
 	}
 	for _, l := range lines {
 		variant := strings.TrimSpace(l.SKU)
@@ -162,10 +163,10 @@ func MapOrder(o Order) core.PlatformOrder {
 		}
 		ref := id(l.ID)
 		if ref == "" || variant == "" {
-			po.SkipLine(core.SkipLineIncomplete)
+			po.SkipLine(orders.SkipLineIncomplete)
 			continue
 		}
-		line := core.LineInput{LineReference: ref, VariantKey: variant, GroupKey: id(l.ProductID), Title: l.Name,
+		line := orders.LineInput{LineReference: ref, VariantKey: variant, GroupKey: id(l.ProductID), Title: l.Name,
 			FulfilmentState: lineState, DeliveredAt: deliveredAt}
 		if q, err := l.Quantity.Float64(); err == nil && q > 0 {
 			line.Quantity = &q
@@ -173,7 +174,7 @@ func MapOrder(o Order) core.PlatformOrder {
 		in.Items = append(in.Items, line)
 	}
 	if len(in.Items) == 0 {
-		po.Skip = core.SkipOrderWithoutLines
+		po.Skip = orders.SkipOrderWithoutLines
 		return po
 	}
 	po.Order = in

@@ -14,17 +14,17 @@ import (
 	"strconv"
 	"strings"
 
-	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/outbound"
 )
 
-func init() { core.RegisterPlatform(Reader{}) }
+func init() { orders.RegisterPlatform(Reader{}) }
 
 // Reader is the WooCommerce order reader.
 type Reader struct{}
 
 // Code is the platform code.
-func (Reader) Code() string { return core.PlatformWooCommerce }
+func (Reader) Code() string { return orders.PlatformWooCommerce }
 
 // OrdersPath is the order list of the REST API, after the store's address.
 const OrdersPath = "/wp-json/wc/v3/orders"
@@ -39,11 +39,11 @@ const Fields = "id,number,status,customer_id,date_created_gmt,date_modified_gmt,
 
 // Read reads the orders modified since r.Since (GMT), oldest change first, page by
 // page (see core.PlatformReader). Paging follows the X-WP-TotalPages header.
-func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.PlatformPage) (bool, error)) error {
+func (Reader) Read(ctx context.Context, r orders.PlatformRead, page func(orders.PlatformPage) (bool, error)) error {
 	ctx = outbound.WithTarget(ctx, Reader{}.Code())
 	key, secret := r.Credentials["consumer_key"], r.Credentials["consumer_secret"]
 	if key == "" || secret == "" {
-		return core.Failure(core.FailAPICredentialsMissing, nil)
+		return orders.Failure(orders.FailAPICredentialsMissing, nil)
 	}
 	per := r.PageSize
 	if per <= 0 || per > maxPerPage {
@@ -60,7 +60,7 @@ func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.Plat
 			"page":           {strconv.Itoa(n)},
 			"_fields":        {Fields},
 		}
-		resp, err := core.PlatformCall(ctx, r.Client, outbound.Request{URL: strings.TrimRight(r.BaseURL, "/") + OrdersPath + "?" + v.Encode(),
+		resp, err := orders.PlatformCall(ctx, r.Client, outbound.Request{URL: strings.TrimRight(r.BaseURL, "/") + OrdersPath + "?" + v.Encode(),
 			Header: http.Header{"Authorization": {auth}, "Accept": {"application/json"}}})
 		if err != nil {
 			return err
@@ -68,16 +68,16 @@ func (Reader) Read(ctx context.Context, r core.PlatformRead, page func(core.Plat
 		if err := statusFailure(resp); err != nil {
 			return err
 		}
-		var orders []Order
-		if err := json.Unmarshal(resp.Body, &orders); err != nil || orders == nil {
-			return core.Failure(core.FailAnswerInvalid, err)
+		var got []Order
+		if err := json.Unmarshal(resp.Body, &got); err != nil || got == nil {
+			return orders.Failure(orders.FailAnswerInvalid, err)
 		}
-		more := len(orders) == per
+		more := len(got) == per
 		if total, err := strconv.Atoi(resp.Header.Get("X-WP-TotalPages")); err == nil {
 			more = n < total
 		}
-		out := core.PlatformPage{Orders: make([]core.PlatformOrder, 0, len(orders)), More: more && len(orders) > 0}
-		for _, o := range orders {
+		out := orders.PlatformPage{Orders: make([]orders.PlatformOrder, 0, len(got)), More: more && len(got) > 0}
+		for _, o := range got {
 			out.Orders = append(out.Orders, MapOrder(o))
 		}
 		cont, err := page(out)
@@ -104,14 +104,14 @@ func statusFailure(resp *outbound.Response) error {
 		var e apiError
 		_ = json.Unmarshal(resp.Body, &e)
 		if strings.Contains(e.Message, "read permission") || e.Code == "woocommerce_rest_cannot_view" {
-			return core.Failure(core.FailScopeMissing, nil)
+			return orders.Failure(orders.FailScopeMissing, nil)
 		}
-		return core.Failure(core.FailCredentialsRefused, nil)
+		return orders.Failure(orders.FailCredentialsRefused, nil)
 	case http.StatusForbidden:
-		return core.Failure(core.FailScopeMissing, nil)
+		return orders.Failure(orders.FailScopeMissing, nil)
 	case http.StatusTooManyRequests:
-		return core.Failure(core.FailThrottled, nil)
+		return orders.Failure(orders.FailThrottled, nil)
 	default:
-		return core.StatusFailure(resp.Status)
+		return orders.StatusFailure(resp.Status)
 	}
 }

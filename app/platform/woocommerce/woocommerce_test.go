@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"reviewd/app/core"
+	"reviewd/app/core/orders"
 	"reviewd/app/outbound"
 	"reviewd/app/platform/platformtest"
 	"reviewd/app/platform/woocommerce"
@@ -23,11 +23,11 @@ func creds(s *platformtest.WooCommerce) map[string]string {
 	return map[string]string{"consumer_key": s.Key, "consumer_secret": s.Secret}
 }
 
-func read(t *testing.T, client *outbound.Client, base string, c map[string]string, per int) ([]core.PlatformPage, error) {
+func read(t *testing.T, client *outbound.Client, base string, c map[string]string, per int) ([]orders.PlatformPage, error) {
 	t.Helper()
-	var pages []core.PlatformPage
-	err := woocommerce.Reader{}.Read(context.Background(), core.PlatformRead{Client: client, BaseURL: base, Credentials: c,
-		Since: since, PageSize: per}, func(p core.PlatformPage) (bool, error) {
+	var pages []orders.PlatformPage
+	err := woocommerce.Reader{}.Read(context.Background(), orders.PlatformRead{Client: client, BaseURL: base, Credentials: c,
+		Since: since, PageSize: per}, func(p orders.PlatformPage) (bool, error) {
 		pages = append(pages, p)
 		return true, nil
 	})
@@ -96,10 +96,10 @@ func TestReadRecordedOrders(t *testing.T) {
 			DeliveredAt: "2026-05-27T16:45:00Z", Qty: 1}}},
 		"7111":                      {Payment: "paid", Lines: []lineView{l("812", "LNT-2", "391", "shipped")}},
 		"7112":                      {Payment: "pending", Lines: []lineView{l("813", "CND-1", "392", "placed")}},
-		"skip:2026-05-28T12:30:00Z": {Skip: core.SkipStatusUnknown},
-		"skip:2026-05-28T13:30:00Z": {Skip: core.SkipOrderIncomplete},
-		"skip:2026-05-28T14:30:00Z": {Skip: core.SkipOrderWithoutLines, Skipped: map[string]int{core.SkipLineIncomplete: 1}},
-		"7116":                      {Payment: "paid", Lines: sample, Skipped: map[string]int{core.SkipLinesTruncated: 1}},
+		"skip:2026-05-28T12:30:00Z": {Skip: orders.SkipStatusUnknown},
+		"skip:2026-05-28T13:30:00Z": {Skip: orders.SkipOrderIncomplete},
+		"skip:2026-05-28T14:30:00Z": {Skip: orders.SkipOrderWithoutLines, Skipped: map[string]int{orders.SkipLineIncomplete: 1}},
+		"7116":                      {Payment: "paid", Lines: sample, Skipped: map[string]int{orders.SkipLinesTruncated: 1}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("mapped orders (-want +got):\n%s", diff)
@@ -116,12 +116,12 @@ func TestReadRecordedOrders(t *testing.T) {
 // filter in GMT and Basic auth.
 func TestPagingHeaders(t *testing.T) {
 	s := platformtest.StartWooCommerce(t)
-	var orders []map[string]any
+	var fake []map[string]any
 	for i := range 45 {
 		at := since.Add(time.Hour + time.Duration(i)*time.Minute)
-		orders = append(orders, platformtest.WooOrder(i, at, at))
+		fake = append(fake, platformtest.WooOrder(i, at, at))
 	}
-	s.SetOrders(orders)
+	s.SetOrders(fake)
 	pages, err := read(t, s.Client, platformtest.WooBase, creds(s), 20)
 	if err != nil {
 		t.Fatal(err)
@@ -158,15 +158,15 @@ func TestFailures(t *testing.T) {
 		want   string
 		noCall bool
 	}{
-		{"secret empty", map[string]string{"consumer_key": "ck_1"}, platformtest.Fault{}, core.FailAPICredentialsMissing, true},
-		{"key refused", map[string]string{"consumer_key": "ck_wrong", "consumer_secret": "cs_wrong"}, platformtest.Fault{}, core.FailCredentialsRefused, false},
-		{"write-only key", creds(s), platformtest.Fault{Status: 401, Body: `{"code":"woocommerce_rest_authentication_error","message":"The API key provided does not have read permissions.","data":{"status":401}}`}, core.FailScopeMissing, false},
-		{"cannot view", creds(s), platformtest.Fault{Status: 403, Body: `{"code":"woocommerce_rest_cannot_view","message":"Sorry, you cannot list resources.","data":{"status":403}}`}, core.FailScopeMissing, false},
-		{"rate limited", creds(s), platformtest.Fault{Throttle: true}, core.FailThrottled, false},
+		{"secret empty", map[string]string{"consumer_key": "ck_1"}, platformtest.Fault{}, orders.FailAPICredentialsMissing, true},
+		{"key refused", map[string]string{"consumer_key": "ck_wrong", "consumer_secret": "cs_wrong"}, platformtest.Fault{}, orders.FailCredentialsRefused, false},
+		{"write-only key", creds(s), platformtest.Fault{Status: 401, Body: `{"code":"woocommerce_rest_authentication_error","message":"The API key provided does not have read permissions.","data":{"status":401}}`}, orders.FailScopeMissing, false},
+		{"cannot view", creds(s), platformtest.Fault{Status: 403, Body: `{"code":"woocommerce_rest_cannot_view","message":"Sorry, you cannot list resources.","data":{"status":403}}`}, orders.FailScopeMissing, false},
+		{"rate limited", creds(s), platformtest.Fault{Throttle: true}, orders.FailThrottled, false},
 		{"no REST route", creds(s), platformtest.Fault{Status: 404, Body: `{"code":"rest_no_route","message":"No route was found matching the URL and request method.","data":{"status":404}}`}, "http_status: 404", false},
-		{"redirect", creds(s), platformtest.Fault{Redirect: true}, core.FailRedirect, false},
-		{"not JSON", creds(s), platformtest.Fault{Raw: true, Body: "<html><body>Please log in</body></html>"}, core.FailAnswerInvalid, false},
-		{"no order list", creds(s), platformtest.Fault{Status: 200, Body: `{"namespace":"wc/v3","routes":{}}`}, core.FailAnswerInvalid, false},
+		{"redirect", creds(s), platformtest.Fault{Redirect: true}, orders.FailRedirect, false},
+		{"not JSON", creds(s), platformtest.Fault{Raw: true, Body: "<html><body>Please log in</body></html>"}, orders.FailAnswerInvalid, false},
+		{"no order list", creds(s), platformtest.Fault{Status: 200, Body: `{"namespace":"wc/v3","routes":{}}`}, orders.FailAnswerInvalid, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -175,7 +175,7 @@ func TestFailures(t *testing.T) {
 				s.Faults[1] = tt.fault
 			}
 			_, err := read(t, s.Client, platformtest.WooBase, tt.creds, 100)
-			if got := core.FailureCode(err); got != tt.want {
+			if got := orders.FailureCode(err); got != tt.want {
 				t.Fatalf("code = %q (%v), want %q", got, err, tt.want)
 			}
 			if tt.noCall != (len(s.Requests()) == 0) {
@@ -184,20 +184,20 @@ func TestFailures(t *testing.T) {
 		})
 	}
 	// A private address is refused before any connection.
-	if _, err := read(t, s.Client, "https://10.1.2.3/shop", creds(s), 100); core.FailureCode(err) != core.FailAddressRefused {
+	if _, err := read(t, s.Client, "https://10.1.2.3/shop", creds(s), 100); orders.FailureCode(err) != orders.FailAddressRefused {
 		t.Fatalf("private address: %v", err)
 	}
 	// A throttled later page is reported after the pages before it.
-	var orders []map[string]any
+	var fake []map[string]any
 	for i := range 30 {
 		at := since.Add(time.Hour + time.Duration(i)*time.Minute)
-		orders = append(orders, platformtest.WooOrder(i, at, at))
+		fake = append(fake, platformtest.WooOrder(i, at, at))
 	}
-	s.SetOrders(orders)
+	s.SetOrders(fake)
 	s.Reset()
 	s.Faults[2] = platformtest.Fault{Throttle: true}
 	pages, err := read(t, s.Client, platformtest.WooBase, creds(s), 20)
-	if core.FailureCode(err) != core.FailThrottled || len(pages) != 1 {
+	if orders.FailureCode(err) != orders.FailThrottled || len(pages) != 1 {
 		t.Fatalf("later page: %d pages, %v", len(pages), err)
 	}
 }

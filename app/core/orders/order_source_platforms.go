@@ -1,0 +1,280 @@
+package orders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"reviewd/app/outbound"
+)
+
+// Platform codes of order connections (CONTRACT.md "platform codes").
+const (
+	PlatformShopify     = "shopify"
+	PlatformWooCommerce = "woocommerce"
+	PlatformMagento     = "magento"
+)
+
+// Limits of a platform read (spec 1, "Limits"); page sizes and page counts are per
+// platform (PlatformDef).
+const (
+	PlatformTimeout  = 30 * time.Second
+	PlatformMaxBytes = 20 << 20
+	// ReadMargin is how far before the previous read's start (or the last order
+	// read) the next read begins.
+	ReadMargin = 10 * time.Minute
+	// MaxPlatformLines is how many lines of one order are read.
+	MaxPlatformLines = 50
+)
+
+// Skip keys: why an order or a line read from a platform was not saved (spec 1).
+const (
+	SkipOrderIncomplete   = "order_incomplete"
+	SkipStatusUnknown     = "status_unknown"
+	SkipLineIncomplete    = "line_incomplete"
+	SkipOrderWithoutLines = "order_without_lines"
+	SkipLinesTruncated    = "lines_truncated"
+	SkipOrderRefused      = "order_refused"
+)
+
+// Failure codes of a platform read or connection try. A status other than 200 is
+// "http_status: <code>" (StatusFailure).
+const (
+	FailShopAddressInvalid    = "shop_address_invalid"
+	FailCredentialsMissing    = "credentials_missing"
+	FailAPICredentialsMissing = "api_credentials_missing"
+	FailLoginRefused          = "login_refused"
+	FailCredentialsRefused    = "api_credentials_refused"
+	FailScopeMissing          = "api_scope_missing"
+	FailThrottled             = "throttled"
+	FailHostUnresolved        = "host_unresolved"
+	FailAddressRefused        = "address_refused"
+	FailPortRefused           = "port_refused"
+	FailConnection            = "connection_failed"
+	FailTimeout               = "timeout"
+	FailRedirect              = "redirect_refused"
+	FailAnswerInvalid         = "answer_invalid"
+	FailUndecryptable         = "credentials_undecryptable"
+	FailNothingSaved          = "no_order_saved"
+	FailUnexpected            = "unexpected"
+)
+
+// ReadFailure is why a platform read or a connection try failed. Code is one of the
+// Fail* codes or "http_status: <code>"; Err is the cause, for logs only.
+type ReadFailure struct {
+	Code string
+	Err  error
+}
+
+func (f *ReadFailure) Error() string {
+	if f.Err == nil {
+		return "platform: " + f.Code
+	}
+	return "platform: " + f.Code + ": " + f.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (f *ReadFailure) Unwrap() error { return f.Err }
+
+// Failure builds a read failure.
+func Failure(code string, err error) *ReadFailure { return &ReadFailure{Code: code, Err: err} }
+
+// StatusFailure is the failure of an answer with an unexpected HTTP status.
+func StatusFailure(status int) *ReadFailure {
+	return &ReadFailure{Code: fmt.Sprintf("http_status: %d", status)}
+}
+
+// FailureCode returns the code of the first *ReadFailure in err's chain, "" for nil
+// and "unexpected" for any other error.
+func FailureCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var f *ReadFailure
+	if errors.As(err, &f) {
+		return f.Code
+	}
+	return FailUnexpected
+}
+
+// PlatformCall sends one platform request through the SSRF-safe client with the read
+// limits (30 s, 20 MB, no redirects, https on port 443 of a public address) and turns
+// a transport failure into a *ReadFailure. Any status comes back as a response.
+func PlatformCall(ctx context.Context, client *outbound.Client, req outbound.Request) (*outbound.Response, error) {
+	if client == nil {
+		return nil, Failure(FailConnection, errors.New("no outbound client"))
+	}
+	req.Timeout, req.MaxBytes = PlatformTimeout, PlatformMaxBytes
+	resp, err := client.Do(ctx, req)
+	if err != nil {
+		return nil, outboundFailure(err)
+	}
+	return resp, nil
+}
+
+func outboundFailure(err error) *ReadFailure {
+	switch code := outbound.Code(err); code {
+	case outbound.CodeHostUnresolved:
+		return Failure(FailHostUnresolved, err)
+	case outbound.CodeConnectionFailed, outbound.CodeTLSFailed:
+		return Failure(FailConnection, err)
+	case outbound.CodeTimeout:
+		return Failure(FailTimeout, err)
+	case outbound.CodeRedirectRefused:
+		return Failure(FailRedirect, err)
+	case outbound.CodeTooLarge:
+		return Failure(FailAnswerInvalid, err)
+	case outbound.CodeAddressRefused, outbound.CodeSchemeRefused, outbound.CodeURLInvalid:
+		return Failure(FailAddressRefused, err)
+	case outbound.CodePortRefused:
+		return Failure(FailPortRefused, err)
+	default:
+		return Failure(FailUnexpected, err)
+	}
+}
+
+// PlatformField is one connection field of a platform.
+type PlatformField struct {
+	Name     string `json:"name"`
+	Required bool   `json:"required"`
+	// Secret fields are credentials: stored encrypted, never returned.
+	Secret bool `json:"secret"`
+}
+
+// PlatformDef describes a platform kind: its connection fields and read limits.
+type PlatformDef struct {
+	Code string `json:"code"`
+	// Kind is hosted_store, open_source_plugin or enterprise.
+	Kind   string          `json:"kind"`
+	Fields []PlatformField `json:"fields"`
+	// PageSize and MaxPages bound one read: orders per page, pages per read.
+	PageSize int `json:"page_size"`
+	MaxPages int `json:"max_pages"`
+	// missing is the failure code of a connection without complete credentials.
+	missing string
+}
+
+// credentialFields lists the names of the secret fields.
+func (d PlatformDef) credentialFields() []PlatformField {
+	var out []PlatformField
+	for _, f := range d.Fields {
+		if f.Secret {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// platformDefs are the three platform kinds of spec 1, in the order the panel
+// lists them.
+var platformDefs = []PlatformDef{
+	{Code: PlatformShopify, Kind: "hosted_store", PageSize: 25, MaxPages: 50, missing: FailAPICredentialsMissing,
+		Fields: []PlatformField{{Name: "base_url", Required: true}, {Name: "client_id", Secret: true},
+			{Name: "client_secret", Required: true, Secret: true}}},
+	{Code: PlatformWooCommerce, Kind: "open_source_plugin", PageSize: 100, MaxPages: 20, missing: FailAPICredentialsMissing,
+		Fields: []PlatformField{{Name: "base_url", Required: true}, {Name: "consumer_key", Required: true, Secret: true},
+			{Name: "consumer_secret", Required: true, Secret: true}}},
+	{Code: PlatformMagento, Kind: "enterprise", PageSize: 50, MaxPages: 40, missing: FailCredentialsMissing,
+		Fields: []PlatformField{{Name: "base_url", Required: true}, {Name: "remote_channel", Required: true},
+			{Name: "username", Required: true, Secret: true}, {Name: "password", Required: true, Secret: true}}},
+}
+
+// PlatformDefs lists the platform kinds.
+func PlatformDefs() []PlatformDef { return append([]PlatformDef(nil), platformDefs...) }
+
+func platformDef(code string) (PlatformDef, bool) {
+	for _, d := range platformDefs {
+		if d.Code == code {
+			return d, true
+		}
+	}
+	return PlatformDef{}, false
+}
+
+// PlatformRead is one read request handed to a platform reader.
+type PlatformRead struct {
+	Client *outbound.Client
+	// BaseURL is the connection's address (https, no query); RemoteChannel is the
+	// enterprise platform's numeric store id.
+	BaseURL       string
+	RemoteChannel string
+	Credentials   map[string]string
+	// Since: orders changed at or after it, sorted by change time (oldest first).
+	Since    time.Time
+	PageSize int
+}
+
+// PlatformPage is one page of orders mapped from the platform's answer.
+type PlatformPage struct {
+	Orders []PlatformOrder
+	// More reports that orders remain after this page.
+	More bool
+}
+
+// PlatformOrder is one order read from a platform.
+type PlatformOrder struct {
+	// Order is the order as it will be saved (its channel is the connection's).
+	Order OrderInput
+	// ChangedAt is the order's change time at the platform (the read position).
+	ChangedAt time.Time
+	// Skip is the order's skip key when it cannot be saved at all.
+	Skip string
+	// Skipped counts line skips (status_unknown, line_incomplete) and
+	// lines_truncated.
+	Skipped map[string]int
+}
+
+// SkipLine counts one line-level skip key of the order.
+func (o *PlatformOrder) SkipLine(key string) {
+	if o.Skipped == nil {
+		o.Skipped = map[string]int{}
+	}
+	o.Skipped[key]++
+}
+
+// PlatformReader reads orders from one platform kind; app/platform/<name> holds one
+// each and registers it with RegisterPlatform.
+type PlatformReader interface {
+	// Code is the platform code the reader serves.
+	Code() string
+	// Read reads the orders changed at or after r.Since in change-time order and
+	// hands them to page one page at a time, until page returns false or an error,
+	// or no orders remain. Failures are *ReadFailure values; a platform that
+	// reports its request limit fails with FailThrottled.
+	Read(ctx context.Context, r PlatformRead, page func(PlatformPage) (bool, error)) error
+}
+
+var (
+	readersMu sync.RWMutex
+	readers   = map[string]PlatformReader{}
+)
+
+// RegisterPlatform makes a platform reader available to order connections (called
+// from the platform package's init, like a database/sql driver).
+func RegisterPlatform(r PlatformReader) {
+	readersMu.Lock()
+	defer readersMu.Unlock()
+	readers[r.Code()] = r
+}
+
+func platformReader(code string) (PlatformReader, bool) {
+	readersMu.RLock()
+	defer readersMu.RUnlock()
+	r, ok := readers[code]
+	return r, ok
+}
+
+// RegisteredPlatforms lists the codes of the registered readers, sorted.
+func RegisteredPlatforms() []string {
+	readersMu.RLock()
+	defer readersMu.RUnlock()
+	var out []string
+	for c := range readers {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,109 @@
+package qa
+
+import (
+	"context"
+	"net/http"
+	"reviewd/app/core"
+	"reviewd/app/core/checks"
+	"reviewd/store"
+)
+
+// AnswerRefused is 409 answer_refused / detail (a brand answer refused).
+func AnswerRefused(detail string) *core.Error {
+	return core.E(http.StatusConflict, "answer_refused", detail)
+}
+
+// qaSteeringPhrases are what a brand answer may not say: asking for a better rating
+// or for a review to be changed or removed, or offering something in return for a
+// review (spec 3, answer_refused / text_steering). A word ending in * is a prefix.
+var qaSteeringPhrases = checks.NewPhraseList([]string{
+	"change your review", "change your rating", "update your review", "update your rating", "edit your review",
+	"remove your review", "delete your review", "withdraw your review", "in exchange for a review",
+	"in exchange for your review", "for a positive review", "for a 5 star*", "for a five star*", "leave us 5 star*",
+	"leave us five star*", "give us 5 star*", "give us five star*", "discount for your review", "discount for a review",
+	"coupon for your review", "coupon for a review",
+	"yorumunuzu sil*", "yorumunuzu kaldır*", "yorumunuzu değiştir*", "yorumunuzu güncelle*", "yorumunuzu düzelt*",
+	"puanınızı değiştir*", "puanınızı güncelle*", "puanınızı yükselt*", "yorum karşılığında", "yorumunuz karşılığında",
+	"5 yıldız ver*", "beş yıldız ver*",
+})
+
+// brandAnswerCheck refuses a brand answer that steers the customer, makes a health
+// claim, holds personal data or swears (in this order).
+func qaBrandAnswerCheck(body, lang string) error {
+	found, err := checks.TextFindings(checks.CheckText{Body: body, Language: lang}, nil)
+	if err != nil {
+		return err
+	}
+	if _, ok := qaSteeringPhrases.Find(checks.SplitWords(body, lang)); ok {
+		return AnswerRefused("text_steering")
+	}
+	for _, kind := range []struct{ check, detail string }{{checks.CheckHealthClaim, "text_health_claim"},
+		{checks.CheckPersonalData, "text_personal_data"}, {checks.CheckProfanity, "text_profanity"}} {
+		for _, f := range found {
+			if f.Kind == kind.check {
+				return AnswerRefused(kind.detail)
+			}
+		}
+	}
+	return nil
+}
+
+// BrandAnswerInput is the body of POST /admin/v1/questions/<id>/answer.
+type BrandAnswerInput struct {
+	Body string `json:"body"`
+}
+
+// AnswerAsBrand writes the brand's answer to a live question and publishes it (POST
+// /admin/v1/questions/<id>/answer); the author is the brand name of the question's
+// channel and the asker gets the answer e-mail. Errors: 404 not_found, invalid /
+// body_required, body_too_long, 409 answer_refused / question_not_published,
+// text_steering, text_health_claim, text_personal_data, text_profanity.
+func (c *Service) AnswerAsBrand(ctx context.Context, a *core.Actor, publicID string, in BrandAnswerInput) (AnswerItem, error) {
+	body, err := validateQABody(in.Body, MaxAnswerBody)
+	if err != nil {
+		return AnswerItem{}, err
+	}
+	var out AnswerItem
+	var job *answerMail
+	var id string
+	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		x, err := tx.QuestionByPublicID(ctx, publicID)
+		if err != nil {
+			return err
+		}
+		if x.State != QAPublished {
+			return AnswerRefused("question_not_published")
+		}
+		if err := qaBrandAnswerCheck(body, x.Language); err != nil {
+			return err
+		}
+		ch, err := tx.ChannelByID(ctx, x.ChannelID)
+		if err != nil {
+			return err
+		}
+		ans, err := tx.CreateAnswer(ctx, store.Answer{PublicID: NewAnswerID(), QuestionID: x.ID, Kind: AnswerBrand,
+			ChannelID: x.ChannelID, AuthorName: core.BrandOf(ch), Body: body, Language: x.Language, State: QAPublished,
+			Findings: "[]", ActorID: a.ID, PublishedAt: tx.Now})
+		if err != nil {
+			return err
+		}
+		id = ans.PublicID
+		if err := c.addQAEvent(ctx, tx, a, x.ID, ans.ID, "answered", "", QAPublished, ""); err != nil {
+			return err
+		}
+		if err := c.Record(ctx, tx, a, "answer.created", "answer", ans.PublicID,
+			map[string]any{"question": x.PublicID, "kind": AnswerBrand, "state": QAPublished}); err != nil {
+			return err
+		}
+		if job, err = c.publishedAnswerMail(ctx, tx, x, ans); err != nil {
+			return err
+		}
+		out, err = c.reloadAnswerItem(ctx, tx, x, ans.ID)
+		return err
+	})
+	if err != nil {
+		return AnswerItem{}, err
+	}
+	c.deliverAnswerMail(ctx, job, id, &out)
+	return out, nil
+}

@@ -1,0 +1,330 @@
+package readmodel
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"reviewd/app/core"
+	"reviewd/app/core/brand"
+	"reviewd/store"
+)
+
+// Caches of the storefront read side (GET /v1/reviews/list, GET /v1/ssr). A list
+// request reads, in one indexed statement, the read generation and the revisions
+// of the product's figures (ReadState):
+//
+//   - the read generation moves on with every change of keys, channels, domains,
+//     settings, market rules, method statements and rating-topic lists (triggers
+//     in schema.sql); verified callers (CallerCache) and each channel's
+//     configuration (rule in force, settings, method-statement link) are cached
+//     under it. A rule version scheduled for later ends its cache entry when it
+//     comes into force.
+//   - a product's revision moves on with every change of one of its listed
+//     reviews: state, text, media, helpful votes (product_stats.go). Anything
+//     that changes how a listed review looks must go through
+//     AfterReviewStateChange (or RefreshProductStats); every writer of reviews
+//     does.
+//
+// Answers (the exact JSON bodies, and the SSR ETags) are cached under the query,
+// the channel, the generation, the configuration and the revisions, so a request
+// whose answer is cached costs that one read.
+
+// answerCacheBytes bounds the memory of each answer cache.
+const answerCacheBytes = 64 << 20
+
+// maxCacheEntries bounds the caller and configuration caches (they are emptied
+// when full).
+const maxCacheEntries = 10000
+
+// ReadState is the read generation and the revisions of one product's figures in
+// every market.
+type ReadState struct {
+	Gen       int64
+	Revisions []store.ProductRevision
+	scope     string
+	product   string
+}
+
+// ReadState reads the read generation and a product's figure revisions (scope ""
+// is variant).
+func (c *Service) ReadState(ctx context.Context, scope, product string) (ReadState, error) {
+	if scope == "" {
+		scope = store.ScopeVariant
+	}
+	gen, revs, err := c.DB.Read().ReadState(ctx, scope, product)
+	return ReadState{Gen: gen, Revisions: revs, scope: scope, product: product}, err
+}
+
+type cachedAnswer struct {
+	body []byte
+	etag string
+}
+
+// answerCache is a map bounded by the size of its answers; the oldest entries go
+// first.
+type answerCache struct {
+	mu    sync.RWMutex
+	m     map[string]cachedAnswer
+	order []string
+	bytes int
+}
+
+func newAnswerCache() *answerCache { return &answerCache{m: map[string]cachedAnswer{}} }
+
+func (a *answerCache) get(key string) (cachedAnswer, bool) {
+	a.mu.RLock()
+	v, ok := a.m[key]
+	a.mu.RUnlock()
+	return v, ok
+}
+
+func (a *answerCache) put(key string, v cachedAnswer) {
+	size := len(key) + len(v.body)
+	if size > answerCacheBytes/8 {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.m[key]; ok {
+		return
+	}
+	for a.bytes+size > answerCacheBytes && len(a.order) > 0 {
+		old := a.order[0]
+		a.order = a.order[1:]
+		a.bytes -= len(old) + len(a.m[old].body)
+		delete(a.m, old)
+	}
+	a.m[key] = v
+	a.order = append(a.order, key)
+	a.bytes += size
+}
+
+// genCache is a small map whose entries carry the read generation they were read
+// under; an entry of another generation is a miss.
+type genCache[V any] struct {
+	mu sync.RWMutex
+	m  map[string]genEntry[V]
+}
+
+type genEntry[V any] struct {
+	gen int64
+	v   V
+}
+
+func (g *genCache[V]) get(key string, gen int64) (V, bool) {
+	g.mu.RLock()
+	e, ok := g.m[key]
+	g.mu.RUnlock()
+	if !ok || e.gen != gen {
+		var zero V
+		return zero, false
+	}
+	return e.v, true
+}
+
+func (g *genCache[V]) put(key string, gen int64, v V) {
+	g.mu.Lock()
+	if g.m == nil || len(g.m) >= maxCacheEntries {
+		g.m = map[string]genEntry[V]{}
+	}
+	g.m[key] = genEntry[V]{gen: gen, v: v}
+	g.mu.Unlock()
+}
+
+// CallerCache keeps verified storefront callers (site key and page domain, or
+// server key and channel) under the read generation: a revoked key, a channel
+// switched off or a domain removed changes the generation.
+type CallerCache struct{ c genCache[CachedCaller] }
+
+// CachedCaller is a verified caller: its actor (without the request's own fields)
+// and channel.
+type CachedCaller struct {
+	Actor   core.Actor
+	Channel store.Channel
+}
+
+// Get returns the caller cached under key in generation gen.
+func (cc *CallerCache) Get(key string, gen int64) (CachedCaller, bool) { return cc.c.get(key, gen) }
+
+// Put caches a verified caller under key, read in generation gen (read before
+// the verification, so a change meanwhile makes the entry stale at once).
+func (cc *CallerCache) Put(key string, gen int64, v CachedCaller) { cc.c.put(key, gen, v) }
+
+// channelConfig is what a channel's answers are read against besides the product:
+// the rule in force (until the next scheduled version), the settings, the
+// method-statement link and whether SSR may answer.
+type channelConfig struct {
+	rule         brand.MarketRule
+	until        time.Time // zero: no later version scheduled
+	st           brand.Settings
+	link         string
+	siteKeyInUse bool
+	ownStatement bool
+	key          string // part of the answer keys
+}
+
+// flight makes concurrent builds of the same answer wait for the first one (after
+// a change of a busy product every request misses at once).
+type flight struct {
+	mu    sync.Mutex
+	calls map[string]*flightCall
+}
+
+type flightCall struct {
+	done chan struct{}
+	v    cachedAnswer
+	err  error
+}
+
+// do runs build once for key among concurrent callers.
+func (f *flight) do(key string, build func() (cachedAnswer, error)) (cachedAnswer, error) {
+	f.mu.Lock()
+	if f.calls == nil {
+		f.calls = map[string]*flightCall{}
+	}
+	if c, ok := f.calls[key]; ok {
+		f.mu.Unlock()
+		<-c.done
+		return c.v, c.err
+	}
+	c := &flightCall{done: make(chan struct{})}
+	f.calls[key] = c
+	f.mu.Unlock()
+	c.v, c.err = build()
+	f.mu.Lock()
+	delete(f.calls, key)
+	f.mu.Unlock()
+	close(c.done)
+	return c.v, c.err
+}
+
+// readCaches are the caches of one Core.
+type readCaches struct {
+	list, ssr *answerCache
+	flight    flight
+	config    genCache[*channelConfig]
+	callers   CallerCache
+}
+
+func (c *Service) caches() *readCaches { return c.cache }
+
+// Callers is the cache of verified storefront callers.
+func (c *Service) Callers() *CallerCache { return &c.caches().callers }
+
+// channelConfig returns the configuration of channel ch for answers in lang, from
+// the cache when it was read in generation gen and no rule version came into force
+// since.
+func (c *Service) channelConfig(ctx context.Context, ch store.Channel, lang string, gen int64) (*channelConfig, error) {
+	key := strconv.FormatInt(ch.ID, 10) + "\x00" + lang
+	cache := &c.caches().config
+	now := c.Now()
+	if cfg, ok := cache.get(key, gen); ok && (cfg.until.IsZero() || now.Before(cfg.until)) {
+		return cfg, nil
+	}
+	q := c.DB.Read()
+	cfg := &channelConfig{}
+	rule, ok, err := c.Brand.RuleFor(ctx, q, ch.Market, ch.ID, now)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		rule = fallbackRule(ch.Market)
+	}
+	cfg.rule = rule
+	if cfg.until, err = q.NextMarketRuleChange(ctx, ch.Market, ch.ID, now); err != nil {
+		return nil, err
+	}
+	if cfg.st, err = c.Brand.LoadSettings(ctx, q); err != nil {
+		return nil, err
+	}
+	ms, err := q.MethodStatementOf(ctx, ch.ID, lang)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	cfg.ownStatement = err == nil && ms.ExternalURL != ""
+	cfg.link = c.methodStatementLink(ch, lang, ms.ExternalURL)
+	if cfg.siteKeyInUse, err = q.ChannelHasSiteKey(ctx, ch.ID); err != nil {
+		return nil, err
+	}
+	cfg.key = fmt.Sprintf("%d\x00%v\x00%s\x00%t\x00%t\x00%s", gen, cfg.rule, cfg.link, cfg.st.SyndicationEnabled,
+		cfg.st.QuestionsEnabled, cfg.st.TimeZone)
+	cache.put(key, gen, cfg)
+	return cfg, nil
+}
+
+// key names the content of the answers built from b.
+func (b *listBasis) key() string {
+	var k strings.Builder
+	k.Grow(256)
+	lq, ch := b.lq, b.ch
+	for _, s := range []string{strconv.FormatInt(ch.ID, 10), ch.Market, ch.Language, ch.Style, ch.Theme, ch.PrivacyURL,
+		lq.product, lq.scope, lq.sort, strconv.Itoa(lq.page), strconv.Itoa(lq.pageSize), strconv.Itoa(lq.rating),
+		strconv.FormatBool(lq.verified), strconv.FormatBool(lq.media), lq.q, lq.topic, lq.lang,
+		revisionKey(b.revisions), b.cfgKey} {
+		k.WriteString(s)
+		k.WriteByte(0)
+	}
+	return k.String()
+}
+
+// CachedReviewList is the JSON body of the list answer (ReviewList) for the read
+// state rs (ReadState of the product), from the cache when an answer of the same
+// basis was built before.
+func (c *Service) CachedReviewList(ctx context.Context, ch store.Channel, in ListInput, rs ReadState) ([]byte, error) {
+	b, err := c.listBasis(ctx, ch, in, false, rs)
+	if err != nil {
+		return nil, err
+	}
+	key := b.key()
+	caches := c.caches()
+	if v, ok := caches.list.get(key); ok {
+		return v.body, nil
+	}
+	// The build serves every waiting request: one caller going away must not end it.
+	bctx := context.WithoutCancel(ctx)
+	v, err := caches.flight.do("list\x00"+key, func() (cachedAnswer, error) {
+		l, err := c.buildList(bctx, b)
+		if err != nil {
+			return cachedAnswer{}, err
+		}
+		body, err := json.Marshal(l)
+		if err != nil {
+			return cachedAnswer{}, err
+		}
+		v := cachedAnswer{body: append(body, '\n')}
+		caches.list.put(key, v)
+		return v, nil
+	})
+	return v.body, err
+}
+
+// CachedSSR is RenderSSR for the read state rs, from the cache when an answer of
+// the same basis, name, layout and theme was built before.
+func (c *Service) CachedSSR(ctx context.Context, ch store.Channel, in SSRInput, rs ReadState) (SSRBody, error) {
+	b, style, theme, err := c.ssrBasis(ctx, ch, in, rs)
+	if err != nil {
+		return SSRBody{}, err
+	}
+	key := b.key() + "\x00" + strings.TrimSpace(in.Name) + "\x00" + style + "\x00" + theme
+	caches := c.caches()
+	if v, ok := caches.ssr.get(key); ok {
+		return SSRBody{Body: v.body, ETag: v.etag}, nil
+	}
+	bctx := context.WithoutCancel(ctx)
+	v, err := caches.flight.do("ssr\x00"+key, func() (cachedAnswer, error) {
+		out, err := c.renderSSR(bctx, b, in.Name, style, theme)
+		if err != nil {
+			return cachedAnswer{}, err
+		}
+		v := cachedAnswer{body: out.Body, etag: out.ETag}
+		caches.ssr.put(key, v)
+		return v, nil
+	})
+	return SSRBody{Body: v.body, ETag: v.etag}, err
+}
