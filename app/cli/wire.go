@@ -68,6 +68,9 @@ func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...ap
 	if a.Config.Clamd.Address == "" {
 		a.Log.Warn("virus scanning is off: clamd.address is empty")
 	}
+	for _, w := range app.PermissionWarnings(a.Config.DataDir) {
+		a.Log.Warn("data folder permissions: " + w)
+	}
 	addr := a.Config.Listen
 	if f := cmd.Flags().Lookup("listen"); f != nil && f.Changed {
 		addr = f.Value.String()
