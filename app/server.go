@@ -50,7 +50,8 @@ func (s *Server) Router() *mux.Router { return s.router }
 
 // Handler is the whole HTTP handler with the outer middleware.
 func (s *Server) Handler() http.Handler {
-	return web.Base(s.router, web.ParseProxies(s.cfg.TrustedProxies), s.Limits)
+	h := web.Base(s.router, web.ParseProxies(s.cfg.TrustedProxies), s.Limits)
+	return web.ReadDeadline(h, web.ShortRead, web.LongRead, web.IsUpload)
 }
 
 // ListenAndServe serves until ctx ends, then shuts down gracefully. ready, when not
@@ -66,7 +67,7 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 	srv := &http.Server{
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       5 * time.Minute, // media uploads up to 200 MB
+		ReadTimeout:       0, // per request in web.ReadDeadline: long only for media uploads
 		WriteTimeout:      5 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
