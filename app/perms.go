@@ -2,8 +2,11 @@ package app
 
 import (
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"reviewd/app/core"
 )
@@ -24,4 +27,31 @@ func PermissionWarnings(dataDir string) []string {
 		}
 	}
 	return out
+}
+
+// ProxyWarning is a warning for serve's start when reviewd looks like it runs
+// behind a reverse proxy (it listens on a loopback address while public_url names
+// another host) and trusted_proxies is empty: every client then has the proxy's
+// address, and the per-IP limits would treat all visitors as one. Empty otherwise.
+func ProxyWarning(cfg Config) string {
+	if len(cfg.TrustedProxies) > 0 {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(cfg.Listen)
+	if err != nil || !loopbackHost(host) {
+		return ""
+	}
+	u, err := url.Parse(cfg.PublicURL)
+	if err != nil || u.Hostname() == "" || loopbackHost(u.Hostname()) {
+		return ""
+	}
+	return fmt.Sprintf("reviewd listens on %s but public_url is %s, so it seems to run behind a proxy; trusted_proxies is empty, so every visitor has the proxy's address and shares its per-IP limits: set trusted_proxies to the proxy's address", cfg.Listen, cfg.PublicURL)
+}
+
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

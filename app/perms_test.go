@@ -35,3 +35,22 @@ func TestPermissionWarnings(t *testing.T) {
 		t.Fatalf("warnings = %q", got)
 	}
 }
+
+// TestProxyWarning: loopback listen with a public address elsewhere and no
+// trusted_proxies is warned about; a direct or configured setup is not.
+func TestProxyWarning(t *testing.T) {
+	for _, c := range []struct {
+		cfg  app.Config
+		warn bool
+	}{
+		{app.Config{Listen: "127.0.0.1:8080", PublicURL: "https://reviews.shop.example"}, true},
+		{app.Config{Listen: "[::1]:8080", PublicURL: "https://reviews.shop.example"}, true},
+		{app.Config{Listen: "127.0.0.1:8080", PublicURL: "https://reviews.shop.example", TrustedProxies: []string{"127.0.0.1"}}, false},
+		{app.Config{Listen: "127.0.0.1:8080", PublicURL: "http://127.0.0.1:8080"}, false},
+		{app.Config{Listen: "0.0.0.0:443", PublicURL: "https://reviews.shop.example"}, false},
+	} {
+		if got := app.ProxyWarning(c.cfg); (got != "") != c.warn || (c.warn && !strings.Contains(got, "trusted_proxies")) {
+			t.Errorf("%+v: warning %q, want warning %v", c.cfg, got, c.warn)
+		}
+	}
+}

@@ -68,6 +68,9 @@ func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...ap
 	if a.Config.Clamd.Address == "" {
 		a.Log.Warn("virus scanning is off: clamd.address is empty")
 	}
+	if w := app.ProxyWarning(a.Config); w != "" {
+		a.Log.Warn(w)
+	}
 	for _, w := range app.PermissionWarnings(a.Config.DataDir) {
 		a.Log.Warn("data folder permissions: " + w)
 	}
