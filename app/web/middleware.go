@@ -131,7 +131,7 @@ func Base(next http.Handler, proxies Proxies, limits *Limits) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				slog.Error("panic", "request_id", st.requestID, "method", r.Method, "path", r.URL.Path,
+				slog.Error("panic", "request_id", st.requestID, "method", r.Method, "path", LogPath(r.URL.Path),
 					"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				if rec.status == 0 {
 					Error(rec, r, core.ErrInternal)
@@ -140,7 +140,7 @@ func Base(next http.Handler, proxies Proxies, limits *Limits) http.Handler {
 			if st.refused && limits != nil {
 				limits.Refused.Allow(st.ip)
 			}
-			slog.Debug("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+			slog.Debug("request", "method", r.Method, "path", LogPath(r.URL.Path), "status", rec.status,
 				"request_id", st.requestID, "ms", time.Since(start).Milliseconds())
 		}()
 		if limits != nil && limits.Refused.Exhausted(st.ip) {
