@@ -7,6 +7,7 @@ package ingest
 
 import (
 	"net/http"
+	"sync"
 
 	"github.com/gorilla/mux"
 
@@ -23,6 +24,9 @@ type Handler struct {
 	Core   *core.Core
 	Auth   *web.Auth
 	Limits *web.Limits
+
+	anonOnce  sync.Once
+	anonLimit *web.Limiter // anonymous dry runs (panel.go)
 }
 
 // route is one line of the route table. perm "" means the handler authenticates

@@ -53,6 +53,9 @@ func (h *Handler) handleIngestCheck(w http.ResponseWriter, r *http.Request, a *c
 		}
 		anonymous = false
 	} else {
+		if !h.anonymousChecks().Allow(web.ClientIP(r.Context())) {
+			return core.ErrRateLimited
+		}
 		a = &core.Actor{Via: core.ViaSystem, Name: "dry-run", RequestID: web.RequestID(r.Context()), IP: web.ClientIP(r.Context()), UserAgent: r.UserAgent()}
 	}
 	var in checkRequest
@@ -89,8 +92,8 @@ func (h *Handler) handleIngestCheck(w http.ResponseWriter, r *http.Request, a *c
 	return web.JSON(w, http.StatusOK, ans)
 }
 
-// check runs the transfer's own reading and saving steps in a rolled-back
-// transaction.
+// check runs the transfer's own reading and checking steps on the read pool (no
+// write transaction).
 func (h *Handler) check(r *http.Request, a *core.Actor, kind string, raw []byte, ans *checkAnswer) error {
 	if len(raw) > MaxBody {
 		return core.E(http.StatusRequestEntityTooLarge, "invalid", "body_too_large")
@@ -103,7 +106,7 @@ func (h *Handler) check(r *http.Request, a *core.Actor, kind string, raw []byte,
 		if err != nil {
 			return err
 		}
-		res, err := h.Core.CheckOrders(r.Context(), a, req)
+		res, err := h.Core.CheckOrdersRead(r.Context(), a, req)
 		ans.Records = res.Accepted
 		return err
 	}
@@ -111,7 +114,7 @@ func (h *Handler) check(r *http.Request, a *core.Actor, kind string, raw []byte,
 	if err != nil {
 		return err
 	}
-	res, err := h.Core.CheckDeliveries(r.Context(), a, req)
+	res, err := h.Core.CheckDeliveriesRead(r.Context(), a, req)
 	ans.Records, ans.Unknown = res.Accepted, res.Unknown
 	return err
 }
@@ -168,4 +171,13 @@ func hasAdminCredentials(r *http.Request) bool {
 	}
 	c, err := r.Cookie(core.SessionCookie)
 	return err == nil && c.Value != ""
+}
+
+// AnonymousChecksPerMinute is how many dry runs one address (IPv6 /64) may make per
+// minute without credentials; signed-in callers share the general per-IP limit.
+const AnonymousChecksPerMinute = 10
+
+func (h *Handler) anonymousChecks() *web.Limiter {
+	h.anonOnce.Do(func() { h.anonLimit = web.NewLimiter(AnonymousChecksPerMinute, time.Minute, h.Core.Now) })
+	return h.anonLimit
 }
