@@ -41,7 +41,7 @@ func buildRunner(a *app.App) *jobs.Runner {
 		jobs.Entry{Job: jobs.Idle{JobName: "marketplace"}, Schedule: "@every 15m"},
 		jobs.Entry{Job: jobs.Media{Core: a.Core}, Schedule: "@every 10s"},
 		jobs.Entry{Job: jobs.Erasure{Core: a.Core}, Schedule: "@every 1h"},
-		jobs.Entry{Job: jobs.Cleanup{DB: a.DB, Core: a.Core}, Schedule: "30 3 * * *"},
+		jobs.Entry{Job: jobs.Cleanup{DB: a.DB, Core: a.Core}, Schedule: "30 * * * *"}, // hourly: unattached uploads go within a day
 	)
 }
 
