@@ -459,6 +459,11 @@ func (r MediaRun) String() string {
 // max items are done per run.
 func (c *Core) ProcessMedia(ctx context.Context, now time.Time, max int) (MediaRun, error) {
 	var run MediaRun
+	abandoned, err := c.failAbandonedMedia(ctx, now)
+	if err != nil {
+		return run, err
+	}
+	run.Failed = abandoned
 	for i := 0; i < max; i++ {
 		var m store.Media
 		var ok bool
