@@ -32,7 +32,10 @@ func (j Cleanup) Run(ctx context.Context, now time.Time) (string, error) {
 		if access, err = tx.DeleteAccessBefore(ctx, now.AddDate(0, 0, -365)); err != nil {
 			return err
 		}
-		runs, err = tx.DeleteJobRunsBefore(ctx, now.AddDate(0, 0, -90))
+		if runs, err = tx.DeleteJobRunsBefore(ctx, now.AddDate(0, 0, -90)); err != nil {
+			return err
+		}
+		_, err = tx.DeleteVoteIPsBefore(ctx, now.AddDate(0, 0, -2))
 		return err
 	})
 	if err != nil {

@@ -100,6 +100,12 @@ func (c *Core) VoteHelpful(ctx context.Context, a *Actor, ch store.Channel, revi
 		if prev == next {
 			return nil
 		}
+		if prev == "" && next != "" {
+			if ok, err := c.claimVoteIP(ctx, tx, r.ID, a.IP, visitor); err != nil || !ok {
+				out.Vote = nil // this address's vote on the review is counted today already
+				return err
+			}
+		}
 		up, down := 0, 0
 		switch prev {
 		case VoteUp:
