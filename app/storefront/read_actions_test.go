@@ -249,7 +249,7 @@ func TestListConcurrentChanges(t *testing.T) {
 			done <- nil
 		}(g)
 		go func(g int) {
-			res := f.vote(r[0], map[string]any{"vote": "up", "visitor_key": fmt.Sprint("v", g)})
+			res := f.voteFrom(fmt.Sprintf("192.0.2.%d", g+1), r[0], map[string]any{"vote": "up", "visitor_key": fmt.Sprint("v", g)})
 			if res.Status != 200 {
 				done <- fmt.Errorf("vote %d %s", res.Status, res.Body)
 				return
