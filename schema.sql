@@ -851,3 +851,18 @@ CREATE TRIGGER read_generation_aspect_templates_delete AFTER DELETE ON aspect_te
 CREATE TRIGGER read_generation_aspect_template_products_insert AFTER INSERT ON aspect_template_products BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
 CREATE TRIGGER read_generation_aspect_template_products_update AFTER UPDATE ON aspect_template_products BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
 CREATE TRIGGER read_generation_aspect_template_products_delete AFTER DELETE ON aspect_template_products BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+
+-- @version 8: helpful votes counted once per review per address and day
+
+-- One counted helpful vote per review per visitor address (IPv6 by /64) and UTC day,
+-- whatever visitor_key the caller sends. ip_day is a keyed hash of the address and
+-- the day, never the address; visitor is the visitor whose vote it is (it may
+-- withdraw and vote again). Rows older than two days are deleted by cleanup.
+CREATE TABLE review_vote_ips (
+	review_id  INTEGER NOT NULL REFERENCES reviews(id) ON DELETE CASCADE,
+	ip_day     TEXT NOT NULL,
+	visitor    TEXT NOT NULL,
+	created_at INTEGER NOT NULL,
+	PRIMARY KEY (review_id, ip_day)
+);
+CREATE INDEX review_vote_ips_created ON review_vote_ips(created_at);

@@ -98,7 +98,8 @@ func (s *Server) Handler() http.Handler {
 	if s.metrics != nil {
 		obs = s.metrics
 	}
-	return web.Observed(s.router, web.ParseProxies(s.cfg.TrustedProxies), s.Limits, obs)
+	h := web.Observed(s.router, web.ParseProxies(s.cfg.TrustedProxies), s.Limits, obs)
+	return web.ReadDeadline(h, web.ShortRead, web.LongRead, web.IsUpload)
 }
 
 // ListenAndServe serves until ctx ends, then shuts down gracefully. ready, when not
@@ -125,7 +126,7 @@ func ServeListener(ctx context.Context, ln net.Listener, h http.Handler) error {
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       5 * time.Minute, // media uploads up to 200 MB
+		ReadTimeout:       0, // per request in web.ReadDeadline: long only for media uploads
 		WriteTimeout:      5 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,

@@ -5,12 +5,17 @@ import (
 	"fmt"
 	"time"
 
+	"reviewd/app/core/reviews"
 	"reviewd/store"
 )
 
 // Cleanup is the retention job: expired panel sessions, access-log entries older
-// than 365 days and job-run records older than 90 days are deleted.
-type Cleanup struct{ DB *store.DB }
+// than 365 days and job-run records older than 90 days are deleted, and uploads
+// never attached to a review once they are a day old or can no longer be attached.
+type Cleanup struct {
+	DB      *store.DB
+	Reviews *reviews.Service // nil: uploads are left alone
+}
 
 // Name is the job name.
 func (Cleanup) Name() string { return "cleanup" }
@@ -27,10 +32,20 @@ func (j Cleanup) Run(ctx context.Context, now time.Time) (string, error) {
 		if access, err = tx.DeleteAccessBefore(ctx, now.AddDate(0, 0, -365)); err != nil {
 			return err
 		}
-		runs, err = tx.DeleteJobRunsBefore(ctx, now.AddDate(0, 0, -90))
+		if runs, err = tx.DeleteJobRunsBefore(ctx, now.AddDate(0, 0, -90)); err != nil {
+			return err
+		}
+		_, err = tx.DeleteVoteIPsBefore(ctx, now.AddDate(0, 0, -2))
 		return err
 	})
-	return fmt.Sprintf("sessions=%d access_log=%d job_runs=%d", sessions, access, runs), err
+	if err != nil {
+		return "", err
+	}
+	var uploads int
+	if j.Reviews != nil {
+		uploads, err = j.Reviews.RemoveStaleUploads(ctx, now)
+	}
+	return fmt.Sprintf("sessions=%d access_log=%d job_runs=%d unattached_uploads=%d", sessions, access, runs, uploads), err
 }
 
 // Idle is a job whose work arrives with a later part of reviewd; it is listed and

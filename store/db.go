@@ -8,7 +8,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"runtime"
 	"time"
 
@@ -71,6 +73,9 @@ func dsn(path string, readOnly bool) string {
 // Open opens (creating when missing) the database file at path and brings its schema
 // to the current version with schemaSQL (the embedded schema.sql).
 func Open(ctx context.Context, path, schemaSQL string) (*DB, error) {
+	if err := createPrivate(path); err != nil {
+		return nil, err
+	}
 	w, err := sql.Open("sqlite", dsn(path, false))
 	if err != nil {
 		return nil, fmt.Errorf("store: open: %w", err)
@@ -166,4 +171,18 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// createPrivate creates a missing database file empty (a valid SQLite database)
+// with mode 0600 before SQLite opens it: SQLite would create it 0644, and it gives
+// the -wal and -shm files the mode of the database file.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	return errors.Join(f.Close(), os.Chmod(path, 0o600))
 }

@@ -196,3 +196,15 @@ func (q *Q) ReleaseMedia(ctx context.Context, id int64) error {
 		WHERE id = ? AND state = 'processing'`, Ms(q.Now), id)
 	return translate(err)
 }
+
+// FailAbandonedMedia fails the rows whose claim ran out after maxAttempts claims:
+// a file that crashed or hung the processing that many times is not claimed again.
+// It returns the failed rows.
+func (q *Q) FailAbandonedMedia(ctx context.Context, maxAttempts int, refusal string) ([]Media, error) {
+	now := Ms(q.Now)
+	rows, err := q.c.QueryContext(ctx, `UPDATE review_media SET state = 'failed', refusal = ?, claimed_until = NULL,
+		processed_at = ?, updated_at = ?
+		WHERE state = 'processing' AND claimed_until < ? AND attempts >= ?
+		RETURNING `+qMediaCols, refusal, now, now, now, maxAttempts)
+	return collect(rows, err, scanMedia)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
@@ -145,6 +146,9 @@ func (h *Handler) handleOrderSourceCheckSaved(w http.ResponseWriter, r *http.Req
 	return web.JSON(w, http.StatusOK, out)
 }
 
+// manualReadLimit bounds a manual read started by POST /admin/v1/order-sources/{id}/run.
+const manualReadLimit = 15 * time.Minute
+
 // handleOrderSourceRun serves POST /admin/v1/order-sources/{id}/run: 202. The
 // connection is made due at once (so the order-sources job reads it on its next
 // tick whatever happens to this process) and read right away in the background
@@ -159,11 +163,11 @@ func (h *Handler) handleOrderSourceRun(w http.ResponseWriter, r *http.Request, a
 		return err
 	}
 	c := h.Orders
-	go func() {
-		if _, err := c.ReadOrderSource(context.Background(), id, c.Now(), orders.TriggerManual); err != nil {
-			c.Log.Warn("manual order connection read", "connection", orders.OrderSourcePublicID(id), "err", err)
-		}
-	}()
+	log := c.Log.With("connection", orders.OrderSourcePublicID(id))
+	web.Background(log, "manual order connection read", manualReadLimit, func(ctx context.Context) error {
+		_, err := c.ReadOrderSource(ctx, id, c.Now(), orders.TriggerManual)
+		return err
+	}, nil)
 	out, err := h.Orders.OrderSource(r.Context(), orders.OrderSourcePublicID(id))
 	if err != nil {
 		return err

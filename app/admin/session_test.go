@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -336,7 +337,8 @@ func rawSignIn(url, username, password string) (int, error) {
 
 func TestSessionRefusalLimit(t *testing.T) {
 	env := newPanelEnv(t)
-	// 60 failed sign-ins, sent together so the bcrypt work runs in parallel.
+	// 60 failed sign-ins from one address, sent together so the bcrypt work runs in
+	// parallel; each names another account, so only the per-IP limit is reached.
 	var wg sync.WaitGroup
 	statuses := make([]int, 60)
 	errs := make([]error, 60)
@@ -344,7 +346,7 @@ func TestSessionRefusalLimit(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			statuses[i], errs[i] = rawSignIn(env.URL, panelUser, "Wrong-Password-99")
+			statuses[i], errs[i] = rawSignIn(env.URL, "ghost-"+strconv.Itoa(i), "Wrong-Password-99")
 		}()
 	}
 	wg.Wait()

@@ -53,7 +53,9 @@ func NewWith(t testing.TB, mount Mounter, edit func(*app.Config)) *Env {
 	t.Helper()
 	clock := &storetest.Clock{T: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
 	cfg := app.Config{Listen: "127.0.0.1:0", PublicURL: "http://reviewd.test", DataDir: t.TempDir(),
-		SMTP: app.SMTP{Security: "none"}, Log: app.Log{Level: "error", Format: "text"}}
+		SMTP: app.SMTP{Security: "none"}, Log: app.Log{Level: "error", Format: "text"},
+		// Tests may play visitors from other addresses with X-Forwarded-For.
+		TrustedProxies: []string{"127.0.0.1/32"}}
 	if edit != nil {
 		edit(&cfg)
 	}

@@ -261,6 +261,7 @@ func restoreBackup(cmd *cobra.Command, schema, file, dir string) (m backupManife
 		return m, 0, fmt.Errorf("restore: %s is not a reviewd backup: %w", file, err)
 	}
 	tr := tar.NewReader(gz)
+	caps := newRestoreCaps(dir)
 	var manifest []byte
 	seen := map[string]bool{}
 	for {
@@ -278,10 +279,10 @@ func restoreBackup(cmd *cobra.Command, schema, file, dir string) (m backupManife
 		target := filepath.Join(dir, filepath.FromSlash(name))
 		switch hdr.Typeflag {
 		case tar.TypeDir:
-			if err := os.MkdirAll(target, dirMode(hdr.Mode)); err != nil {
+			if err := os.MkdirAll(target, restoreDirMode); err != nil {
 				return m, files, fmt.Errorf("restore: %w", err)
 			}
-			if err := os.Chmod(target, dirMode(hdr.Mode)); err != nil {
+			if err := os.Chmod(target, restoreDirMode); err != nil {
 				return m, files, fmt.Errorf("restore: %w", err)
 			}
 		case tar.TypeReg:
@@ -291,15 +292,13 @@ func restoreBackup(cmd *cobra.Command, schema, file, dir string) (m backupManife
 				}
 				continue
 			}
-			// The service must be able to read and rewrite its own files.
-			mode := os.FileMode(hdr.Mode).Perm()&0o666 | 0o600
-			if name == core.MasterKeyFile {
-				mode = 0o600
+			if err := caps.admit(name, hdr.Size); err != nil {
+				return m, files, err
 			}
-			if err := os.MkdirAll(filepath.Dir(target), 0o750); err != nil {
+			if err := os.MkdirAll(filepath.Dir(target), restoreDirMode); err != nil {
 				return m, files, fmt.Errorf("restore: %w", err)
 			}
-			if err := writeEntry(target, tr, mode); err != nil {
+			if err := writeEntry(target, io.LimitReader(tr, hdr.Size), restoreFileMode); err != nil {
 				return m, files, err
 			}
 			seen[name] = true
@@ -354,11 +353,6 @@ func backupEntryName(raw string) (string, error) {
 		return name, nil
 	}
 	return "", fmt.Errorf("restore: archive entry %q is not part of a reviewd backup", raw)
-}
-
-func dirMode(m int64) os.FileMode {
-	mode := os.FileMode(m).Perm()
-	return mode | 0o700 // the service must be able to use its own folders
 }
 
 // writeEntry creates target (which must not exist) with mode and copies r into it.

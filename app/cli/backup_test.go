@@ -30,7 +30,10 @@ func TestBackupDuringWrites(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(media, "ab", "cd"), 0o750); err != nil {
 		t.Fatal(err)
 	}
-	mediaFiles := map[string]os.FileMode{"ab/cd/photo.jpg": 0o640, "ab/video.mp4": 0o600, "top.webp": 0o644}
+	if err := os.Chmod(filepath.Join(media, "ab"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	mediaFiles := map[string]os.FileMode{"ab/cd/photo.jpg": 0o640, "ab/video.mp4": 0o666, "top.webp": 0o644}
 	for name, mode := range mediaFiles {
 		p := filepath.Join(media, filepath.FromSlash(name))
 		if err := os.WriteFile(p, []byte("content of "+name), mode); err != nil {
@@ -146,14 +149,20 @@ func TestBackupDuringWrites(t *testing.T) {
 	if st, _ := os.Stat(filepath.Join(target, "secret.key")); st.Mode().Perm() != 0o600 {
 		t.Fatalf("secret.key mode %v", st.Mode())
 	}
-	for name, mode := range mediaFiles {
+	// Files are restored 0600 and folders 0750 whatever modes they had.
+	for name := range mediaFiles {
 		p := filepath.Join(target, "media", filepath.FromSlash(name))
 		b, err := os.ReadFile(p)
 		if err != nil || string(b) != "content of "+name {
 			t.Fatalf("media %s: %q, %v", name, b, err)
 		}
-		if st, _ := os.Stat(p); st.Mode().Perm() != mode {
-			t.Fatalf("media %s mode %v, want %v", name, st.Mode().Perm(), mode)
+		if st, _ := os.Stat(p); st.Mode().Perm() != 0o600 {
+			t.Fatalf("media %s mode %v, want 0600", name, st.Mode().Perm())
+		}
+	}
+	for _, d := range []string{target, filepath.Join(target, "media"), filepath.Join(target, "media", "ab"), filepath.Join(target, "media", "ab", "cd")} {
+		if st, _ := os.Stat(d); st.Mode().Perm() != 0o750 {
+			t.Fatalf("folder %s mode %v, want 0750", d, st.Mode().Perm())
 		}
 	}
 
@@ -182,6 +191,7 @@ func TestBackupRestoreRefusesBadArchives(t *testing.T) {
 		{"absolute", &tar.Header{Name: "/tmp/evil.txt", Typeflag: tar.TypeReg, Mode: 0o644}, "refused"},
 		{"symlink", &tar.Header{Name: "media/link", Typeflag: tar.TypeSymlink, Linkname: "/etc/passwd"}, "not a plain file"},
 		{"foreign name", &tar.Header{Name: "other.txt", Typeflag: tar.TypeReg, Mode: 0o644}, "not part of a reviewd backup"},
+		{"oversized master key", &tar.Header{Name: "secret.key", Typeflag: tar.TypeReg, Mode: 0o644, Size: 64 << 10}, "over the 4096 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := filepath.Join(t.TempDir(), "bad.tar.gz")
@@ -221,6 +231,9 @@ func copyArchiveWith(t *testing.T, src, dst string, extra *tar.Header) {
 	gw := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gw)
 	body := []byte("evil")
+	if extra.Typeflag == tar.TypeReg && extra.Size > 0 {
+		body = bytes.Repeat([]byte("k"), int(extra.Size))
+	}
 	if extra.Typeflag == tar.TypeReg {
 		extra.Size = int64(len(body))
 	}

@@ -79,6 +79,14 @@ func newDemoCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer a.Close()
+			listen := a.Config.Listen
+			if f := cmd.Flags().Lookup("listen"); f != nil && f.Changed {
+				listen = f.Value.String()
+			}
+			if !isLoopbackListen(listen) {
+				// The demo's pretend store hands out writing tokens to anyone who asks.
+				return fmt.Errorf("demo listens only on a loopback address (127.0.0.1, ::1 or localhost), not %q: its pretend store mints writing tokens without sign-in", listen)
+			}
 			// Unless public_url is set, a demo on a loopback address is addressed as
 			// localhost: the demo channels' verified domain, so the pages work.
 			local := a.Config.PublicURL == "http://"+a.Config.Listen && isLoopbackListen(a.Config.Listen)
@@ -109,15 +117,14 @@ func newDemoCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// isLoopbackListen reports whether a listen address is this machine only (or all
-// interfaces, which include it).
+// isLoopbackListen reports whether a listen address is reachable from this machine
+// only (an empty host or 0.0.0.0 means every interface, so it is not).
 func isLoopbackListen(listen string) bool {
 	host, _, err := net.SplitHostPort(listen)
 	if err != nil {
 		return false
 	}
-	switch host {
-	case "", "localhost", "0.0.0.0", "::":
+	if host == "localhost" {
 		return true
 	}
 	ip := net.ParseIP(host)

@@ -48,7 +48,7 @@ func buildRunner(a *app.App) *jobs.Runner {
 		jobs.Entry{Job: jobs.Idle{JobName: "marketplace"}, Schedule: "@every 15m"},
 		jobs.Entry{Job: jobs.Media{Reviews: a.Reviews}, Schedule: "@every 10s"},
 		jobs.Entry{Job: jobs.Erasure{Orders: a.Orders}, Schedule: "@every 1h"},
-		jobs.Entry{Job: jobs.Cleanup{DB: a.DB}, Schedule: "30 3 * * *"},
+		jobs.Entry{Job: jobs.Cleanup{DB: a.DB, Reviews: a.Reviews}, Schedule: "30 * * * *"}, // hourly: unattached uploads go within a day
 	)
 	if a.Metrics != nil {
 		r.Observe = a.Metrics.ObserveJob
@@ -99,6 +99,12 @@ func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...ap
 	}
 	if a.Config.Clamd.Address == "" {
 		a.Log.Warn("virus scanning is off: clamd.address is empty")
+	}
+	if w := app.ProxyWarning(a.Config); w != "" {
+		a.Log.Warn(w)
+	}
+	for _, w := range app.PermissionWarnings(a.Config.DataDir) {
+		a.Log.Warn("data folder permissions: " + w)
 	}
 	addr := a.Config.Listen
 	if f := cmd.Flags().Lookup("listen"); f != nil && f.Changed {

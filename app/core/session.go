@@ -135,6 +135,9 @@ func newSession(ctx context.Context, tx *store.Tx, u store.User, stage string, l
 // session cookie if any, is deleted on success. a carries the request details.
 func (c *Core) SignIn(ctx context.Context, a *Actor, username, password, previous string) (SignIn, error) {
 	username = strings.TrimSpace(username)
+	if err := signInBackoff(ctx, c.DB.Read(), username, c.Now()); err != nil {
+		return SignIn{}, err
+	}
 	u, err := c.DB.Read().UserByUsername(ctx, username)
 	known := err == nil
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -245,13 +248,23 @@ func (c *Core) SignInPasscode(ctx context.Context, a *Actor, token, passcode str
 			refusal = ErrSecondStepExpired
 			return tx.DeleteSession(ctx, s.ID)
 		}
+		if err := signInBackoff(ctx, tx.Q, u.Username, tx.Now); err != nil {
+			refusal = err
+			return nil
+		}
 		ok, err := c.usePasscode(ctx, tx, u, passcode)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			refusal = ErrInvalidPasscode
-			return c.signInFailed(ctx, tx, a, u.Username, "invalid_passcode")
+			if err := c.signInFailed(ctx, tx, a, u.Username, "invalid_passcode"); err != nil {
+				return err
+			}
+			if spent, err := passcodeStepSpent(ctx, tx, u.Username, s); err != nil || !spent {
+				return err
+			}
+			return tx.DeleteSession(ctx, s.ID)
 		}
 		if err := tx.DeleteSession(ctx, s.ID); err != nil {
 			return err

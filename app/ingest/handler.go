@@ -7,6 +7,7 @@ package ingest
 
 import (
 	"net/http"
+	"sync"
 
 	"github.com/gorilla/mux"
 
@@ -24,6 +25,9 @@ type Handler struct {
 	Orders *orders.Service
 	Auth   *web.Auth
 	Limits *web.Limits
+
+	anonOnce  sync.Once
+	anonLimit *web.Limiter // anonymous dry runs (panel.go)
 }
 
 // route is one line of the route table. perm "" means the handler authenticates

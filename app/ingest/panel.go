@@ -54,6 +54,9 @@ func (h *Handler) handleIngestCheck(w http.ResponseWriter, r *http.Request, a *c
 		}
 		anonymous = false
 	} else {
+		if !h.anonymousChecks().Allow(web.ClientIP(r.Context())) {
+			return core.ErrRateLimited
+		}
 		a = &core.Actor{Via: core.ViaSystem, Name: "dry-run", RequestID: web.RequestID(r.Context()), IP: web.ClientIP(r.Context()), UserAgent: r.UserAgent()}
 	}
 	var in checkRequest
@@ -90,8 +93,8 @@ func (h *Handler) handleIngestCheck(w http.ResponseWriter, r *http.Request, a *c
 	return web.JSON(w, http.StatusOK, ans)
 }
 
-// check runs the transfer's own reading and saving steps in a rolled-back
-// transaction.
+// check runs the transfer's own reading and checking steps on the read pool (no
+// write transaction).
 func (h *Handler) check(r *http.Request, a *core.Actor, kind string, raw []byte, ans *checkAnswer) error {
 	if len(raw) > MaxBody {
 		return core.E(http.StatusRequestEntityTooLarge, "invalid", "body_too_large")
@@ -104,7 +107,7 @@ func (h *Handler) check(r *http.Request, a *core.Actor, kind string, raw []byte,
 		if err != nil {
 			return err
 		}
-		res, err := h.Orders.CheckOrders(r.Context(), a, req)
+		res, err := h.Orders.CheckOrdersRead(r.Context(), a, req)
 		ans.Records = res.Accepted
 		return err
 	}
@@ -112,7 +115,7 @@ func (h *Handler) check(r *http.Request, a *core.Actor, kind string, raw []byte,
 	if err != nil {
 		return err
 	}
-	res, err := h.Orders.CheckDeliveries(r.Context(), a, req)
+	res, err := h.Orders.CheckDeliveriesRead(r.Context(), a, req)
 	ans.Records, ans.Unknown = res.Accepted, res.Unknown
 	return err
 }
@@ -169,4 +172,13 @@ func hasAdminCredentials(r *http.Request) bool {
 	}
 	c, err := r.Cookie(core.SessionCookie)
 	return err == nil && c.Value != ""
+}
+
+// AnonymousChecksPerMinute is how many dry runs one address (IPv6 /64) may make per
+// minute without credentials; signed-in callers share the general per-IP limit.
+const AnonymousChecksPerMinute = 10
+
+func (h *Handler) anonymousChecks() *web.Limiter {
+	h.anonOnce.Do(func() { h.anonLimit = web.NewLimiter(AnonymousChecksPerMinute, time.Minute, h.Orders.Now) })
+	return h.anonLimit
 }

@@ -82,6 +82,9 @@ func imageConfig(src []byte) (image.Config, string, error) {
 		cfg, err = png.DecodeConfig(bytes.NewReader(src))
 	case TypeWebP:
 		cfg, err = webp.DecodeConfig(bytes.NewReader(src))
+		if err == nil {
+			err = checkWebPFrame(src, cfg)
+		}
 	default:
 		return cfg, kind, becausef(ErrImageUnreadable, "type %s", kind)
 	}
@@ -97,6 +100,41 @@ func imageConfig(src []byte) (image.Config, string, error) {
 	return cfg, kind, nil
 }
 
+// checkWebPFrame refuses a WebP whose frame is not the size its header states, so
+// the pixel limit judged from the header is the memory the decoder will use.
+func checkWebPFrame(src []byte, cfg image.Config) error {
+	fw, fh, cw, ch, err := webpFrameSize(src)
+	if err != nil {
+		return err
+	}
+	if fw != cfg.Width || fh != cfg.Height || (cw != 0 && (fw != cw || fh != ch)) {
+		return fmt.Errorf("webp frame %dx%d under a stated size of %dx%d", fw, fh, cfg.Width, cfg.Height)
+	}
+	return nil
+}
+
+// decodeImage decodes a photo whose header imageConfig accepted. A decoder panic
+// (a bug in a decoder meeting a crafted file) is a refusal, not a crash.
+func decodeImage(kind string, src []byte) (img image.Image, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			img, err = nil, becausef(ErrImageUnreadable, "%s decoder panic: %v", kind, p)
+		}
+	}()
+	switch kind {
+	case TypeJPEG:
+		img, err = jpeg.Decode(bytes.NewReader(src))
+	case TypePNG:
+		img, err = png.Decode(bytes.NewReader(src))
+	case TypeWebP:
+		img, err = webp.Decode(bytes.NewReader(src))
+	}
+	if err != nil {
+		return nil, ErrImageUnreadable.because(err)
+	}
+	return img, nil
+}
+
 func processImage(ctx context.Context, src []byte, b *batch, base string) (ImageResult, error) {
 	_, kind, err := imageConfig(src)
 	if err != nil {
@@ -105,19 +143,13 @@ func processImage(ctx context.Context, src []byte, b *batch, base string) (Image
 	if err := ctx.Err(); err != nil {
 		return ImageResult{}, err
 	}
-	var img image.Image
 	orientation := 1
-	switch kind {
-	case TypeJPEG:
-		img, err = jpeg.Decode(bytes.NewReader(src))
+	if kind == TypeJPEG {
 		orientation = jpegOrientation(src)
-	case TypePNG:
-		img, err = png.Decode(bytes.NewReader(src))
-	case TypeWebP:
-		img, err = webp.Decode(bytes.NewReader(src))
 	}
+	img, err := decodeImage(kind, src)
 	if err != nil {
-		return ImageResult{}, ErrImageUnreadable.because(err)
+		return ImageResult{}, err
 	}
 
 	sw, sh := img.Bounds().Dx(), img.Bounds().Dy()

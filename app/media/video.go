@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,9 +18,47 @@ import (
 )
 
 // Probe runs ffprobe and ffmpeg. Empty paths are looked up on PATH.
+//
+// Every call runs under a time limit and, on Unix, resource limits set by a
+// /bin/sh wrapper before the tool starts (ulimit: address space, CPU seconds,
+// written file size, no core files), so a crafted video can neither hang the
+// media job nor take the server's memory.
 type Probe struct {
 	FFmpeg  string
 	FFprobe string
+	// Timeout bounds each ffmpeg call (0: DefaultToolTimeout); an ffprobe call gets
+	// at most ProbeTimeout. It also sets the CPU seconds a call may use.
+	Timeout time.Duration
+	// MaxMemory is the address space of each tool process in bytes (0:
+	// DefaultToolMemory).
+	MaxMemory int64
+}
+
+// Default per-call limits of the video tools.
+const (
+	DefaultToolTimeout = 2 * time.Minute
+	// ProbeTimeout caps an ffprobe call, which also runs inside an upload request.
+	ProbeTimeout      = 30 * time.Second
+	DefaultToolMemory = 2 << 30
+	// toolMaxFile caps any file a tool writes: the remuxed video is at most the
+	// upload plus container overhead.
+	toolMaxFile = VideoMaxBytes + 64<<20
+	// toolThreads caps the decoder threads of the poster grab.
+	toolThreads = "2"
+)
+
+func (p Probe) timeout() time.Duration {
+	if p.Timeout > 0 {
+		return p.Timeout
+	}
+	return DefaultToolTimeout
+}
+
+func (p Probe) maxMemory() int64 {
+	if p.MaxMemory > 0 {
+		return p.MaxMemory
+	}
+	return DefaultToolMemory
 }
 
 // VideoInfo is what Check learned about a video.
@@ -84,7 +123,7 @@ func inputArgs(path string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []string{"-protocol_whitelist", "file", "-f", "mov", "-i", "file:" + abs}, nil
+	return []string{"-threads", toolThreads, "-protocol_whitelist", "file", "-f", "mov", "-i", "file:" + abs}, nil
 }
 
 type probeJSON struct {
@@ -143,7 +182,7 @@ func (p Probe) probe(ctx context.Context, path string) (VideoInfo, error) {
 		return info, ErrVideoUnreadable.because(err)
 	}
 	args := append([]string{"-v", "error", "-print_format", "json", "-show_streams", "-show_format"}, in...)
-	out, err := run(ctx, ffprobe, args...)
+	out, err := p.run(ctx, min(p.timeout(), ProbeTimeout), ffprobe, args...)
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return info, cerr
@@ -294,7 +333,7 @@ func (p Probe) Process(ctx context.Context, src, outDir, baseName string) (Video
 		args = append(args, "-tag:v", "hvc1") // what Safari expects
 	}
 	args = append(args, "-movflags", "+faststart", "-f", "mp4", "file:"+tmp)
-	if _, err := run(ctx, ffmpeg, args...); err != nil {
+	if _, err := p.run(ctx, p.timeout(), ffmpeg, args...); err != nil {
 		return fail(fmt.Errorf("remux: %w", err))
 	}
 	st, err := os.Stat(tmp)
@@ -327,7 +366,7 @@ func (p Probe) poster(ctx context.Context, ffmpeg string, in []string, info Vide
 		args = append(args, "-map", "0:"+strconv.Itoa(info.StreamIndex), "-frames:v", "1",
 			"-an", "-sn", "-dn", "-map_metadata", "-1",
 			"-f", "image2pipe", "-c:v", "png", "-")
-		out, err := run(ctx, ffmpeg, args...)
+		out, err := p.run(ctx, p.timeout(), ffmpeg, args...)
 		if err != nil {
 			return nil, fmt.Errorf("poster: %w", err)
 		}
@@ -338,16 +377,35 @@ func (p Probe) poster(ctx context.Context, ffmpeg string, in []string, info Vide
 	return nil, errors.New("poster: no frame")
 }
 
-// run executes a tool and returns its standard output; the error carries the
-// end of its standard error.
-func run(ctx context.Context, name string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, name, args...)
+// limitScript is run by /bin/sh with the limits and the tool as arguments: it sets
+// the limits on itself and then becomes the tool, so they hold from the tool's
+// first instruction.
+const limitScript = `ulimit -v "$1" && ulimit -t "$2" && ulimit -f "$3" && ulimit -c 0 && shift 3 && exec "$@"`
+
+// run executes a tool under the per-call limits and returns its standard output;
+// the error carries the end of its standard error.
+func (p Probe) run(ctx context.Context, limit time.Duration, name string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	var cmd *exec.Cmd
+	if runtime.GOOS == "windows" {
+		cmd = exec.CommandContext(ctx, name, args...)
+	} else {
+		cpu := int64(math.Ceil(limit.Seconds())) + 1
+		sh := []string{"-c", limitScript, "sh",
+			strconv.FormatInt(p.maxMemory()>>10, 10), strconv.FormatInt(cpu, 10),
+			strconv.FormatInt(toolMaxFile/512, 10), name}
+		cmd = exec.CommandContext(ctx, "/bin/sh", append(sh, args...)...)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &tailBuffer{max: 2048, buf: &stderr}
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(stderr.String())
+		if ctx.Err() == context.DeadlineExceeded {
+			msg = "over the time limit of " + limit.String() + "; " + msg
+		}
 		return nil, fmt.Errorf("%s: %w: %s", filepath.Base(name), err, msg)
 	}
 	return stdout.Bytes(), nil

@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -297,5 +299,72 @@ func TestVideoContextAndTools(t *testing.T) {
 	}
 	if _, err := tt.probe.Process(context.Background(), src, filepath.Join(out, "nope"), "c"); !errors.Is(err, media.ErrProcessingFailed) {
 		t.Errorf("missing folder: %v", err)
+	}
+}
+
+// fakeTool writes an executable shell script standing in for ffmpeg or ffprobe.
+func fakeTool(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tool")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestVideoToolTimeout: a tool that never finishes is stopped at the per-call
+// limit and the video is unreadable, instead of holding the media job forever.
+func TestVideoToolTimeout(t *testing.T) {
+	hang := fakeTool(t, "exec sleep 600")
+	p := media.Probe{FFprobe: hang, FFmpeg: hang, Timeout: 300 * time.Millisecond}
+	src := filepath.Join(t.TempDir(), "v.mp4")
+	if err := os.WriteFile(src, []byte("not really a video"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := p.Check(context.Background(), src)
+	if !errors.Is(err, media.ErrVideoUnreadable) || !strings.Contains(err.Error(), "time limit") {
+		t.Fatalf("Check with a hanging ffprobe: %v", err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Fatalf("Check returned after %v", d)
+	}
+}
+
+// TestVideoToolResourceLimits: each tool process starts with the address-space,
+// CPU, file-size and core limits already set (the fake tool reports its own).
+func TestVideoToolResourceLimits(t *testing.T) {
+	report := fakeTool(t, "cat /proc/self/limits >&2; exit 1")
+	p := media.Probe{FFprobe: report, FFmpeg: report, Timeout: 10 * time.Second, MaxMemory: 300 << 20}
+	src := filepath.Join(t.TempDir(), "v.mp4")
+	if err := os.WriteFile(src, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := p.Check(context.Background(), src)
+	if !errors.Is(err, media.ErrVideoUnreadable) {
+		t.Fatalf("Check: %v", err)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`Max address space\s+314572800\s+314572800`),
+		regexp.MustCompile(`Max cpu time\s+11\s+11`),
+		regexp.MustCompile(`Max file size\s+` + strconv.Itoa(media.VideoMaxBytes+64<<20) + `\s`),
+		regexp.MustCompile(`Max core file size\s+0\s+0`),
+	} {
+		if !want.MatchString(err.Error()) {
+			t.Errorf("limits of the tool process lack %s:\n%v", want, err)
+		}
+	}
+
+	// A real ffprobe given too little memory fails instead of growing.
+	if path := os.Getenv("REVIEWD_FFPROBE"); path != "" {
+		tt := videoTools(t)
+		ok := tt.make(t, "ok.mp4", cat([]string{"-f", "lavfi", "-i", "testsrc=s=64x64:r=10:d=1"}, h264)...)
+		small := media.Probe{FFprobe: path, MaxMemory: 4 << 20}
+		if _, err := small.Check(context.Background(), ok); !errors.Is(err, media.ErrVideoUnreadable) {
+			t.Fatalf("ffprobe in 4 MB: %v", err)
+		}
+		if _, err := tt.probe.Check(context.Background(), ok); err != nil {
+			t.Fatalf("ffprobe with the default limits: %v", err)
+		}
 	}
 }

@@ -37,6 +37,8 @@ type Handler struct {
 	// rate_limited (spec 2, "Errors"). Mount creates them on the core clock.
 	EligibilityEmail *web.Limiter
 	EligibilityOrder *web.Limiter
+	// uploads counts the media uploads being received (upload_slots.go).
+	uploads *uploadSlots
 }
 
 // EligibilityFailures is how many failed order checks an address or an order
@@ -51,6 +53,9 @@ type route struct {
 
 // Mount adds every storefront route to the router, each with its CORS preflight.
 func (h *Handler) Mount(r *mux.Router) {
+	if h.uploads == nil {
+		h.uploads = &uploadSlots{byIP: map[string]int{}}
+	}
 	if h.EligibilityEmail == nil {
 		h.EligibilityEmail = web.NewLimiter(EligibilityFailures, time.Hour, h.Core.Now)
 	}

@@ -23,6 +23,12 @@ func TestMediaRefusals(t *testing.T) {
 	f.order("M-1", "ayse@example.com", line{ref: "1"}, line{ref: "2"})
 	tok := f.issue(buyer.TokenInvitation, "M-1", "1", "2")
 
+	// The crafted WebP of the security review: a 1x1 VP8X canvas in front of a
+	// 16382x16000 lossless frame, refused from its headers at upload.
+	bomb, err := os.ReadFile("../media/testdata/bomb.webp")
+	if err != nil {
+		t.Fatal(err)
+	}
 	bigImage := append([]byte{0xFF, 0xD8, 0xFF, 0xE0}, make([]byte, 12<<20)...)
 	cases := []struct {
 		name   string
@@ -37,6 +43,7 @@ func TestMediaRefusals(t *testing.T) {
 		{"empty", tok, "1", []byte{}, 400, "refused / type_not_allowed: unknown"},
 		{"image over 12 MB", tok, "1", bigImage, 400, "refused / too_large: 12"},
 		{"unreadable jpeg", tok, "1", append([]byte{0xFF, 0xD8, 0xFF, 0xE0}, bytes.Repeat([]byte("x"), 300)...), 422, "refused / image_unreadable"},
+		{"webp frame larger than its canvas", tok, "1", bomb, 422, "refused / image_unreadable"},
 		{"over 40 megapixels", tok, "1", hugePNGHeader(8000, 6000), 422, "refused / image_too_large"},
 		{"no token", "", "1", testPNG(t, 4, 4), 401, "token_required / token_required"},
 		{"unknown token", "abc", "1", testPNG(t, 4, 4), 403, "token_refused / token_unknown"},

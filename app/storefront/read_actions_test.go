@@ -37,10 +37,10 @@ func TestHelpfulVotes(t *testing.T) {
 	want(f.vote(r[0], with("none", a)), nil, false, 0, 0)
 	want(f.vote(r[0], with("none", a)), nil, false, 0, 0)
 	want(f.vote(r[0], with("up", a)), "up", true, 1, 0)
-	want(f.vote(r[0], with("up", map[string]any{"visitor_key": "visitor-b"})), "up", true, 2, 0)
+	want(f.voteFrom("192.0.2.2", r[0], with("up", map[string]any{"visitor_key": "visitor-b"})), "up", true, 2, 0)
 	// Without visitor_key the IP address tells visitors apart.
-	want(f.vote(r[0], with("down", nil)), "down", true, 2, 1)
-	want(f.vote(r[0], with("down", nil)), "down", false, 2, 1)
+	want(f.voteFrom("192.0.2.3", r[0], with("down", nil)), "down", true, 2, 1)
+	want(f.voteFrom("192.0.2.3", r[0], with("down", nil)), "down", false, 2, 1)
 	row := obj(f.mustList("product=SKU-1")["reviews"].([]any)[0])
 	if num(row["helpful_count"]) != 2 || num(row["unhelpful_count"]) != 1 {
 		t.Fatalf("list row %v", row)
@@ -249,7 +249,7 @@ func TestListConcurrentChanges(t *testing.T) {
 			done <- nil
 		}(g)
 		go func(g int) {
-			res := f.vote(r[0], map[string]any{"vote": "up", "visitor_key": fmt.Sprint("v", g)})
+			res := f.voteFrom(fmt.Sprintf("192.0.2.%d", g+1), r[0], map[string]any{"vote": "up", "visitor_key": fmt.Sprint("v", g)})
 			if res.Status != 200 {
 				done <- fmt.Errorf("vote %d %s", res.Status, res.Body)
 				return

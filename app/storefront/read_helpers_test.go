@@ -238,6 +238,14 @@ func (f *fx) addMedia(reviewID, state string) string {
 	return id
 }
 
+// voteFrom posts a helpful vote from a visitor at address ip.
+func (f *fx) voteFrom(ip, id string, body any) apptest.Response {
+	f.T.Helper()
+	h := f.browser()
+	h["X-Forwarded-For"] = ip
+	return f.Do("POST", "/v1/reviews/"+id+"/helpful", body, h)
+}
+
 // vote posts a helpful vote from the store page.
 func (f *fx) vote(id string, body any) apptest.Response {
 	f.T.Helper()

@@ -138,9 +138,9 @@ func TestListSortsAndFilters(t *testing.T) {
 	f.addMedia(r[1], store.MediaReady)
 	f.addMedia(r[3], store.MediaProcessing) // not ready: no media
 	// Helpful votes from two visitors.
-	for _, v := range []struct{ id, vote, key string }{{r[3], "up", "a"}, {r[3], "up", "b"}, {r[0], "up", "a"}} {
+	for _, v := range []struct{ id, vote, key, ip string }{{r[3], "up", "a", "192.0.2.1"}, {r[3], "up", "b", "192.0.2.2"}, {r[0], "up", "a", "192.0.2.1"}} {
 		res := f.Do("POST", "/v1/reviews/"+v.id+"/helpful", map[string]any{"vote": v.vote, "visitor_key": v.key},
-			map[string]string{"X-Service-Site-Key": gb, "Origin": "https://shop.example"})
+			map[string]string{"X-Service-Site-Key": gb, "Origin": "https://shop.example", "X-Forwarded-For": v.ip})
 		if res.Status != 200 {
 			t.Fatalf("vote: want 200, got %s", res)
 		}

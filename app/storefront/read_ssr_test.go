@@ -154,8 +154,9 @@ func TestSSRErrors(t *testing.T) {
 	}
 	// A channel without a site key in use and without an own method-statement page.
 	f.Channel("app", "TR", "tr")
+	appServer := f.Key("server", "app") // a server key serves its own channel only
 	call := func() apptest.Response {
-		return f.Do("GET", "/v1/ssr?channel=app&product=SKU-1", nil, map[string]string{"Authorization": "Bearer " + f.server})
+		return f.Do("GET", "/v1/ssr?channel=app&product=SKU-1", nil, map[string]string{"Authorization": "Bearer " + appServer})
 	}
 	wantCode(t, call(), 409, "refused / no_site_key")
 	ch, _ := f.App.DB.Read().ChannelByCode(context.Background(), "app")

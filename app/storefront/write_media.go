@@ -16,10 +16,18 @@ import (
 const maxFormField = 4 << 10
 
 // handleMediaUpload serves POST /v1/media: one photo or video as multipart form
-// fields token, line_reference and file. The body is streamed to disk; over 200 MB
+// fields token, line_reference and file, in that order (a file before its token
+// is refused with token_required, without reading it). The body is streamed to disk; over 200 MB
 // it answers 413 refused / too_large: 200. 201 with id, kind and state, never a
 // file address.
-func (h *Handler) handleMediaUpload(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) handleMediaUpload(w http.ResponseWriter, r *http.Request) (err error) {
+	defer func() {
+		if err != nil {
+			// A refused upload's unread body is not drained (a client could trickle
+			// it); the connection ends with the answer.
+			w.Header().Set("Connection", "close")
+		}
+	}()
 	a, acc, err := h.Auth.SiteKey(r, true)
 	if err != nil {
 		return err
@@ -27,6 +35,11 @@ func (h *Handler) handleMediaUpload(w http.ResponseWriter, r *http.Request) erro
 	if r.ContentLength > reviews.MaxUploadBody {
 		return reviews.ErrBodyTooLarge
 	}
+	release, err := h.uploads.take(web.ClientIP(r.Context()))
+	if err != nil {
+		return err
+	}
+	defer release()
 	r.Body = http.MaxBytesReader(w, r.Body, reviews.MaxUploadBody)
 	mr, err := r.MultipartReader()
 	if err != nil {
@@ -48,6 +61,10 @@ func (h *Handler) handleMediaUpload(w http.ResponseWriter, r *http.Request) erro
 		case "line_reference":
 			in.LineReference, err = formValue(part)
 		case "file":
+			// The token and line come first: without them no byte is spooled.
+			if err := h.Reviews.CheckUploadToken(r.Context(), acc.Channel, in.Token, in.LineReference); err != nil {
+				return err
+			}
 			if in.File == nil {
 				in.File, err = h.Reviews.ReceiveUpload(part)
 			}

@@ -222,6 +222,11 @@ func (a *Auth) Storefront(r *http.Request) (*core.Actor, store.Channel, error) {
 	if err != nil {
 		return nil, store.Channel{}, err
 	}
+	// A server key serves the storefront calls of its own channel only (see
+	// docs/decisions.md); another channel's code is as unknown to it as a wrong one.
+	if actor.ChannelID != 0 && actor.ChannelID != ch.ID {
+		return nil, store.Channel{}, core.Refused("unknown_channel")
+	}
 	actor.ChannelID = ch.ID
 	return actor, ch, nil
 }

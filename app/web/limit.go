@@ -1,70 +1,99 @@
 package web
 
 import (
+	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/time/rate"
 )
 
 // Limiter is a set of token buckets, one per key (a key id, a password id, an IP).
 // N events per period are allowed, refilled evenly. The clock is injectable so tests
 // never sleep.
+//
+// An IPv6 address is limited by its /64 (one customer's line usually holds a whole
+// /64), so walking through addresses of one network earns no new budget. The
+// buckets are a bounded LRU (MaxBuckets): a flood of new keys costs one eviction
+// each, never a sweep of every bucket under the lock.
 type Limiter struct {
 	mu    sync.Mutex
-	m     map[string]*rate.Limiter
+	m     *lru.Cache[string, *rate.Limiter]
 	limit rate.Limit
 	burst int
 	Now   func() time.Time
 }
+
+// MaxBuckets is how many keys one Limiter remembers; the least recently used is
+// dropped first (it comes back as a full bucket).
+const MaxBuckets = 100_000
 
 // NewLimiter allows n events per period per key.
 func NewLimiter(n int, per time.Duration, now func() time.Time) *Limiter {
 	if now == nil {
 		now = time.Now
 	}
-	return &Limiter{m: map[string]*rate.Limiter{}, limit: rate.Limit(float64(n) / per.Seconds()), burst: n, Now: now}
+	m, _ := lru.New[string, *rate.Limiter](MaxBuckets) // only fails for a size <= 0
+	return &Limiter{m: m, limit: rate.Limit(float64(n) / per.Seconds()), burst: n, Now: now}
 }
 
-func (l *Limiter) bucket(key string, now time.Time) *rate.Limiter {
-	b := l.m[key]
-	if b == nil {
-		if len(l.m) > 50000 {
-			l.sweep(now)
+// LimitKey is the key an address is limited by: an IPv4 address itself, an IPv6
+// address's /64. A key of the form "<scope>:<address>" keeps its scope; any other
+// key is returned as it is.
+func LimitKey(key string) string {
+	if a, err := netip.ParseAddr(key); err == nil {
+		return prefixKey(a)
+	}
+	if scope, rest, ok := strings.Cut(key, ":"); ok {
+		if a, err := netip.ParseAddr(rest); err == nil {
+			return scope + ":" + prefixKey(a)
 		}
+	}
+	return key
+}
+
+func prefixKey(a netip.Addr) string {
+	a = a.Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
+}
+
+func (l *Limiter) bucket(key string) *rate.Limiter {
+	b, ok := l.m.Get(key)
+	if !ok {
 		b = rate.NewLimiter(l.limit, l.burst)
-		l.m[key] = b
+		l.m.Add(key, b)
 	}
 	return b
 }
 
-// sweep drops buckets that are full again (they behave like new ones).
-func (l *Limiter) sweep(now time.Time) {
-	for k, b := range l.m {
-		if b.TokensAt(now) >= float64(l.burst) {
-			delete(l.m, k)
-		}
-	}
-}
-
 // Allow takes one event for key and reports whether it was within the limit.
 func (l *Limiter) Allow(key string) bool {
+	key = LimitKey(key)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := l.Now()
-	return l.bucket(key, now).AllowN(now, 1)
+	return l.bucket(key).AllowN(l.Now(), 1)
 }
 
 // Exhausted reports, without taking an event, whether key has no event left.
 func (l *Limiter) Exhausted(key string) bool {
+	key = LimitKey(key)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.m[key]
-	if b == nil {
+	b, ok := l.m.Peek(key)
+	if !ok {
 		return false
 	}
 	return b.TokensAt(l.Now()) < 1
 }
+
+// Len is how many keys the limiter remembers.
+func (l *Limiter) Len() int { return l.m.Len() }
 
 // Limits are the process-wide limiters of the HTTP surfaces.
 type Limits struct {

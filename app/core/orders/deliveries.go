@@ -96,16 +96,18 @@ func validateDelivery(in DeliveryInput, path string) (deliveryIn, error) {
 // verified move their line by LineMoves, in observation order; the others are
 // recorded only. A verified delivery of an already delivered line keeps the earliest
 // delivery time.
-func (c *Service) SaveDeliveries(ctx context.Context, tx *store.Tx, a *core.Actor, req DeliveryRequest) (DeliveryResult, error) {
-	res := DeliveryResult{Unknown: []UnknownLine{}}
+// planDeliveries validates a delivery transfer and loads the orders it names
+// through q, without writing: the shared first half of SaveDeliveries and of the
+// read-only dry run.
+func planDeliveries(ctx context.Context, q *store.Q, now time.Time, req DeliveryRequest) ([]deliveryIn, *orderBook, error) {
 	if len(req.Deliveries) == 0 {
 		if req.Batch {
-			return res, core.Invalidf("field_missing", "deliveries")
+			return nil, nil, core.Invalidf("field_missing", "deliveries")
 		}
-		return res, core.Invalidf("field_missing", "external_id")
+		return nil, nil, core.Invalidf("field_missing", "external_id")
 	}
 	if len(req.Deliveries) > MaxDeliveriesPerRequest {
-		return res, core.Invalidf("batch_too_large", MaxDeliveriesPerRequest)
+		return nil, nil, core.Invalidf("batch_too_large", MaxDeliveriesPerRequest)
 	}
 	ins := make([]deliveryIn, len(req.Deliveries))
 	exts := make([]string, 0, len(ins))
@@ -116,11 +118,17 @@ func (c *Service) SaveDeliveries(ctx context.Context, tx *store.Tx, a *core.Acto
 		}
 		var err error
 		if ins[i], err = validateDelivery(in, path); err != nil {
-			return res, err
+			return nil, nil, err
 		}
 		exts = append(exts, ins[i].ext)
 	}
-	b, err := loadBook(ctx, tx.Q, tx.Now, exts)
+	b, err := loadBook(ctx, q, now, exts)
+	return ins, b, err
+}
+
+func (c *Service) SaveDeliveries(ctx context.Context, tx *store.Tx, a *core.Actor, req DeliveryRequest) (DeliveryResult, error) {
+	res := DeliveryResult{Unknown: []UnknownLine{}}
+	ins, b, err := planDeliveries(ctx, tx.Q, tx.Now, req)
 	if err != nil {
 		return res, err
 	}

@@ -289,40 +289,9 @@ func (c *Service) effects(ctx context.Context, tx *store.Tx, a *core.Actor, b *o
 // confidence verified) unless the same record exists. Payment and line moves run
 // the effects in order_effects.go.
 func (c *Service) SaveOrders(ctx context.Context, tx *store.Tx, a *core.Actor, req OrderRequest) (OrderResult, error) {
-	if len(req.Orders) == 0 {
-		if req.Batch {
-			return OrderResult{}, core.Invalidf("field_missing", "orders")
-		}
-		return OrderResult{}, core.Invalidf("field_missing", "external_id")
-	}
-	if len(req.Orders) > MaxOrdersPerRequest {
-		return OrderResult{}, core.Invalidf("batch_too_large", MaxOrdersPerRequest)
-	}
-	top, err := core.Text("channel", req.Channel, core.MaxChannelLen, false)
+	b, ins, err := c.planOrders(ctx, tx.Q, tx.Now, req)
 	if err != nil {
 		return OrderResult{}, err
-	}
-	ins := make([]orderIn, len(req.Orders))
-	exts := make([]string, 0, len(req.Orders))
-	for i, in := range req.Orders {
-		path := ""
-		if req.Batch {
-			path = "orders[" + strconv.Itoa(i) + "]."
-		}
-		if ins[i], err = validateOrder(in, path); err != nil {
-			return OrderResult{}, err
-		}
-		exts = append(exts, ins[i].externalID)
-	}
-	b, err := loadBook(ctx, tx.Q, tx.Now, exts)
-	if err != nil {
-		return OrderResult{}, err
-	}
-	channels := newChannelCache(tx.Q)
-	for _, in := range ins {
-		if err := c.placeOrder(ctx, b, channels, top, in); err != nil {
-			return OrderResult{}, err
-		}
 	}
 	if _, err := b.flush(ctx, tx); err != nil {
 		return OrderResult{}, err
@@ -535,6 +504,48 @@ func (c *Service) CheckOrders(ctx context.Context, a *core.Actor, req OrderReque
 		return err
 	})
 	return res, err
+}
+
+// planOrders validates a transfer and merges it with the stored orders read
+// through q, without writing: the shared first half of SaveOrders and of the
+// read-only dry run.
+func (c *Service) planOrders(ctx context.Context, q *store.Q, now time.Time, req OrderRequest) (*orderBook, []orderIn, error) {
+	if len(req.Orders) == 0 {
+		if req.Batch {
+			return nil, nil, core.Invalidf("field_missing", "orders")
+		}
+		return nil, nil, core.Invalidf("field_missing", "external_id")
+	}
+	if len(req.Orders) > MaxOrdersPerRequest {
+		return nil, nil, core.Invalidf("batch_too_large", MaxOrdersPerRequest)
+	}
+	top, err := core.Text("channel", req.Channel, core.MaxChannelLen, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	ins := make([]orderIn, len(req.Orders))
+	exts := make([]string, 0, len(req.Orders))
+	for i, in := range req.Orders {
+		path := ""
+		if req.Batch {
+			path = "orders[" + strconv.Itoa(i) + "]."
+		}
+		if ins[i], err = validateOrder(in, path); err != nil {
+			return nil, nil, err
+		}
+		exts = append(exts, ins[i].externalID)
+	}
+	b, err := loadBook(ctx, q, now, exts)
+	if err != nil {
+		return nil, nil, err
+	}
+	channels := newChannelCache(q)
+	for _, in := range ins {
+		if err := c.placeOrder(ctx, b, channels, top, in); err != nil {
+			return nil, nil, err
+		}
+	}
+	return b, ins, nil
 }
 
 func actorID(a *core.Actor) string {

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"reviewd/app/core"
-	"reviewd/app/core/buyer"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/media"
 	"reviewd/store"
@@ -147,18 +146,7 @@ type Uploaded struct {
 // refused during processing). The kept file waits for the media job.
 func (c *Service) UploadMedia(ctx context.Context, a *core.Actor, site store.Channel, in UploadInput) (Uploaded, error) {
 	defer in.File.Discard()
-	if strings.TrimSpace(in.Token) == "" {
-		return Uploaded{}, core.ErrTokenRequired
-	}
-	v, err := c.Buyer.VerifyToken(ctx, c.DB.Read(), in.Token, site, buyer.AllTokenKinds...)
-	if err != nil {
-		return Uploaded{}, err
-	}
-	ref := strings.TrimSpace(in.LineReference)
-	if ref == "" {
-		return Uploaded{}, core.Invalid("line_reference_required")
-	}
-	line, err := v.UploadLine(ref)
+	v, line, err := c.uploadScope(ctx, site, in.Token, in.LineReference)
 	if err != nil {
 		return Uploaded{}, err
 	}
@@ -167,12 +155,6 @@ func (c *Service) UploadMedia(ctx context.Context, a *core.Actor, site store.Cha
 	}
 	if in.File.refusal != nil {
 		return Uploaded{}, in.File.refusal
-	}
-	tooMany := core.E(http.StatusBadRequest, "refused", "too_many_items: "+strconv.Itoa(MaxUnattachedPerLine))
-	if n, err := c.DB.Read().CountUnattachedMedia(ctx, line.ID); err != nil {
-		return Uploaded{}, err
-	} else if n >= MaxUnattachedPerLine {
-		return Uploaded{}, tooMany
 	}
 	if err := c.checkUpload(ctx, in.File); err != nil {
 		return Uploaded{}, err
@@ -191,7 +173,7 @@ func (c *Service) UploadMedia(ctx context.Context, a *core.Actor, site store.Cha
 			return err
 		}
 		if n >= MaxUnattachedPerLine {
-			return tooMany
+			return errTooManyUploads
 		}
 		m, err = tx.CreateMedia(ctx, m)
 		return err
@@ -357,6 +339,11 @@ func (r MediaRun) String() string {
 // max items are done per run.
 func (c *Service) ProcessMedia(ctx context.Context, now time.Time, max int) (MediaRun, error) {
 	var run MediaRun
+	abandoned, err := c.failAbandonedMedia(ctx, now)
+	if err != nil {
+		return run, err
+	}
+	run.Failed = abandoned
 	for i := 0; i < max; i++ {
 		var m store.Media
 		var ok bool

@@ -102,6 +102,12 @@ func (c *Service) VoteHelpful(ctx context.Context, a *core.Actor, ch store.Chann
 		if prev == next {
 			return nil
 		}
+		if prev == "" && next != "" {
+			if ok, err := c.claimVoteIP(ctx, tx, r.ID, a.IP, visitor); err != nil || !ok {
+				out.Vote = nil // this address's vote on the review is counted today already
+				return err
+			}
+		}
 		up, down := 0, 0
 		switch prev {
 		case VoteUp:

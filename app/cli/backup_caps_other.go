@@ -1,0 +1,5 @@
+//go:build !unix
+
+package cli
+
+func freeBytes(string) int64 { return -1 }
