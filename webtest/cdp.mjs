@@ -11,7 +11,7 @@ import { ARGS, UA, env } from "./lib.mjs";
 export async function rawBrowser() {
   const dir = mkdtempSync(join(tmpdir(), "reviewd-cdp-"));
   const proc = spawn(env.chromium, [...ARGS, "--remote-debugging-pipe", "--user-data-dir=" + dir, "--user-agent=" + UA, "about:blank"],
-    { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] });
+    { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"], detached: true });
   const out = proc.stdio[3], inp = proc.stdio[4];
   let id = 0, buf = "";
   const waits = new Map(), seen = [], subs = new Set();
@@ -56,13 +56,26 @@ export async function rawBrowser() {
   await send("Page.bringToFront", {}, session);
   const evaluate = async (expression, s = session) =>
     (await send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true }, s)).result.value;
-  // close ends Chromium and, once it has exited (it writes its profile until then),
-  // removes the profile folder.
+  // close asks Chromium to shut down (it flushes its profile and ends its helper
+  // processes), waits for it to exit, ends anything left of its process group, and
+  // then removes the profile folder. A helper process still writing there is waited
+  // for; a folder that cannot be removed is reported, not a test failure.
   const exited = new Promise((r) => proc.once("exit", r));
   const close = async () => {
-    proc.kill();
+    await Promise.race([send("Browser.close").catch(() => {}), new Promise((r) => setTimeout(r, 3000))]);
+    const killed = setTimeout(() => proc.kill("SIGKILL"), 5000);
     await exited;
-    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    clearTimeout(killed);
+    try { process.kill(-proc.pid, "SIGKILL"); } catch { /* the group is gone */ }
+    for (let i = 0; ; i++) {
+      try {
+        rmSync(dir, { recursive: true, force: true });
+        return;
+      } catch (e) {
+        if (i >= 50) { console.warn(`cdp: profile folder ${dir} not removed: ${e.code}`); return; }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   };
   return { send, waitFor, evaluate, session, close, seen };
 }
