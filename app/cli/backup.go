@@ -226,31 +226,16 @@ func newBackupRestoreCmd(e *env) *cobra.Command {
 // restoreBackup unpacks file into dir, which must be empty or missing. On any failure
 // it removes what it wrote, leaving dir as it found it.
 func restoreBackup(cmd *cobra.Command, schema, file, dir string) (m backupManifest, files int, err error) {
-	entries, rerr := os.ReadDir(dir)
-	existed := rerr == nil
-	switch {
-	case rerr != nil && !errors.Is(rerr, fs.ErrNotExist):
-		return m, 0, fmt.Errorf("restore: %w", rerr)
-	case len(entries) > 0:
-		return m, 0, fmt.Errorf("restore: data folder %s is not empty; restore only into an empty or missing folder", dir)
-	}
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return m, 0, fmt.Errorf("restore: %w", err)
-	}
-	defer func() {
-		if err == nil {
-			return
-		}
-		if !existed {
-			os.RemoveAll(dir)
-			return
-		}
-		left, _ := os.ReadDir(dir)
-		for _, e := range left {
-			os.RemoveAll(filepath.Join(dir, e.Name()))
-		}
-	}()
+	err = intoEmptyDir(dir, func() error {
+		var err error
+		m, files, err = unpackBackup(cmd, schema, file, dir)
+		return err
+	})
+	return m, files, err
+}
 
+// unpackBackup unpacks file into the empty folder dir and checks what it holds.
+func unpackBackup(cmd *cobra.Command, schema, file, dir string) (m backupManifest, files int, err error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return m, 0, fmt.Errorf("restore: %w", err)

@@ -17,10 +17,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"reviewd/app/apptest"
 	"reviewd/app/sendtest"
 )
 
@@ -69,7 +69,7 @@ func TestBrowser(t *testing.T) {
 	srv.Dir, srv.Env = dir, srvEnv
 	srv.Cancel = func() error { return srv.Process.Signal(os.Interrupt) }
 	srv.WaitDelay = 10 * time.Second
-	stderr := &lockedBuffer{} // written by exec's copying goroutine, read on failure
+	stderr := &apptest.LockedBuffer{} // written by exec's copying goroutine, read on failure
 	srv.Stderr = stderr
 	stdout, _ := srv.StdoutPipe()
 	if err := srv.Start(); err != nil {
@@ -252,24 +252,6 @@ func waitForLine(t *testing.T, r io.Reader, want string, limit time.Duration, st
 		t.Fatalf("reviewd demo did not start in %s:\n%s", limit, stderr.String())
 	}
 	return ""
-}
-
-// lockedBuffer is a buffer a process writes to while the test may read it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 func tail(s string, n int) string {

@@ -1,39 +1,21 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"reviewd/app/apptest"
 	"reviewd/app/web"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestBackgroundRecoversPanic: background work started by a request (the manual
 // order-connection read) that panics is logged, and the process goes on.
 func TestBackgroundRecoversPanic(t *testing.T) {
-	var out lockedBuffer
+	var out apptest.LockedBuffer
 	log := slog.New(slog.NewTextHandler(&out, nil))
 	done := make(chan struct{})
 	web.Background(log, "manual order connection read", time.Minute, func(context.Context) error {
