@@ -34,6 +34,11 @@ func FuzzImage(f *testing.F) {
 		f.Add(w)
 	}
 	f.Add([]byte("\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom"))
+	// The crafted WebP (a 1x1 canvas around a 16382x16000 frame) and frames whose
+	// canvas is missing or agrees; testdata/fuzz/FuzzImage holds the shipped copy.
+	f.Add(webpBomb())
+	f.Add(webpFile(0, 0, "VP8L", vp8lSolid(30, 20)))
+	f.Add(webpFile(30, 20, "VP8L", vp8lSolid(30, 20)))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if kind, mime, ok := media.Sniff(src); ok && (kind == "" || mime == "") {
@@ -46,14 +51,19 @@ func FuzzImage(f *testing.F) {
 			}
 			return
 		}
+		if int64(w)*int64(h) > media.ImageMaxPixels {
+			t.Fatalf("ImageSize accepted %dx%d", w, h)
+		}
 		if w*h > 1_000_000 {
 			return // large photos are valid; fuzzing them only burns time
 		}
-		_, err = media.ProcessImage(context.Background(), src, dir, "fz")
+		res, err := media.ProcessImage(context.Background(), src, dir, "fz")
 		if err != nil {
 			if _, ok := media.AsRefusal(err); !ok {
 				t.Fatalf("ProcessImage: %T %v is not a refusal", err, err)
 			}
+		} else if res.Width > media.OriginalMaxSide || res.Height > media.OriginalMaxSide {
+			t.Fatalf("stored %dx%d", res.Width, res.Height)
 		}
 		names, _ := os.ReadDir(dir)
 		for _, n := range names {

@@ -179,35 +179,3 @@ func TestWebPBombBoundedMemory(t *testing.T) {
 		t.Fatalf("files left behind: %v", names)
 	}
 }
-
-// FuzzProcessImage feeds arbitrary bytes to the photo pipeline: it must answer a
-// refusal or a result, never panic, and never decode a picture over the pixel
-// limit. The seed corpus in testdata/fuzz/FuzzProcessImage holds the crafted WebP.
-func FuzzProcessImage(f *testing.F) {
-	f.Add(webpBomb())
-	f.Add(webpFile(0, 0, "VP8L", vp8lSolid(30, 20)))
-	f.Add(webpFile(30, 20, "VP8L", vp8lSolid(30, 20)))
-	if red, err := os.ReadFile(filepath.Join("testdata", "red16.webp")); err == nil {
-		f.Add(red)
-	}
-	f.Fuzz(func(t *testing.T, src []byte) {
-		if len(src) > media.ImageMaxBytes {
-			return
-		}
-		w, h, err := media.ImageSize(src)
-		if err == nil && int64(w)*int64(h) > media.ImageMaxPixels {
-			t.Fatalf("ImageSize accepted %dx%d", w, h)
-		}
-		if err == nil && int64(w)*int64(h) > 4_000_000 {
-			return // a real photo of this size is slow to fuzz; its header passed the limits
-		}
-		var refusal *media.Refusal
-		res, err := media.ProcessImage(context.Background(), src, t.TempDir(), "f")
-		if err != nil && !errors.As(err, &refusal) {
-			t.Fatalf("ProcessImage: %v is not a refusal", err)
-		}
-		if err == nil && (res.Width > media.OriginalMaxSide || res.Height > media.OriginalMaxSide) {
-			t.Fatalf("stored %dx%d", res.Width, res.Height)
-		}
-	})
-}
