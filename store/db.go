@@ -37,6 +37,7 @@ type Q struct {
 type DB struct {
 	read  *sql.DB
 	write *sql.DB
+	stmts *stmtCache // prepared statements of the read pool
 	path  string
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -100,11 +101,13 @@ func Open(ctx context.Context, path, schemaSQL string) (*DB, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	db.read = r
+	db.stmts = newStmtCache(r)
 	return db, nil
 }
 
-// Close closes both pools.
+// Close drops the cached statements and closes both pools.
 func (db *DB) Close() error {
+	db.stmts.close()
 	return errors.Join(db.read.Close(), db.write.Close())
 }
 
@@ -112,7 +115,9 @@ func (db *DB) Close() error {
 func (db *DB) Path() string { return db.path }
 
 // Read returns the queries over the read pool.
-func (db *DB) Read() *Q { return &Q{c: readConn(db.read), Now: db.Now()} }
+func (db *DB) Read() *Q {
+	return &Q{c: cachedConn{db: db.read, cache: db.stmts}, Now: db.Now()}
+}
 
 // WithTx runs fn in a write transaction; it commits when fn returns nil and rolls back
 // otherwise (also when fn panics, after which the panic continues).

@@ -1,6 +1,6 @@
 // Package admin is the management API under /admin/v1/: panel session endpoints and
 // the key-callable operations. Handlers parse input, call one core method and encode
-// the result; permissions are checked by the route table in routes.go.
+// the result; callers and permissions are checked by the route table in routes.go.
 package admin
 
 import (
@@ -33,11 +33,52 @@ type Handler struct {
 	Limits  *web.Limits
 }
 
-// route is one line of the route table.
+// route is one line of the route table: method, path, who may call it, the
+// permission it needs and the handler. The table is the whole access rule of the
+// surface; handlers do not check callers again.
 type route struct {
 	method, path string
-	perm         string // "" = no authentication (session sign-in)
+	access       access
+	perm         string // "" with access open: no authentication (session sign-in)
 	h            func(w http.ResponseWriter, r *http.Request, a *core.Actor) error
+}
+
+// access says which callers a route takes.
+type access int
+
+const (
+	// open routes take no credentials (signing in).
+	open access = iota
+	// keyOrPanel routes take an admin key or a panel session with the permission.
+	keyOrPanel
+	// panel routes take a panel session only; a key gets 403 forbidden /
+	// scope_missing.
+	panel
+	// panelNotKey routes take a panel session only (spec 3, Authentication rule
+	// 2); a key with the write scope gets 403 forbidden / panel_session_required,
+	// any other key forbidden / scope_missing.
+	panelNotKey
+)
+
+// allow applies the route's access rule and permission to an authenticated caller.
+func (rt route) allow(a *core.Actor) error {
+	switch rt.access {
+	case panel:
+		if !a.IsPanel() {
+			return core.ErrScopeMissing
+		}
+	case panelNotKey:
+		if !a.IsPanel() {
+			if a.Can(core.PermWrite) {
+				return core.ErrPanelSession
+			}
+			return core.ErrScopeMissing
+		}
+	}
+	if !a.Can(rt.perm) {
+		return core.ErrScopeMissing
+	}
+	return nil
 }
 
 // guard authenticates the caller and checks the permission before h runs.
@@ -46,11 +87,14 @@ func (h *Handler) guard(rt route) http.Handler {
 		if err := web.CheckQuery(r); err != nil {
 			return err
 		}
-		if rt.perm == "" {
+		if rt.access == open {
 			return rt.h(w, r, nil)
 		}
-		a, err := h.Auth.Admin(r, rt.perm)
+		a, err := h.Auth.Admin(r, "")
 		if err != nil {
+			return err
+		}
+		if err := rt.allow(a); err != nil {
 			return err
 		}
 		return rt.h(w, r, a)

@@ -90,9 +90,6 @@ func (h *Handler) handleSessionPasscode(w http.ResponseWriter, r *http.Request, 
 
 // handleSessionGet serves GET /admin/v1/session: the signed-in user.
 func (h *Handler) handleSessionGet(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	if err := web.PanelOnly(a, core.ErrScopeMissing); err != nil {
-		return err
-	}
 	u, err := h.Core.SessionUser(r.Context(), a)
 	if err != nil {
 		return err
@@ -102,9 +99,6 @@ func (h *Handler) handleSessionGet(w http.ResponseWriter, r *http.Request, a *co
 
 // handleSessionDelete serves DELETE /admin/v1/session: sign out.
 func (h *Handler) handleSessionDelete(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	if err := web.PanelOnly(a, core.ErrScopeMissing); err != nil {
-		return err
-	}
 	if err := h.Core.SignOut(r.Context(), a); err != nil {
 		return err
 	}
@@ -114,9 +108,6 @@ func (h *Handler) handleSessionDelete(w http.ResponseWriter, r *http.Request, a 
 
 // handleSecondStepGet serves GET /admin/v1/session/second-step.
 func (h *Handler) handleSecondStepGet(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	if err := web.PanelOnly(a, core.ErrScopeMissing); err != nil {
-		return err
-	}
 	on, pending, err := h.Core.SecondStepState(r.Context(), a)
 	if err != nil {
 		return err
@@ -127,9 +118,6 @@ func (h *Handler) handleSecondStepGet(w http.ResponseWriter, r *http.Request, a 
 // handleSecondStepStart serves POST /admin/v1/session/second-step: a new secret to
 // add to an authenticator app.
 func (h *Handler) handleSecondStepStart(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	if err := web.PanelOnly(a, core.ErrScopeMissing); err != nil {
-		return err
-	}
 	s, err := h.Core.StartSecondStep(r.Context(), a)
 	if err != nil {
 		return err
@@ -149,9 +137,6 @@ func passcodeBody(r *http.Request) (string, error) {
 
 // handleSecondStepConfirm serves POST /admin/v1/session/second-step/confirm.
 func (h *Handler) handleSecondStepConfirm(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	if err := web.PanelOnly(a, core.ErrScopeMissing); err != nil {
-		return err
-	}
 	code, err := passcodeBody(r)
 	if err != nil {
 		return err
@@ -164,9 +149,6 @@ func (h *Handler) handleSecondStepConfirm(w http.ResponseWriter, r *http.Request
 
 // handleSecondStepOff serves POST /admin/v1/session/second-step/off.
 func (h *Handler) handleSecondStepOff(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	if err := web.PanelOnly(a, core.ErrScopeMissing); err != nil {
-		return err
-	}
 	code, err := passcodeBody(r)
 	if err != nil {
 		return err
@@ -179,9 +161,6 @@ func (h *Handler) handleSecondStepOff(w http.ResponseWriter, r *http.Request, a 
 
 // handleEmailChange serves POST /admin/v1/session/email-change: the caller's own email.
 func (h *Handler) handleEmailChange(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	if err := web.PanelOnly(a, core.ErrScopeMissing); err != nil {
-		return err
-	}
 	var in struct {
 		Current string `json:"current"`
 		Email   string `json:"email"`

@@ -34,9 +34,25 @@ type Handler struct {
 // the transfer itself (server key or signature over the raw body).
 type route struct {
 	method, path string
-	perm         string
+	access       access
+	perm         string // the admin permission of keyOrPanel routes
 	h            func(w http.ResponseWriter, r *http.Request, a *core.Actor) error
 }
+
+// access says which callers a route takes.
+type access int
+
+const (
+	// transfer routes take a Bearer server key with the orders scope or a
+	// signature with a signing password, checked in the handler because the
+	// signature covers the body (web.Auth.Ingest).
+	transfer access = iota + 1
+	// dryRun routes take no credentials (spec 1, rule 5), limited per IP address;
+	// admin credentials, when sent, must be valid and show every detail.
+	dryRun
+	// keyOrPanel routes take an admin key or a panel session with the permission.
+	keyOrPanel
+)
 
 // Mount adds every ingest route to the router.
 func (h *Handler) Mount(r *mux.Router) {
@@ -45,11 +61,11 @@ func (h *Handler) Mount(r *mux.Router) {
 	}
 }
 
-// guard checks the admin permission of panel routes before h runs; transfer routes
-// authenticate inside their handler because a signature covers the body.
+// guard checks the caller of keyOrPanel routes before h runs; transfer and dry-run
+// routes authenticate inside their handler (a signature covers the body).
 func (h *Handler) guard(rt route) http.Handler {
 	return web.H(func(w http.ResponseWriter, r *http.Request) error {
-		if rt.perm == "" {
+		if rt.access != keyOrPanel {
 			return rt.h(w, r, nil)
 		}
 		if err := web.CheckQuery(r); err != nil {

@@ -2,15 +2,13 @@ package ingest
 
 import "reviewd/app/core"
 
-// routes is the audit table of the ingest surface: method, path, permission,
-// handler. Transfer routes ("" permission) take a Bearer server key with the orders
-// scope or a signature with a signing password (web.Auth.Ingest); the dry run needs
-// no credentials at all (spec 1, rule 5) and is limited per IP address.
+// routes is the audit table of the ingest surface: method, path, callers (see
+// access), admin permission, handler.
 func (h *Handler) routes() []route {
 	return []route{
-		{"POST", "/v1/ingest/orders", "", h.handleOrderIngest},
-		{"POST", "/v1/ingest/deliveries", "", h.handleDeliveryIngest},
-		{"POST", "/admin/v1/ingest/check", "", h.handleIngestCheck},
-		{"GET", "/admin/v1/ingest/stats", core.PermRead, h.handleIngestStats},
+		{"POST", "/v1/ingest/orders", transfer, "", h.handleOrderIngest},
+		{"POST", "/v1/ingest/deliveries", transfer, "", h.handleDeliveryIngest},
+		{"POST", "/admin/v1/ingest/check", dryRun, "", h.handleIngestCheck},
+		{"GET", "/admin/v1/ingest/stats", keyOrPanel, core.PermRead, h.handleIngestStats},
 	}
 }

@@ -32,24 +32,6 @@ type Handler struct {
 	Limits  *web.Limits
 }
 
-// routes is the audit table of the mail surface. The generic endpoint takes a
-// signature with the mail-events password; provider endpoints carry the access code
-// in their address; the stop link carries its own sealed token.
-func (h *Handler) routes() []struct {
-	method, path string
-	h            web.H
-} {
-	return []struct {
-		method, path string
-		h            web.H
-	}{
-		{"POST", "/v1/mail-events/generic", h.handleGenericEvents},
-		{"POST", "/v1/mail-events/{provider}/{code}", h.handleProviderEvents},
-		{"GET", "/v1/unsubscribe", h.handleUnsubscribePage},
-		{"POST", "/v1/unsubscribe", h.handleUnsubscribe},
-	}
-}
-
 // Mount adds every route of the surface to the router.
 func (h *Handler) Mount(r *mux.Router) {
 	for _, rt := range h.routes() {

@@ -48,8 +48,30 @@ const EligibilityFailures = 10
 // route is one line of the route table.
 type route struct {
 	method, path string
+	access       access
 	h            web.H
 }
+
+// access says which callers a route takes. The storefront's handlers authenticate
+// their caller themselves (the credential decides the channel), so the column
+// records the rule each handler applies; a route without one does not mount.
+type access int
+
+const (
+	// public routes take anyone: files and pages whose content is public.
+	public access = iota + 1
+	// channelCode routes take a channel code (no domain check) or, failing that,
+	// a site key without the domain check (web.Auth.SiteKey).
+	channelCode
+	// siteKey routes take a site key (X-Service-Site-Key or key=) from a verified
+	// domain of its channel (web.Auth.SiteKey).
+	siteKey
+	// serverKey routes take a Bearer server key with the ssr scope plus channel=
+	// only (web.Auth.ServerOnly).
+	serverKey
+	// siteOrServerKey routes take either of the two above (web.Auth.Storefront).
+	siteOrServerKey
+)
 
 // Mount adds every storefront route to the router, each with its CORS preflight.
 func (h *Handler) Mount(r *mux.Router) {
@@ -65,6 +87,9 @@ func (h *Handler) Mount(r *mux.Router) {
 	preflight := http.HandlerFunc(handlePreflight)
 	seen := map[string]bool{}
 	for _, rt := range h.routes() {
+		if rt.access == 0 {
+			panic("storefront: route without access rule: " + rt.method + " " + rt.path)
+		}
 		r.Handle(rt.path, cors(rt.h)).Methods(rt.method)
 		if !seen[rt.path] {
 			seen[rt.path] = true

@@ -188,15 +188,6 @@ func (a *Auth) admin(r *http.Request) (*core.Actor, error) {
 	return nil, core.E(http.StatusUnauthorized, "refused", "credentials_missing")
 }
 
-// PanelOnly refuses key callers of a panel-session-only endpoint. Key callers get
-// keyErr (scope_missing, or panel_session_required as the endpoint's rule says).
-func PanelOnly(actor *core.Actor, keyErr *core.Error) error {
-	if actor.IsPanel() {
-		return nil
-	}
-	return keyErr
-}
-
 func safeMethod(m string) bool {
 	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
 }

@@ -197,26 +197,21 @@ func loadLists() error {
 	return listsErr
 }
 
-// termCache keeps compiled brand expressions by their text.
-var termCache sync.Map
-
 // CompileTerm compiles a brand expression as the checks use it: RE2 syntax, matched
-// case-insensitively anywhere in the title, text or name.
+// case-insensitively anywhere in the title, text or name. The service keeps the
+// compiled expressions of review checks (termCache).
 func CompileTerm(pattern string) (*regexp.Regexp, error) {
-	if re, ok := termCache.Load(pattern); ok {
-		return re.(*regexp.Regexp), nil
-	}
-	re, err := regexp.Compile("(?i)" + pattern)
-	if err != nil {
-		return nil, err
-	}
-	termCache.Store(pattern, re)
-	return re, nil
+	return regexp.Compile("(?i)" + pattern)
 }
 
-// TextFindings runs every text check (all but duplicate) over a review's text with
-// the brand's expressions.
+// TextFindings runs every text check (all but duplicate) over a text with the
+// brand's expressions, compiling them for this call (question and answer checks).
 func TextFindings(t CheckText, terms []store.Term) ([]Finding, error) {
+	return textFindings(t, terms, CompileTerm)
+}
+
+// textFindings runs the text checks, compiling the brand's expressions with compile.
+func textFindings(t CheckText, terms []store.Term, compile func(string) (*regexp.Regexp, error)) ([]Finding, error) {
 	if err := loadLists(); err != nil {
 		return nil, err
 	}
@@ -236,7 +231,7 @@ func TextFindings(t CheckText, terms []store.Term) ([]Finding, error) {
 			out = append(out, Finding{CheckHealthClaim, f.name, w})
 		}
 		for _, term := range terms {
-			re, err := CompileTerm(term.Pattern)
+			re, err := compile(term.Pattern)
 			if err != nil {
 				continue // saved expressions compile; an unreadable one is skipped
 			}
@@ -270,7 +265,7 @@ func (c *Service) RunChecks(ctx context.Context, tx *store.Tx, r store.Review) (
 	if err != nil {
 		return false, err
 	}
-	found, err := TextFindings(CheckText{Title: r.Title, Body: r.Body, AuthorName: r.AuthorName, Language: r.Language}, terms)
+	found, err := textFindings(CheckText{Title: r.Title, Body: r.Body, AuthorName: r.AuthorName, Language: r.Language}, terms, c.terms.compile)
 	if err != nil {
 		return false, err
 	}

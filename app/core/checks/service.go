@@ -3,12 +3,38 @@
 // term list.
 package checks
 
-import "reviewd/app/core"
+import (
+	"regexp"
+	"sync"
+
+	"reviewd/app/core"
+)
 
 // Service is the content-check domain service.
 type Service struct {
 	*core.Core
+	terms termCache
 }
 
 // New builds the content-check service.
 func New(c *core.Core) *Service { return &Service{Core: c} }
+
+// termCache keeps the compiled brand expressions of one service by their text.
+// Expressions are validated when saved, so it holds at most the saved list and the
+// expressions tried since the service started.
+type termCache struct {
+	m sync.Map // pattern -> *regexp.Regexp
+}
+
+// compile returns the compiled expression of pattern, compiling it on first use.
+func (c *termCache) compile(pattern string) (*regexp.Regexp, error) {
+	if re, ok := c.m.Load(pattern); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := CompileTerm(pattern)
+	if err != nil {
+		return nil, err
+	}
+	c.m.Store(pattern, re)
+	return re, nil
+}

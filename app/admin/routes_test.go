@@ -1,0 +1,27 @@
+package admin
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRouteTableIsTheAccessAudit checks that every admin route states its callers
+// and permission: only signing in is open, and every other route names a
+// permission the guard checks.
+func TestRouteTableIsTheAccessAudit(t *testing.T) {
+	h := &Handler{}
+	for _, rt := range h.routes() {
+		name := rt.method + " " + rt.path
+		switch {
+		case rt.access == open && rt.perm != "":
+			t.Errorf("%s: open route with permission %q", name, rt.perm)
+		case rt.access == open && !strings.HasPrefix(rt.path, "/admin/v1/session"):
+			t.Errorf("%s: open route outside signing in", name)
+		case rt.access != open && rt.perm == "":
+			t.Errorf("%s: authenticated route without permission", name)
+		}
+		if strings.HasPrefix(rt.path, "/admin/v1/order-sources") && rt.access != panelNotKey {
+			t.Errorf("%s: order connections take a panel session only", name)
+		}
+	}
+}
