@@ -1,0 +1,280 @@
+package docs_test
+
+// Components of the document shared by several routes.
+func components() map[string]any {
+	media := obj(map[string]any{"id": str(), "kind": enum("image", "video"), "url": str(), "srcset": str(), "width": integer(), "height": integer(),
+		"alt_text": str(), "poster_url": str()}, "id", "kind", "url")
+	review := obj(map[string]any{
+		"id": str(), "rating": map[string]any{"type": "integer", "minimum": 1, "maximum": 5}, "title": str(), "body": str(), "author": str(),
+		"anonymous": boolean(), "language": str(), "published_at": str(), "verified": boolean(), "verification_method": str(),
+		"helpful_count": integer(), "unhelpful_count": integer(), "aspects": arr(anyObj()), "aspect_scores": anyObj(), "aspect_template": str(),
+		"media": arr(ref("Media")), "seller_response": anyObj(), "resolution": anyObj(),
+		"origin": enum("own", "syndicated", "imported"), "origin_market": str(), "origin_label": str(), "origin_url": str(),
+		"experience": enum("product", "process"), "translations": anyObj(),
+	}, "id", "rating", "title", "body", "author", "anonymous", "published_at", "verified", "helpful_count", "unhelpful_count", "media", "origin", "experience")
+	list := obj(map[string]any{
+		"reviews": arr(ref("Review")), "total": integer(), "page": integer(), "pages": integer(), "page_size": integer(), "sort": str(),
+		"shared": integer(), "ai_summary": map[string]any{"type": "null"}, "sorts": arr(obj(map[string]any{"code": str(), "label": str()}, "code", "label")),
+		"aggregate": obj(map[string]any{"count": integer(), "average": map[string]any{"type": "number"}, "distribution": anyObj()}, "count", "average", "distribution"),
+		"aspects":   arr(anyObj()), "topics": arr(anyObj()), "gallery": arr(anyObj()), "media_reviews": integer(),
+		"style": enum("cards", "sidebar"), "theme": enum("warm", "trust", "editorial", "minimal", "soft", "bold", "natural", "night"),
+		"applied": anyObj(), "core": anyObj(), "language": str(), "words": anyObj(), "report_reasons": arr(obj(map[string]any{"code": str(), "label": str()}, "code", "label")),
+		"questions_enabled": boolean(), "privacy_url": str(), "limits": anyObj(),
+	}, "reviews", "total", "page", "pages", "page_size", "sort", "ai_summary", "aggregate", "core", "language", "questions_enabled", "style", "theme")
+	answerRow := obj(map[string]any{"id": str(), "kind": enum("brand", "buyer"), "author": str(), "verified": boolean(), "body": str(), "published_at": str()},
+		"id", "kind", "author", "body", "published_at")
+	question := obj(map[string]any{"id": str(), "author": str(), "body": str(), "published_at": str(), "answers": arr(ref("Answer"))},
+		"id", "author", "body", "published_at", "answers")
+	return map[string]any{
+		"schemas": map[string]any{
+			"Error": map[string]any{"type": "object", "required": []string{"error", "detail"}, "properties": map[string]any{
+				"error":  map[string]any{"type": "string", "description": "Error code."},
+				"detail": map[string]any{"type": "string", "description": "Detail code; may carry a value after a colon."}}},
+			"Health": obj(map[string]any{"ok": boolean(), "version": str(), "commit": str(), "schema_version": integer()}, "ok", "version", "schema_version"),
+			"OrderLine": obj(map[string]any{"line_reference": strMax(128), "variant_key": strMax(128), "group_key": strMax(128), "catalog_id": strMax(128),
+				"title": strMax(300), "state": str(), "delivered_at": str()}, "line_reference", "variant_key"),
+			"Media":      media,
+			"Review":     review,
+			"ReviewList": list,
+			"Answer":     answerRow,
+			"Question":   question,
+			"Questions": obj(map[string]any{"questions": arr(ref("Question")), "total": integer(), "page": integer(), "pages": integer(), "page_size": integer(),
+				"limits": anyObj(), "language": str()}, "questions", "total", "page", "pages", "page_size", "language"),
+			"Created": obj(map[string]any{"id": str(), "state": str()}, "id"),
+		},
+		"securitySchemes": map[string]any{
+			"apiKey": map[string]any{"type": "apiKey", "in": "header", "name": "Authorization",
+				"description": "Admin API key: `Authorization: Api-Key <key>`. Its permissions (read, moderate, export, write) decide the routes it may call."},
+			"panelSession": map[string]any{"type": "apiKey", "in": "cookie", "name": "reviewd_session",
+				"description": "Panel session cookie set by POST /admin/v1/session."},
+			"csrf": map[string]any{"type": "apiKey", "in": "header", "name": "X-Service-CSRF",
+				"description": "The session's CSRF token, required with the panel session cookie on unsafe methods."},
+			"serverKey": map[string]any{"type": "http", "scheme": "bearer",
+				"description": "Server key of a channel (`Authorization: Bearer <key>`): orders permission for ingest, ssr for server rendering and viewer lookups (with channel=)."},
+			"siteKey": map[string]any{"type": "apiKey", "in": "query", "name": "key",
+				"description": "Site key of a channel on read requests from a store page; the Origin (else Referer) domain must be verified."},
+			"siteKeyHeader": map[string]any{"type": "apiKey", "in": "header", "name": "X-Service-Site-Key",
+				"description": "Site key of a channel on write requests from a store page; the Origin (else Referer) domain must be verified."},
+			"signature": map[string]any{"type": "apiKey", "in": "header", "name": "X-Service-Signature",
+				"description": "hex(HMAC-SHA256(password, timestamp + '.' + body)) over the exact bytes sent."},
+			"signatureSecret": map[string]any{"type": "apiKey", "in": "header", "name": "X-Service-Secret",
+				"description": "Password ID of the signing (or mail-events) password."},
+			"signatureTimestamp": map[string]any{"type": "apiKey", "in": "header", "name": "X-Service-Timestamp",
+				"description": "ISO 8601 time with time zone, within 5 minutes of the service clock."},
+			"writingToken": map[string]any{"type": "apiKey", "in": "header", "name": "X-Service-Token",
+				"description": "Writing token of a customer (from an invitation or the order check)."},
+			"metricsToken": map[string]any{"type": "http", "scheme": "bearer", "description": "metrics.token of the configuration."},
+		},
+	}
+}
+
+func storefrontOps() []op {
+	listQ := []param{pKey, pChannel, pProduct, pScope, pSort, pPage, pPageSize,
+		q("rating", "1–5.", integer()), q("verified", "1: only with proof of purchase.", str()), q("media", "1: only with media.", str()),
+		pQ, q("topic", "One word up to 40 letters.", strMax(40)), pLang, q("via", "script when sent by the page script.", str())}
+	listErr := cat(errSite, []string{"400 invalid / product", "400 sort_not_allowed", "400 invalid / rating", "400 invalid / q_too_long", "400 invalid / topic_too_long", "400 invalid / topic"})
+	pRev := "{id:r_[a-z2-7]{20}}"
+	writeErr := cat(errSite, errBody, errToken)
+	ops := []op{
+		{method: "POST", path: "/v1/eligibility", tag: "storefront", summary: "Order check: order number and email in, a single-use writing token out", auth: siteWrite,
+			body: json(obj(map[string]any{"order": strMax(128), "email": strMax(254), "language": str()}, "order", "email")),
+			ok:   []answer{okJSON(200, "Eligible: token and products.", anyObj())},
+			errs: cat(errSite, errBody, []string{"400 invalid / order", "400 invalid / email", "403 refused / not_eligible"})},
+		{method: "POST", path: "/v1/eligibility/token", tag: "storefront", summary: "Verify a token from an invitation or correction link (mode write, feedback or revise)", auth: siteWrite,
+			body: json(obj(map[string]any{"token": str(), "language": str()}, "token")),
+			ok:   []answer{okJSON(200, "Token details.", obj(map[string]any{"mode": enum("write", "feedback", "revise")}, "mode"))},
+			errs: writeErr},
+		{method: "POST", path: "/v1/media", tag: "storefront", summary: "Upload a photo or video (multipart, field file; token and line_reference fields)", auth: siteWrite,
+			body: &body{ctype: "multipart/form-data", schema: obj(map[string]any{"token": str(), "line_reference": str(), "file": map[string]any{"type": "string", "contentMediaType": "application/octet-stream"}}, "token", "file")},
+			ok:   []answer{okJSON(201, "Stored; id and kind, no file address.", obj(map[string]any{"id": str(), "kind": str()}, "id"))},
+			errs: cat(writeErr, []string{"400 refused / type_not_allowed: <type>", "400 refused / too_large: <MB>", "400 refused / too_many_items: 18", "413 refused / too_large: <MB>",
+				"422 refused / video_too_long: 60", "422 refused / quarantined", "422 refused / image_unreadable", "422 refused / image_too_large", "422 refused / video_unreadable",
+				"422 refused / video_stream_missing", "422 refused / video_frame_too_large: 3840x2160", "422 refused / video_frame_rate_too_high: 60",
+				"422 refused / video_codec_not_allowed", "422 refused / scan_failed", "422 refused / processing_failed"})},
+		{method: "POST", path: "/v1/reviews", tag: "storefront", summary: "Submit reviews for up to 20 products", auth: siteWrite,
+			body: json(obj(map[string]any{"token": str(), "language": str(), "reviews": map[string]any{"type": "array", "maxItems": 20, "items": anyObj()}}, "token", "reviews")),
+			ok:   []answer{okJSON(201, "Saved reviews.", anyObj())},
+			errs: cat(writeErr, []string{"403 token_refused / line_already_written", "403 token_refused / line_out_of_scope", "400 invalid / rating_out_of_range", "400 invalid / title_too_long: 200",
+				"400 invalid / body_too_long: 5000", "400 invalid / author_too_long: 120", "400 invalid / aspect_unknown", "400 invalid / aspect_out_of_range", "400 invalid / aspect_required",
+				"400 invalid / too_many_reviews", "400 invalid / too_many_items: 6", "400 invalid / media_not_available", "400 invalid / hide_name"})},
+		{method: "POST", path: "/v1/reviews/revise", tag: "storefront", summary: "Resubmit a rejected review with a correction token", auth: siteWrite,
+			body: json(obj(map[string]any{"token": str(), "rating": integer(), "title": str(), "body": str(), "kept_media": arr(str()), "media": arr(str()), "author_name": strMax(120), "hide_name": boolean()}, "token")),
+			ok:   []answer{okJSON(200, "Resubmitted.", anyObj())},
+			errs: cat(writeErr, []string{"400 invalid / review_not_revisable", "400 invalid / rating_out_of_range", "400 invalid / too_many_items: 6", "400 invalid / hide_name"})},
+		{method: "GET", path: "/media/{id:m_[a-z2-7]{20}}/{file:[a-z0-9-]{1,40}\\.(?:jpg|mp4)}", tag: "storefront", summary: "Public review media file, while the review is published",
+			ok: []answer{okType(200, "The file (supports Range).", "application/octet-stream"), okType(206, "Part of the file.", "application/octet-stream")}, errs: []string{"404 not_found", "416 invalid / range"}},
+		{method: "HEAD", path: "/media/{id:m_[a-z2-7]{20}}/{file:[a-z0-9-]{1,40}\\.(?:jpg|mp4)}", tag: "storefront", summary: "Headers of a public review media file",
+			ok: []answer{{status: 200, desc: "Headers only."}}, errs: []string{"404 not_found"}},
+		{method: "GET", path: "/v1/viewer", tag: "storefront", summary: "Signed-in customer's state for a product (server key only)", auth: serverOnly,
+			query:   []param{pProduct, pScope, pLang, qreq("channel", "Channel code.", str())},
+			headers: []param{hCustomer, {name: "X-Service-Customer-Name", desc: "Name shown with a question (UTF-8 percent-encoded).", schema: str()}},
+			ok:      []answer{okJSON(200, "state, reviews, limits; token and products when the customer can write; asker when questions are on. Cache-Control no-store.", obj(map[string]any{"state": anyv(), "reviews": anyv(), "limits": anyObj()}, "state"))},
+			errs:    cat(errSite, []string{"403 refused / server_only", "400 invalid / customer", "400 invalid / product"})},
+		{method: "GET", path: "/v1/viewer/order", tag: "storefront", summary: "One order of the signed-in customer (server key only)", auth: serverOnly,
+			query: []param{qreq("order", "Order number, up to 128 chars.", strMax(128)), qreq("channel", "Channel code.", str()), pLang}, headers: []param{hCustomer},
+			ok:   []answer{okJSON(200, "Order detail; empty lines when not found or another customer's. Cache-Control no-store.", obj(map[string]any{"order": anyv(), "token": str(), "lines": arr(anyObj()), "language": str()}, "lines"))},
+			errs: cat(errSite, []string{"403 refused / server_only", "400 invalid / customer", "400 invalid / order", "400 invalid / order_too_long"})},
+		{method: "GET", path: "/v1/questions", tag: "storefront", summary: "Published questions with their answers", auth: siteRead,
+			query: []param{pKey, pChannel, pProduct, pScope, pPage, q("page_size", "Default 5, at most 20.", integer()), pLang},
+			ok:    []answer{okJSON(200, "Cache-Control private, max-age=30.", ref("Questions"))},
+			errs:  cat(errSite, []string{"403 refused / questions_disabled", "400 invalid / product"})},
+		{method: "POST", path: "/v1/questions", tag: "storefront", summary: "Ask a question (no purchase needed)", auth: siteWrite,
+			body: json(obj(map[string]any{"product": strMax(128), "scope": str(), "name": strMax(120), "email": strMax(254), "body": strMax(1000), "hide_name": boolean(), "language": str(), "asker": str()}, "product", "body")),
+			ok:   []answer{okJSON(201, "Created; id and state.", ref("Created"))},
+			errs: cat(errSite, errBody, []string{"403 refused / questions_disabled", "400 invalid / body_required", "400 invalid / body_too_long", "400 invalid / name_too_long", "400 invalid / email", "400 invalid / hide_name"})},
+		{method: "POST", path: "/v1/questions/{id:q_[a-z2-7]{20}}/answers", tag: "storefront", summary: "Answer a question as a buyer (review-invitation token in X-Service-Token)", auth: []string{"siteKeyHeader+writingToken"},
+			body: json(obj(map[string]any{"body": strMax(2000), "name": strMax(120), "hide_name": boolean(), "language": str()}, "body")),
+			ok:   []answer{okJSON(201, "Created; id and state.", ref("Created"))},
+			errs: cat(errSite, errBody, errToken, []string{"403 refused / questions_disabled", "404 not_found", "400 invalid / body_required", "400 invalid / body_too_long"})},
+		{method: "GET", path: "/v1/method-statement", tag: "storefront", summary: "Public method statement page of the site key's channel (no domain check)",
+			query: []param{pKey, pLang, q("format", "json for machine-readable output.", enum("json"))},
+			ok:    []answer{okType(200, "HTML page, or JSON with format=json. Cache-Control public, max-age=300.", "text/html")},
+			errs:  []string{"403 refused / unknown_site_key", "403 refused / revoked_site_key", "403 refused / channel_inactive", "400 invalid / invalid", "429 rate_limited"}},
+		{method: "GET", path: "/v1/method-statement.css", tag: "storefront", summary: "Style sheet of the method statement page",
+			ok: []answer{okType(200, "CSS.", "text/css")}},
+		{method: "GET", path: "/v1/reviews/list", tag: "storefront", summary: "Published reviews, summary and required elements", auth: siteRead,
+			query: listQ, ok: []answer{okJSON(200, "Cache-Control private, max-age=30.", ref("ReviewList"))}, errs: listErr},
+		{method: "GET", path: "/v1/ssr", tag: "storefront", summary: "Server rendering: ready HTML, state (the list answer) and structured data", auth: siteRead,
+			query: append(listQ[:len(listQ):len(listQ)], q("name", "Product name for structured data.", str()),
+				q("style", "cards or sidebar.", enum("cards", "sidebar")), q("theme", "One of the eight themes.", str())),
+			headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
+			ok: []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.",
+				obj(map[string]any{"html": str(), "state": ref("ReviewList"), "jsonld": anyv()}, "html", "state")), {status: 304, desc: "Unchanged since the ETag sent."}},
+			errs: cat(listErr, []string{"400 invalid / style", "400 invalid / style_too_long", "400 invalid / theme", "400 invalid / theme_too_long", "409 refused / no_site_key"})},
+		{method: "POST", path: "/v1/reviews/" + pRev + "/helpful", tag: "storefront", summary: "Helpful vote (up, down or none)", auth: siteWrite,
+			body: json(obj(map[string]any{"vote": enum("up", "down", "none"), "visitor_key": str()}, "vote")),
+			ok: []answer{okJSON(200, "The visitor's vote and the counts.", obj(map[string]any{"vote": nullable(enum("up", "down")), "counted": boolean(),
+				"helpful_count": integer(), "unhelpful_count": integer()}, "vote", "counted", "helpful_count", "unhelpful_count"))},
+			errs: cat(errSite, errBody, errNotFnd, []string{"400 invalid / vote"})},
+		{method: "POST", path: "/v1/reviews/" + pRev + "/report", tag: "storefront", summary: "Report a published review", auth: siteWrite,
+			body: json(obj(map[string]any{"reason": str(), "note": strMax(1000), "visitor_key": str()}, "reason")),
+			ok:   []answer{okJSON(201, "The report's id (an open one of the same visitor is returned again).", obj(map[string]any{"id": str()}, "id"))},
+			errs: cat(errSite, errBody, errNotFnd, []string{"400 invalid_reason", "400 invalid / note_too_long"})},
+		{method: "POST", path: "/v1/views", tag: "storefront", summary: "Count one view of the review component (JSON sent as text/plain)", auth: []string{"siteKey"},
+			body: &body{ctype: "text/plain", schema: str()},
+			ok:   []answer{noContent("Counted (or ignored for bots and prefetches).")},
+			errs: cat(errSite, []string{"400 invalid / product", "400 invalid_json"})},
+		{method: "GET", path: "/static/reviews.css", tag: "storefront", summary: "Theme style sheet of the review component",
+			query: []param{q("theme", "Theme.", str()), q("style", "Layout.", str())},
+			ok:    []answer{okType(200, "CSS.", "text/css")}, errs: []string{"400 invalid / theme", "400 invalid / style"}},
+		{method: "GET", path: "/v1/widget.js", tag: "storefront", summary: "Loader of the page script",
+			ok: []answer{okType(200, "JavaScript.", "text/javascript")}},
+		{method: "HEAD", path: "/v1/widget.js", tag: "storefront", summary: "Headers of the loader",
+			ok: []answer{{status: 200, desc: "Headers only."}}},
+		{method: "GET", path: "/assets/{hash:[0-9a-f]{16}}/{file:reviews\\.(?:js|css)}", tag: "storefront", summary: "Content-addressed script and style of the component",
+			ok: []answer{okType(200, "JavaScript or CSS; immutable caching.", "text/javascript")}, errs: errNotFnd},
+		{method: "HEAD", path: "/assets/{hash:[0-9a-f]{16}}/{file:reviews\\.(?:js|css)}", tag: "storefront", summary: "Headers of a content-addressed file",
+			ok: []answer{{status: 200, desc: "Headers only."}}, errs: errNotFnd},
+	}
+	// Every storefront path answers CORS preflights.
+	seen := map[string]bool{}
+	var pre []op
+	for _, o := range ops {
+		if !seen[o.path] {
+			seen[o.path] = true
+			pre = append(pre, op{method: "OPTIONS", path: o.path, tag: "storefront", summary: "CORS preflight",
+				ok: []answer{noContent("Access-Control-Allow-* headers.")}})
+		}
+	}
+	return append(ops, pre...)
+}
+
+func adminOps() []op {
+	const tag = "admin"
+	a := func(method, path, summary string, query []param, b *body, ok answer, errs ...string) op {
+		e := cat(errAdmin, errs)
+		if b != nil {
+			e = cat(e, errBody)
+		}
+		return op{method: method, path: path, tag: tag, summary: summary, auth: adminAuth, query: query, body: b, ok: []answer{ok}, errs: e}
+	}
+	p := func(o op) op { o.auth = panelOnly; o.errs = cat(o.errs, errPanel); return o }
+	pub := func(o op) op { o.auth = nil; return o }
+	any200 := func(desc string) answer { return okJSON(200, desc, anyObj()) }
+	q20 := "{id:q_[a-z2-7]{20}}"
+	conn := "{id:conn_[0-9]+}"
+	file := q("format", "csv, xlsx or json downloads a file.", enum("csv", "xlsx", "json"))
+	return []op{
+		a("GET", "/admin/v1/whoami", "The caller: user or key, role, permissions, brand", nil, nil, any200("The caller.")),
+		pub(a("POST", "/admin/v1/session", "Sign in with username and password (panel)", nil,
+			json(obj(map[string]any{"username": str(), "password": str()}, "username", "password")),
+			okJSON(200, "Signed in (session cookie set) or step second_step when two-step sign-in is on.", obj(map[string]any{"authenticated": boolean()}, "authenticated")),
+			"401 refused / credentials_invalid")),
+		pub(a("POST", "/admin/v1/session/passcode", "Second sign-in step: passcode", nil, json(obj(map[string]any{"passcode": str()}, "passcode")),
+			any200("Signed in."), "400 invalid_passcode", "400 second_step_expired")),
+		p(a("GET", "/admin/v1/session", "The panel session", nil, nil, any200("Session with csrf token."))),
+		p(a("DELETE", "/admin/v1/session", "Sign out", nil, nil, noContent("Signed out."))),
+		p(a("GET", "/admin/v1/session/second-step", "Two-step sign-in state and set-up secret", nil, nil, any200("State."))),
+		p(a("POST", "/admin/v1/session/second-step", "Start turning on two-step sign-in", nil, nil, any200("Set-up secret."), "409 invalid / second_step_on")),
+		p(a("POST", "/admin/v1/session/second-step/confirm", "Confirm two-step sign-in with a passcode", nil, json(obj(map[string]any{"passcode": str()}, "passcode")), any200("On."), "400 invalid_passcode")),
+		p(a("POST", "/admin/v1/session/second-step/off", "Turn two-step sign-in off", nil, json(anyObj()), any200("Off."), "400 invalid_passcode", "400 invalid / current_password")),
+		p(a("POST", "/admin/v1/session/email-change", "Change the member's own email", nil, json(obj(map[string]any{"current": str(), "email": str()}, "email")),
+			any200("Changed."), "400 invalid / current_password", "400 invalid / email_required", "403 email_change_own_only")),
+		a("GET", "/admin/v1/settings", "Brand settings (write)", nil, nil, any200("Settings.")),
+		a("POST", "/admin/v1/settings", "Change settings; delivery route fields only in a panel session (write)", nil, json(anyObj()), any200("Settings."),
+			"403 refused / panel_session_required", "400 invalid / sender_domain_unverified", "400 invalid / webhook_url_required", "400 invalid / webhook_secret_missing",
+			"400 invalid / invite_delivery_unavailable", "400 invalid / reminder_delivery_unavailable", "400 invalid / url_invalid"),
+		p(a("POST", "/admin/v1/settings/webhook-secret", "Create the notification address password (shown once)", nil, nil, any200("The password."))),
+		a("GET", "/admin/v1/invites", "Invitations", append([]param{q("sent", "1: only emailed invitations.", str())}, listQuery...), nil, listAnswer("Invitations and counters.", anyObj()), "400 invalid / channel"),
+		a("POST", "/admin/v1/invites/retry", "Queue failed invitations again (write)", nil, json(obj(map[string]any{"ids": map[string]any{"type": "array", "maxItems": 500, "items": str()}, "channel": str()})),
+			okJSON(200, "Counts.", obj(map[string]any{"queued": integer(), "expired": integer()}, "queued", "expired")), "400 invalid / ids", "400 invalid / channel"),
+		a("GET", "/admin/v1/send-logs", "Message log", append([]param{q("channel_kind", "email or webhook.", enum("email", "webhook"))}, listQuery...), nil, listAnswer("Rows and counters.", anyObj()), "400 invalid / channel"),
+		a("POST", "/admin/v1/opt-outs/check", "Look up opt-outs of up to 1000 addresses", nil, json(obj(map[string]any{"addresses": map[string]any{"type": "array", "maxItems": 1000, "items": str()}}, "addresses")),
+			okJSON(200, "Opted-out rows.", obj(map[string]any{"opted_out": arr(anyObj())}, "opted_out")), "400 invalid / addresses_required", "400 invalid / addresses"),
+		a("GET", "/admin/v1/opt-outs/export", "Download the opt-out list (export)", []param{file}, nil, okType(200, "File (csv default, xlsx, json).", "text/csv"), "400 invalid / format"),
+		a("GET", "/admin/v1/terms", "Blocked terms and regular expressions", nil, nil, any200("Terms.")),
+		a("POST", "/admin/v1/terms", "Save blocked terms (write)", nil, json(anyObj()), any200("Saved."), "400 invalid / regex_limit: 50", "400 invalid / term"),
+		a("DELETE", "/admin/v1/terms/{id:term_[0-9]+}", "Delete a term (write)", nil, nil, noContent("Deleted."), "404 not_found"),
+		a("GET", "/admin/v1/aspect-templates", "Rating-topic lists", nil, nil, any200("Lists (own false for presets).")),
+		a("POST", "/admin/v1/aspect-templates", "Save a rating-topic list (write)", nil, json(anyObj()), any200("Saved."), "409 refused / template_preset", "409 refused / template_default", "409 refused / template_assigned", "409 refused / template_retired"),
+		a("POST", "/admin/v1/aspect-templates/retire", "Retire a rating-topic list (write)", nil, json(anyObj()), any200("Retired."), "404 not_found", "409 refused / template_preset", "409 refused / template_default", "409 refused / template_assigned"),
+		a("GET", "/admin/v1/questions", "Questions", append([]param{q("state", "State filter.", str()), q("market", "Market.", str()), q("unanswered", "1: only unanswered.", str()), q("answers_waiting", "1: answers awaiting approval.", str())}, listQuery...), nil,
+			okJSON(200, "Rows, counters (waiting, unanswered, answers_waiting) and enabled.", obj(map[string]any{"items": arr(anyObj()), "counters": anyObj(), "enabled": boolean()}, "items", "counters", "enabled")), "400 invalid / channel"),
+		a("GET", "/admin/v1/questions/"+q20, "Question detail", nil, nil, any200("asker_name, name_hidden, answers, notice, available_events, ledger."), "404 not_found"),
+		a("POST", "/admin/v1/questions/"+q20+"/transition", "Moderate a question (moderate)", nil, transitionBody, any200("The question."), cat(errNotFnd, errTransit)...),
+		a("POST", "/admin/v1/questions/"+q20+"/answer", "Publish a brand answer (moderate)", nil, json(obj(map[string]any{"body": strMax(2000)}, "body")), okJSON(201, "The answer row.", anyObj()),
+			"404 not_found", "409 answer_refused / text_steering", "409 answer_refused / text_health_claim", "409 answer_refused / text_personal_data", "409 answer_refused / text_profanity", "409 answer_refused / question_not_published"),
+		a("POST", "/admin/v1/answers/{id:a_[a-z2-7]{20}}/transition", "Moderate an answer (moderate)", nil, transitionBody, any200("The answer."), cat(errNotFnd, errTransit)...),
+		a("GET", "/admin/v1/policies", "Market rules and limits", []param{pChannel}, nil, any200("Profiles and limits."), "400 invalid / channel"),
+		p(a("POST", "/admin/v1/policies", "Open a brand version of a market rule (manage-market-rules)", nil,
+			json(obj(map[string]any{"market": str(), "channel": str(), "verification_required": boolean(), "review_window_days": map[string]any{"type": "integer", "minimum": 7, "maximum": 365},
+				"allowed_sort_options": arr(str()), "default_sort_option": str(), "valid_from": str()})), okJSON(201, "The new version.", anyObj()),
+			"400 invalid / verification_locked", "400 invalid / sort_not_offered: <option>", "400 invalid / default_sort_not_allowed", "400 invalid / review_window_days_out_of_range", "400 invalid / valid_from_past", "400 invalid / channel", "400 invalid / channel_market_mismatch")),
+		a("GET", "/admin/v1/method-statement", "Method statements", []param{pChannel, pLang}, nil, any200("rows and domains, or one statement."), "400 invalid / channel"),
+		a("POST", "/admin/v1/method-statement", "Save a method statement address (write)", nil, json(obj(map[string]any{"channel": str(), "language": str(), "external_url": str()}, "channel", "language")),
+			any200("The statement."), "400 invalid / channel", "400 invalid / url_invalid", "400 invalid / host_unverified", "502 page_unreadable"),
+		a("POST", "/admin/v1/method-statement/confirm", "Confirm a method statement (write)", nil, json(obj(map[string]any{"channel": str(), "language": str(), "fingerprint": str()}, "channel", "language", "fingerprint")),
+			any200("Confirmed."), "400 invalid / channel", "409 statement_changed"),
+		p(a("GET", "/admin/v1/order-sources", "Platform order connections (change-settings)", nil, nil, okJSON(200, "items and platforms.", obj(map[string]any{"items": arr(anyObj()), "platforms": arr(anyObj())}, "items", "platforms")))),
+		p(a("POST", "/admin/v1/order-sources", "Create an order connection", nil, json(obj(map[string]any{"platform": str(), "channel": str(), "backfill_days": integer(), "interval_minutes": integer(), "enabled": boolean()}, "platform", "channel")),
+			okJSON(201, "The connection.", anyObj()), "400 invalid / base_url", "400 invalid / remote_channel", "400 invalid / <field>_required", "400 platform_refused / <reason>", "409 source_exists", "400 invalid / channel")),
+		p(a("POST", "/admin/v1/order-sources/check", "Dry run of connection details", nil, json(anyObj()),
+			okJSON(200, "orders, complete, skipped, sample.", obj(map[string]any{"orders": integer(), "complete": boolean(), "skipped": anyObj(), "sample": arr(anyObj())}, "orders", "complete", "skipped", "sample")),
+			"400 invalid / base_url", "400 invalid / <field>_required", "400 platform_refused / <reason>")),
+		p(a("GET", "/admin/v1/order-sources/"+conn, "One order connection", nil, nil, any200("The connection."), "404 not_found")),
+		p(a("PATCH", "/admin/v1/order-sources/"+conn, "Change an order connection", nil, json(anyObj()), any200("The connection."), "404 not_found", "400 invalid / address_needs_credentials", "400 invalid / base_url")),
+		p(a("DELETE", "/admin/v1/order-sources/"+conn, "Remove an order connection", nil, nil, noContent("Removed."), "404 not_found")),
+		p(a("POST", "/admin/v1/order-sources/"+conn+"/check", "Dry run with saved details", nil, nil, any200("orders, complete, skipped, sample."), "404 not_found", "400 platform_refused / <reason>")),
+		p(a("POST", "/admin/v1/order-sources/"+conn+"/run", "Start a read", nil, nil, okJSON(202, "Queued.", anyObj()), "404 not_found", "409 source_inactive", "409 channel_inactive")),
+		a("GET", "/admin/v1/diagnostics", "Connection log", listQuery, nil, any200("Rows.")),
+		a("GET", "/admin/v1/reviews", "Reviews; export=csv|xlsx|json downloads a file (export)", append([]param{q("export", "csv, xlsx or json.", enum("csv", "xlsx", "json")),
+			q("entry_point", "import: only imported reviews.", str()), q("state", "State filter.", str())}, listQuery...), nil,
+			listAnswer("Review rows (product_name, flag_open, source).", anyObj()), "400 invalid / channel", "400 invalid / export"),
+		a("GET", "/admin/v1/reviews/{id}", "Review detail", nil, nil, okJSON(200, "Review detail.", obj(map[string]any{"id": str(), "available_events": arr(str())}, "id")), "404 not_found"),
+		a("GET", "/admin/v1/reviews/{id}/media/{file_id}/{file_name}", "A review's media file, even when unpublished (private, no-store; Range)", nil, nil,
+			okType(200, "The file.", "application/octet-stream"), "404 not_found"),
+		a("DELETE", "/admin/v1/reviews/{id}/media/{file_id}", "Delete a media file permanently (moderate)", []param{q("reason", "Removal reason (also accepted in the body).", str())}, json(obj(map[string]any{"reason": enum("personal_data", "profanity", "data_subject_request", "legal_order")})),
+			noContent("Deleted."), "404 not_found", "400 invalid / reason_required", "400 invalid / reason"),
+		a("POST", "/admin/v1/reviews/{id}/transition", "Moderate a review (moderate)", nil, transitionBody, any200("The review."), cat(errNotFnd, errTransit, []string{"409 transition_refused / review_anonymized"})...),
+		a("GET", "/admin/v1/reviews/{id}/trace", "Review history; format downloads a file (export)", []param{file}, nil,
+			okJSON(200, "review and timeline.", obj(map[string]any{"review": anyObj(), "timeline": arr(anyObj())}, "review", "timeline")), "404 not_found", "400 invalid / format"),
+		a("POST", "/admin/v1/reviews/{id}/reports/resolve", "Close open reports (moderate)", nil, json(obj(map[string]any{"note": strMax(1000)})),
+			okJSON(200, "Closed count.", obj(map[string]any{"closed": integer()}, "closed")), "404 not_found", "409 resolution_refused / <reason>", "400 invalid / note_too_long"),
+		a("GET", "/admin/v1/moderation/queue", "Reviews awaiting approval (moderate)", listQuery, nil,
+			okJSON(200, "Rows and counters.", obj(map[string]any{"items": arr(anyObj()), "counters": anyObj()}, "items", "counters")), "400 invalid / channel"),
+		a("POST", "/admin/v1/moderation/bulk", "Approve or reject up to 200 reviews (moderate)", nil,
+			json(obj(map[string]any{"ids": map[string]any{"type": "array", "maxItems": 200, "items": str()}, "action": enum("approve", "reject"), "reason": str()}, "ids", "action")),
+			okJSON(200, "Counts.", obj(map[string]any{"count": integer(), "skipped": integer()}, "count", "skipped")), "400 invalid / ids", "400 invalid / action", "400 invalid / reason_required"),
+		a("GET", "/admin/v1/reasons", "Reason lists by language", nil, nil, any200("Reason lists, including review_media_removal.")),
+	}
+}
