@@ -163,9 +163,10 @@ func serviceOps() []op {
 
 func ingestOps() []op {
 	order := obj(map[string]any{
-		"channel": str(), "external_id": strMax(128), "market": str(), "placed_at": map[string]any{"type": "string", "format": "date-time"},
-		"customer_email": strMax(254), "customer_key": strMax(128), "customer_name": str(), "lines": arr(ref("OrderLine")),
-	}, "external_id", "placed_at", "lines")
+		"channel": strMax(32), "external_id": strMax(128), "payment_state": enum("pending", "paid", "partially_refunded", "refunded", "voided"),
+		"market": str(), "language": enum("tr", "en"), "placed_at": map[string]any{"type": "string", "format": "date-time"},
+		"customer_email": strMax(254), "customer_key": strMax(128), "customer_phone": strMax(32), "items": arr(ref("OrderLine")),
+	}, "external_id", "payment_state", "placed_at", "items")
 	orders := obj(map[string]any{"channel": str(), "orders": map[string]any{"type": "array", "items": order, "minItems": 1, "maxItems": 100}}, "orders")
 	delivery := obj(map[string]any{"external_id": strMax(128), "line_reference": strMax(128), "state": str(), "source": str(),
 		"observed_at": map[string]any{"type": "string", "format": "date-time"}}, "external_id", "state", "observed_at")

@@ -5,9 +5,7 @@ import (
 	stdjson "encoding/json"
 	"flag"
 	"fmt"
-	"net/http"
 	"os"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -317,5 +315,3 @@ func newValidator(t *testing.T, raw []byte) validator.Validator {
 	return v
 }
 
-var _ = regexp.MustCompile
-var _ = http.MethodGet
