@@ -230,18 +230,7 @@ func TestOpenAPI(t *testing.T) {
 
 	// Walk the mounted router (serve's surfaces, with the token-guarded /metrics).
 	env := apptest.NewWith(t, cli.TestSurfaces, func(c *app.Config) { c.Metrics.Token = "metrics-token-for-walk" })
-	var doc struct {
-		Paths map[string]map[string]struct {
-			Parameters []struct {
-				Name, In string
-				Schema   struct{ Pattern string }
-			}
-		}
-	}
-	if err := stdjson.Unmarshal(docs.OpenAPI, &doc); err != nil {
-		t.Fatal(err)
-	}
-	mounted := map[string]bool{}
+	var mounted []mountedRoute
 	err := env.Server.Router().Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		tpl, err := r.GetPathTemplate()
 		if err != nil {
@@ -251,51 +240,99 @@ func TestOpenAPI(t *testing.T) {
 		if err != nil {
 			return fmt.Errorf("%s: route without methods: %v", tpl, err)
 		}
-		path, vars := splitTemplate(tpl)
 		for _, m := range methods {
-			mounted[m+" "+path] = true
-			o, ok := doc.Paths[path][strings.ToLower(m)]
-			if !ok {
-				t.Errorf("mounted route %s %s is not in docs/openapi.json", m, tpl)
-				continue
-			}
-			for _, v := range vars {
-				found := false
-				for _, p := range o.Parameters {
-					if p.In == "path" && p.Name == v.name {
-						found = true
-						want := ""
-						if v.pattern != "" {
-							want = "^(?:" + v.pattern + ")$"
-						}
-						if p.Schema.Pattern != want {
-							t.Errorf("%s %s: path parameter %s has pattern %q in the document, %q mounted", m, tpl, v.name, p.Schema.Pattern, want)
-						}
-					}
-				}
-				if !found {
-					t.Errorf("%s %s: path parameter %s is not in the document", m, tpl, v.name)
-				}
-			}
+			mounted = append(mounted, mountedRoute{m, tpl})
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for path, item := range doc.Paths {
-		for method := range item {
-			n++
-			if !mounted[strings.ToUpper(method)+" "+path] {
-				t.Errorf("docs/openapi.json lists %s %s, which is not mounted", strings.ToUpper(method), path)
+	for _, d := range routeDiffs(t, docs.OpenAPI, mounted) {
+		t.Error(d)
+	}
+	t.Logf("%d mounted operations checked against the document", len(mounted))
+}
+
+// mountedRoute is one method and mux path template of the router.
+type mountedRoute struct{ method, tpl string }
+
+// routeDiffs lists the differences between the document and the mounted routes:
+// a mounted route missing from the document or with another path parameter
+// pattern, and a documented operation that is not mounted.
+func routeDiffs(t *testing.T, raw []byte, mounted []mountedRoute) []string {
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Name, In string
+				Schema   struct{ Pattern string }
 			}
 		}
 	}
-	if n != len(mounted) {
-		t.Errorf("document has %d operations, router mounts %d", n, len(mounted))
+	if err := stdjson.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("%d operations checked against the router", n)
+	var diffs []string
+	seen := map[string]bool{}
+	for _, mr := range mounted {
+		path, vars := splitTemplate(mr.tpl)
+		seen[mr.method+" "+path] = true
+		o, ok := doc.Paths[path][strings.ToLower(mr.method)]
+		if !ok {
+			diffs = append(diffs, fmt.Sprintf("mounted route %s %s is not in docs/openapi.json", mr.method, mr.tpl))
+			continue
+		}
+		for _, v := range vars {
+			found := false
+			for _, p := range o.Parameters {
+				if p.In == "path" && p.Name == v.name {
+					found = true
+					want := ""
+					if v.pattern != "" {
+						want = "^(?:" + v.pattern + ")$"
+					}
+					if p.Schema.Pattern != want {
+						diffs = append(diffs, fmt.Sprintf("%s %s: path parameter %s has pattern %q in the document, %q mounted", mr.method, mr.tpl, v.name, p.Schema.Pattern, want))
+					}
+				}
+			}
+			if !found {
+				diffs = append(diffs, fmt.Sprintf("%s %s: path parameter %s is not in the document", mr.method, mr.tpl, v.name))
+			}
+		}
+	}
+	for path, item := range doc.Paths {
+		for method := range item {
+			if !seen[strings.ToUpper(method)+" "+path] {
+				diffs = append(diffs, fmt.Sprintf("docs/openapi.json lists %s %s, which is not mounted", strings.ToUpper(method), path))
+			}
+		}
+	}
+	sort.Strings(diffs)
+	return diffs
+}
+
+// TestOpenAPIRouteDiffs makes sure the walk comparison notices each kind of
+// difference.
+func TestOpenAPIRouteDiffs(t *testing.T) {
+	mounted := []mountedRoute{{"GET", "/healthz"}, {"GET", "/admin/v1/questions/{id:q_[a-z2-7]{20}}"}}
+	doc := func(paths string) []byte { return []byte(`{"paths":{` + paths + `}}`) }
+	good := `"/healthz":{"get":{}},"/admin/v1/questions/{id}":{"get":{"parameters":[{"name":"id","in":"path","schema":{"pattern":"^(?:q_[a-z2-7]{20})$"}}]}}`
+	if d := routeDiffs(t, doc(good), mounted); len(d) != 0 {
+		t.Fatalf("matching document: %v", d)
+	}
+	for name, c := range map[string]struct{ paths, want string }{
+		"missing":       {`"/admin/v1/questions/{id}":{"get":{"parameters":[{"name":"id","in":"path","schema":{"pattern":"^(?:q_[a-z2-7]{20})$"}}]}}`, "mounted route GET /healthz is not in"},
+		"other method":  {strings.Replace(good, `"/healthz":{"get"`, `"/healthz":{"post"`, 1), "lists POST /healthz, which is not mounted"},
+		"not mounted":   {good + `,"/v1/gone":{"get":{}}`, "lists GET /v1/gone, which is not mounted"},
+		"other pattern": {strings.Replace(good, "{20}", "{16}", 1), "path parameter id has pattern"},
+		"no parameter":  {strings.Replace(good, `"name":"id"`, `"name":"qid"`, 1), "path parameter id is not in the document"},
+	} {
+		d := routeDiffs(t, doc(c.paths), mounted)
+		if !strings.Contains(strings.Join(d, "\n"), c.want) {
+			t.Errorf("%s: want a difference %q, got %v", name, c.want, d)
+		}
+	}
 }
 
 // newValidator parses raw with libopenapi and builds the validator.
@@ -314,4 +351,3 @@ func newValidator(t *testing.T, raw []byte) validator.Validator {
 	}
 	return v
 }
-
