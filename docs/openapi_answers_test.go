@@ -102,10 +102,27 @@ func TestOpenAPIAnswers(t *testing.T) {
 	do("GET", "/v1/viewer?channel=web&product=SKU-1", nil, map[string]string{"Authorization": "Bearer " + server, "X-Service-Customer": "ayse@example.com"}, 200)
 	do("GET", "/v1/viewer/order?channel=web&order=A-1", nil, map[string]string{"Authorization": "Bearer " + server, "X-Service-Customer": "ayse@example.com"}, 200)
 	do("GET", "/v1/viewer?key="+url.QueryEscape(site)+"&product=SKU-1", nil, origin, 403)
-	do("POST", "/v1/eligibility", map[string]any{"order": "A-1", "email": "ayse@example.com"},
-		map[string]string{"Origin": "https://shop.example", "X-Service-Site-Key": site}, 200)
-	do("POST", "/v1/reviews/r_aaaaaaaaaaaaaaaaaaaa/helpful", map[string]any{"vote": "up", "visitor_key": "v1"},
-		map[string]string{"Origin": "https://shop.example", "X-Service-Site-Key": site}, 404)
+	siteW := map[string]string{"Origin": "https://shop.example", "X-Service-Site-Key": site}
+	do("POST", "/v1/eligibility", map[string]any{"order": "A-9", "email": "ayse@example.com"}, siteW, 403)
+	el := do("POST", "/v1/eligibility", map[string]any{"order": "A-1", "email": "ayse@example.com"}, siteW, 200)
+	token, _ := el.JSON["token"].(string)
+	do("POST", "/v1/reviews", map[string]any{"token": token, "reviews": []any{map[string]any{"line_reference": "1", "rating": 9, "title": "Great mug",
+		"body": "Keeps coffee warm for a long time, sturdy handle."}}}, siteW, 400)
+	written := do("POST", "/v1/reviews", map[string]any{"token": token, "reviews": []any{map[string]any{"line_reference": "1", "rating": 5,
+		"title": "Great mug", "body": "Keeps coffee warm for a long time, sturdy handle.", "author_name": "Ayşe Yılmaz"}}}, siteW, 201)
+	rows, _ := written.JSON["reviews"].([]any)
+	if len(rows) != 1 {
+		t.Fatalf("want one written review, got %s", written)
+	}
+	reviewID, _ := rows[0].(map[string]any)["id"].(string)
+	list := do("GET", "/v1/reviews/list?key="+url.QueryEscape(site)+"&product=SKU-1", nil, origin, 200)
+	if n, _ := list.JSON["total"].(float64); n != 1 {
+		t.Fatalf("want the written review listed, got %s", list)
+	}
+	do("GET", "/v1/ssr?channel=web&product=SKU-1", nil, bearer, 200)
+	do("POST", "/v1/reviews/"+reviewID+"/helpful", map[string]any{"vote": "up", "visitor_key": "v1"}, siteW, 200)
+	do("POST", "/v1/reviews/"+reviewID+"/report", map[string]any{"reason": "nope", "visitor_key": "v1"}, siteW, 400)
+	do("POST", "/v1/reviews/r_aaaaaaaaaaaaaaaaaaaa/helpful", map[string]any{"vote": "up", "visitor_key": "v1"}, siteW, 404)
 	do("DELETE", "/v1/reviews/list", nil, nil, 405)
 
 	// Admin.
@@ -113,6 +130,11 @@ func TestOpenAPIAnswers(t *testing.T) {
 	do("GET", "/admin/v1/whoami", nil, nil, 401)
 	do("GET", "/admin/v1/reviews", nil, admin, 200)
 	do("GET", "/admin/v1/reviews/r_aaaaaaaaaaaaaaaaaaaa", nil, admin, 404)
+	do("GET", "/admin/v1/reviews/"+reviewID, nil, admin, 200)
+	do("POST", "/admin/v1/reviews/"+reviewID+"/transition", map[string]any{"event": "approve", "reason": "ok"}, admin, 409)
+	do("POST", "/admin/v1/reviews/"+reviewID+"/transition", map[string]any{"event": "hide", "reason": "other"}, admin, 200)
+	do("GET", "/admin/v1/reviews/"+reviewID+"/trace", nil, admin, 200)
+	do("POST", "/admin/v1/reviews/"+reviewID+"/reports/resolve", map[string]any{}, admin, 200)
 	do("GET", "/admin/v1/moderation/queue", nil, admin, 200)
 	do("GET", "/admin/v1/questions", nil, admin, 200)
 	if id, _ := q.JSON["id"].(string); id != "" {

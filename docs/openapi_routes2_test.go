@@ -25,6 +25,13 @@ func components() map[string]any {
 		"id", "kind", "author", "body", "published_at")
 	question := obj(map[string]any{"id": str(), "author": str(), "body": str(), "published_at": str(), "answers": arr(ref("Answer"))},
 		"id", "author", "body", "published_at", "answers")
+	adminRow := obj(map[string]any{
+		"id": str(), "channel": str(), "market": str(), "language": str(), "state": str(), "experience": enum("product", "process"),
+		"origin": enum("own", "syndicated", "imported"), "rating": integer(), "title": str(), "body": str(), "author": str(), "name_hidden": boolean(),
+		"verified": boolean(), "variant_key": str(), "group_key": str(), "product_name": str(), "aspects": anyObj(), "flag_open": boolean(),
+		"reports_open": integer(), "media_count": integer(), "helpful_count": integer(), "unhelpful_count": integer(), "anonymized": boolean(),
+		"source": nullable(anyObj()), "submitted_at": str(), "published_at": nullable(str()), "updated_at": str(),
+	}, "id", "channel", "market", "state", "rating", "author", "product_name", "flag_open", "source")
 	return map[string]any{
 		"schemas": map[string]any{
 			"Error": map[string]any{"type": "object", "required": []string{"error", "detail"}, "properties": map[string]any{
@@ -40,7 +47,16 @@ func components() map[string]any {
 			"Question":   question,
 			"Questions": obj(map[string]any{"questions": arr(ref("Question")), "total": integer(), "page": integer(), "pages": integer(), "page_size": integer(),
 				"limits": anyObj(), "language": str()}, "questions", "total", "page", "pages", "page_size", "language"),
-			"Created": obj(map[string]any{"id": str(), "state": str()}, "id"),
+			"Created":        obj(map[string]any{"id": str(), "state": str()}, "id"),
+			"AdminReviewRow": adminRow,
+			"AdminReviewDetail": map[string]any{"allOf": []any{ref("AdminReviewRow"), obj(map[string]any{
+				"proof": anyObj(), "history": arr(obj(map[string]any{"event": str(), "from_state": str(), "to_state": str(), "reason": str(),
+					"actor_type": str(), "actor_name": str(), "detail": anyObj(), "at": str()}, "event", "to_state", "at")),
+				"checks":  arr(obj(map[string]any{"kind": str(), "outcome": str(), "open": boolean(), "at": str()}, "kind", "outcome")),
+				"reports": arr(anyObj()), "available_events": arr(str()), "media": arr(anyObj()), "media_removal_reasons": arr(str()),
+			}, "proof", "history", "checks", "reports", "available_events", "media", "media_removal_reasons")}},
+			"Whoami": obj(map[string]any{"id": str(), "name": str(), "role": str(), "via": enum("session", "api_key", "support", "console"),
+				"permissions": arr(str())}, "id", "role", "via", "permissions"),
 		},
 		"securitySchemes": map[string]any{
 			"apiKey": map[string]any{"type": "apiKey", "in": "header", "name": "Authorization",
@@ -78,8 +94,9 @@ func storefrontOps() []op {
 	ops := []op{
 		{method: "POST", path: "/v1/eligibility", tag: "storefront", summary: "Order check: order number and email in, a single-use writing token out", auth: siteWrite,
 			body: json(obj(map[string]any{"order": strMax(128), "email": strMax(254), "language": str()}, "order", "email")),
-			ok:   []answer{okJSON(200, "Eligible: token and products.", anyObj())},
-			errs: cat(errSite, errBody, []string{"400 invalid / order", "400 invalid / email", "403 refused / not_eligible"})},
+			ok: []answer{okJSON(200, "Eligible: a single-use writing token.", obj(map[string]any{"token": str(), "mode": enum("write", "feedback", "revise"),
+				"expires_at": str()}, "token", "mode"))},
+			errs: cat(errSite, errBody, []string{"400 invalid / order", "400 invalid / email", "403 token_refused / not_eligible"})},
 		{method: "POST", path: "/v1/eligibility/token", tag: "storefront", summary: "Verify a token from an invitation or correction link (mode write, feedback or revise)", auth: siteWrite,
 			body: json(obj(map[string]any{"token": str(), "language": str()}, "token")),
 			ok:   []answer{okJSON(200, "Token details.", obj(map[string]any{"mode": enum("write", "feedback", "revise")}, "mode"))},
@@ -93,7 +110,8 @@ func storefrontOps() []op {
 				"422 refused / video_codec_not_allowed", "422 refused / scan_failed", "422 refused / processing_failed"})},
 		{method: "POST", path: "/v1/reviews", tag: "storefront", summary: "Submit reviews for up to 20 products", auth: siteWrite,
 			body: json(obj(map[string]any{"token": str(), "language": str(), "reviews": map[string]any{"type": "array", "maxItems": 20, "items": anyObj()}}, "token", "reviews")),
-			ok:   []answer{okJSON(201, "Saved reviews.", anyObj())},
+			ok: []answer{okJSON(201, "Saved reviews, one row per line.", obj(map[string]any{"reviews": arr(obj(map[string]any{"id": str(),
+				"line_reference": str(), "state": str()}, "id", "line_reference", "state"))}, "reviews"))},
 			errs: cat(writeErr, []string{"403 token_refused / line_already_written", "403 token_refused / line_out_of_scope", "400 invalid / rating_out_of_range", "400 invalid / title_too_long: 200",
 				"400 invalid / body_too_long: 5000", "400 invalid / author_too_long: 120", "400 invalid / aspect_unknown", "400 invalid / aspect_out_of_range", "400 invalid / aspect_required",
 				"400 invalid / too_many_reviews", "400 invalid / too_many_items: 6", "400 invalid / media_not_available", "400 invalid / hide_name"})},
@@ -195,7 +213,7 @@ func adminOps() []op {
 	conn := "{id:conn_[0-9]+}"
 	file := q("format", "csv, xlsx or json downloads a file.", enum("csv", "xlsx", "json"))
 	return []op{
-		a("GET", "/admin/v1/whoami", "The caller: user or key, role, permissions, brand", nil, nil, any200("The caller.")),
+		a("GET", "/admin/v1/whoami", "The caller: user or key, role, permissions", nil, nil, okJSON(200, "The caller.", ref("Whoami"))),
 		pub(a("POST", "/admin/v1/session", "Sign in with username and password (panel)", nil,
 			json(obj(map[string]any{"username": str(), "password": str()}, "username", "password")),
 			okJSON(200, "Signed in (session cookie set) or step second_step when two-step sign-in is on.", obj(map[string]any{"authenticated": boolean()}, "authenticated")),
@@ -259,19 +277,19 @@ func adminOps() []op {
 		a("GET", "/admin/v1/diagnostics", "Connection log", listQuery, nil, any200("Rows.")),
 		a("GET", "/admin/v1/reviews", "Reviews; export=csv|xlsx|json downloads a file (export)", append([]param{q("export", "csv, xlsx or json.", enum("csv", "xlsx", "json")),
 			q("entry_point", "import: only imported reviews.", str()), q("state", "State filter.", str())}, listQuery...), nil,
-			listAnswer("Review rows (product_name, flag_open, source).", anyObj()), "400 invalid / channel", "400 invalid / export"),
-		a("GET", "/admin/v1/reviews/{id}", "Review detail", nil, nil, okJSON(200, "Review detail.", obj(map[string]any{"id": str(), "available_events": arr(str())}, "id")), "404 not_found"),
+			listAnswer("Review rows (product_name, flag_open, source).", ref("AdminReviewRow")), "400 invalid / channel", "400 invalid / export"),
+		a("GET", "/admin/v1/reviews/{id}", "Review detail", nil, nil, okJSON(200, "Review detail.", ref("AdminReviewDetail")), "404 not_found"),
 		a("GET", "/admin/v1/reviews/{id}/media/{file_id}/{file_name}", "A review's media file, even when unpublished (private, no-store; Range)", nil, nil,
 			okType(200, "The file.", "application/octet-stream"), "404 not_found"),
 		a("DELETE", "/admin/v1/reviews/{id}/media/{file_id}", "Delete a media file permanently (moderate)", []param{q("reason", "Removal reason (also accepted in the body).", str())}, json(obj(map[string]any{"reason": enum("personal_data", "profanity", "data_subject_request", "legal_order")})),
 			noContent("Deleted."), "404 not_found", "400 invalid / reason_required", "400 invalid / reason"),
-		a("POST", "/admin/v1/reviews/{id}/transition", "Moderate a review (moderate)", nil, transitionBody, any200("The review."), cat(errNotFnd, errTransit, []string{"409 transition_refused / review_anonymized"})...),
+		a("POST", "/admin/v1/reviews/{id}/transition", "Moderate a review (moderate)", nil, transitionBody, okJSON(200, "The review row after the change.", ref("AdminReviewRow")), cat(errNotFnd, errTransit, []string{"409 transition_refused / event_not_available"}, []string{"409 transition_refused / review_anonymized"})...),
 		a("GET", "/admin/v1/reviews/{id}/trace", "Review history; format downloads a file (export)", []param{file}, nil,
 			okJSON(200, "review and timeline.", obj(map[string]any{"review": anyObj(), "timeline": arr(anyObj())}, "review", "timeline")), "404 not_found", "400 invalid / format"),
 		a("POST", "/admin/v1/reviews/{id}/reports/resolve", "Close open reports (moderate)", nil, json(obj(map[string]any{"note": strMax(1000)})),
 			okJSON(200, "Closed count.", obj(map[string]any{"closed": integer()}, "closed")), "404 not_found", "409 resolution_refused / <reason>", "400 invalid / note_too_long"),
 		a("GET", "/admin/v1/moderation/queue", "Reviews awaiting approval (moderate)", listQuery, nil,
-			okJSON(200, "Rows and counters.", obj(map[string]any{"items": arr(anyObj()), "counters": anyObj()}, "items", "counters")), "400 invalid / channel"),
+			okJSON(200, "Review rows and counters.", obj(map[string]any{"items": arr(ref("AdminReviewRow")), "counters": anyObj()}, "items", "counters")), "400 invalid / channel"),
 		a("POST", "/admin/v1/moderation/bulk", "Approve or reject up to 200 reviews (moderate)", nil,
 			json(obj(map[string]any{"ids": map[string]any{"type": "array", "maxItems": 200, "items": str()}, "action": enum("approve", "reject"), "reason": str()}, "ids", "action")),
 			okJSON(200, "Counts.", obj(map[string]any{"count": integer(), "skipped": integer()}, "count", "skipped")), "400 invalid / ids", "400 invalid / action", "400 invalid / reason_required"),

@@ -134,7 +134,8 @@ var transitionBody = json(obj(map[string]any{"event": str(), "reason": str()}, "
 
 // listAnswer is the shared list envelope.
 func listAnswer(desc string, item map[string]any) answer {
-	return okJSON(200, desc, obj(map[string]any{"items": arr(item), "total": integer(), "page": integer(), "page_size": integer()}, "items"))
+	return okJSON(200, desc, obj(map[string]any{"items": arr(item), "total": integer(), "page": integer(), "pages": integer(), "page_size": integer()},
+		"items", "total", "page", "pages", "page_size"))
 }
 
 // ops is every operation reviewd mounts (the CLI's serve wiring, with metrics.token set).

@@ -81,7 +81,7 @@ func build(t *testing.T) map[string]any {
 				"management (/admin/v1, Api-Key or panel session with X-Service-CSRF) and mail events and stop links. " +
 				"Error answers are {\"error\",\"detail\"} codes; each answer status lists its codes in x-error-codes. " +
 				"Answers may gain fields within v1; callers ignore unknown fields.",
-			"license": map[string]any{"name": "See LICENSE", "identifier": "AGPL-3.0-only"},
+			"license": map[string]any{"name": "MIT", "identifier": "MIT"},
 		},
 		"servers": []any{map[string]any{"url": "/", "description": "The installation's public_url."}},
 		"tags": []any{
