@@ -125,6 +125,20 @@ func TestOpenAPIAnswers(t *testing.T) {
 	do("POST", "/v1/reviews/r_aaaaaaaaaaaaaaaaaaaa/helpful", map[string]any{"vote": "up", "visitor_key": "v1"}, siteW, 404)
 	do("DELETE", "/v1/reviews/list", nil, nil, 405)
 
+	do("GET", "/v1/widget.js", nil, nil, 200)
+	do("HEAD", "/v1/widget.js", nil, nil, 200)
+	do("OPTIONS", "/v1/reviews/list", nil, map[string]string{"Origin": "https://shop.example", "Access-Control-Request-Method": "GET"}, 204)
+	do("GET", "/static/reviews.css", nil, nil, 200)
+	do("GET", "/v1/method-statement?key="+url.QueryEscape(site), nil, nil, 200)
+	do("GET", "/v1/method-statement.css", nil, nil, 200)
+	do("GET", "/media/m_aaaaaaaaaaaaaaaaaaaa/full.jpg", nil, nil, 404)
+
+	// Mail.
+	do("POST", "/v1/mail-events/generic", map[string]any{"events": []any{}}, nil, 401)
+	do("POST", "/v1/mail-events/sendgrid/nope", []any{}, nil, 404)
+	do("GET", "/v1/unsubscribe?t=nope", nil, nil, 400)
+	do("POST", "/v1/unsubscribe?t=nope", nil, nil, 400)
+
 	// Admin.
 	do("GET", "/admin/v1/whoami", nil, admin, 200)
 	do("GET", "/admin/v1/whoami", nil, nil, 401)

@@ -14,6 +14,9 @@ type op struct {
 	body         *body
 	ok           []answer
 	errs         []string // "status error / detail" or "status error"
+	// errHTML: refusals (not the router's 405) are HTML pages for people, not
+	// JSON error bodies.
+	errHTML bool
 }
 
 // param is one query or header parameter.
@@ -208,10 +211,10 @@ func mailOps() []op {
 		{method: "GET", path: "/v1/unsubscribe", tag: "mail", summary: "Stop-link confirmation page",
 			query: []param{qreq("t", "Sealed stop token from the message.", str()), pLang},
 			ok:    []answer{okType(200, "HTML page with the confirmation button.", "text/html")},
-			errs:  []string{"400 invalid / t", "429 rate_limited"}},
+			errs:  []string{"400 invalid / t", "429 rate_limited"}, errHTML: true},
 		{method: "POST", path: "/v1/unsubscribe", tag: "mail", summary: "Stop further messages (RFC 8058 one-click POST)",
 			query: []param{qreq("t", "Sealed stop token from the message.", str()), pLang},
 			ok:    []answer{okType(200, "Confirmation (HTML for a browser form, empty for one-click).", "text/html")},
-			errs:  []string{"400 invalid / t", "429 rate_limited"}},
+			errs:  []string{"400 invalid / t", "429 rate_limited"}, errHTML: true},
 	}
 }

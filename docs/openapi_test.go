@@ -175,11 +175,16 @@ func operation(o op, path string, vars []muxParam) map[string]any {
 	}
 	for status, codes := range byStatus {
 		sort.Strings(codes)
-		res[status] = map[string]any{
+		r := map[string]any{
 			"description":   "error / detail: " + strings.Join(codes, ", "),
 			"x-error-codes": codes,
 			"content":       map[string]any{"application/json": map[string]any{"schema": ref("Error")}},
 		}
+		if o.errHTML && status != "405" {
+			r["description"] = "HTML page explaining the refusal (" + strings.Join(codes, ", ") + ")."
+			r["content"] = map[string]any{"text/html": map[string]any{"schema": str()}}
+		}
+		res[status] = r
 	}
 	out["responses"] = res
 	return out
