@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"reviewd/app"
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
@@ -166,6 +167,46 @@ func TestOpenAPIAnswers(t *testing.T) {
 	do("POST", "/admin/v1/opt-outs/check", map[string]any{"addresses": []string{"ayse@example.com"}}, admin, 200)
 	do("POST", "/admin/v1/moderation/bulk", map[string]any{"ids": []string{"r_aaaaaaaaaaaaaaaaaaaa"}, "action": "approve", "reason": "ok"}, admin, 200)
 	do("GET", "/admin/v1/order-sources", nil, admin, 403)
+
+	// Panel session: sign-in, the session, CSRF-guarded sign-out.
+	env.User(core.NewUser{Username: "ayla", Email: "ayla@shop.example", Role: "moderator", Password: "correct horse battery staple 7"})
+	do("POST", "/admin/v1/session", map[string]any{"username": "ayla", "password": "wrong password entirely"}, nil, 401)
+	in := do("POST", "/admin/v1/session", map[string]any{"username": "ayla", "password": "correct horse battery staple 7"}, nil, 200)
+	var cookie string
+	for _, c := range (&http.Response{Header: in.Header}).Cookies() {
+		if c.Name == core.SessionCookie {
+			cookie = c.Name + "=" + c.Value
+		}
+	}
+	csrf, _ := in.JSON["csrf_token"].(string)
+	if cookie == "" || csrf == "" {
+		t.Fatalf("sign-in set no session cookie or csrf token: %s", in)
+	}
+	do("GET", "/admin/v1/session", nil, map[string]string{"Cookie": cookie}, 200)
+	do("GET", "/admin/v1/reviews", nil, map[string]string{"Cookie": cookie}, 200)
+	do("DELETE", "/admin/v1/session", nil, map[string]string{"Cookie": cookie}, 403)
+	do("DELETE", "/admin/v1/session", nil, map[string]string{"Cookie": cookie, "X-Service-CSRF": csrf}, 204)
+	do("GET", "/admin/v1/session", nil, map[string]string{"Cookie": cookie}, 401)
+
+	// Metrics, mounted when metrics.token is set.
+	menv := apptest.NewWith(t, cli.TestSurfaces, func(c *app.Config) { c.Metrics.Token = "metrics-token" })
+	for _, c := range []struct {
+		auth   string
+		status int
+	}{{"", 401}, {"Bearer wrong", 401}, {"Bearer metrics-token", 200}} {
+		res := menv.Do("GET", "/metrics", nil, map[string]string{"Authorization": c.auth})
+		if res.Status != c.status {
+			t.Fatalf("want %d, got %s", c.status, res)
+		}
+		req := httptest.NewRequest("GET", menv.URL+"/metrics", nil)
+		hr := &http.Response{StatusCode: res.Status, Header: res.Header, Body: io.NopCloser(bytes.NewReader(res.Body)), Request: req}
+		if ok, errs := v.ValidateHttpResponse(req, hr); !ok {
+			for _, e := range errs {
+				t.Errorf("GET /metrics -> %d: %s: %s", res.Status, e.Message, e.Reason)
+			}
+		}
+		checked["GET /metrics "+http.StatusText(res.Status)] = true
+	}
 	t.Logf("%d answers validated", len(checked))
 }
 
