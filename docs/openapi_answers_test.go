@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	stdjson "encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -58,6 +61,11 @@ func TestOpenAPIAnswers(t *testing.T) {
 				}
 			}
 			t.Logf("answer: %s", res)
+		}
+		if res.Status >= 400 && res.Status != http.StatusMethodNotAllowed && res.JSON != nil {
+			if err := codeListed(method, path, res); err != "" {
+				t.Error(err)
+			}
 		}
 		u, _ := url.Parse(path)
 		checked[method+" "+u.Path+" "+http.StatusText(res.Status)] = true
@@ -233,4 +241,48 @@ func TestOpenAPIValidatorRefuses(t *testing.T) {
 			t.Errorf("%s %s -> %d %s passed validation; want refused", c.method, c.path, c.status, c.body)
 		}
 	}
+}
+
+// codeListed checks that an error answer's "error / detail" is among the codes
+// the document lists for the operation and status (x-error-codes); a listed code
+// ending in "<value>" matches any value, one without a detail matches the error.
+func codeListed(method, path string, res apptest.Response) string {
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]struct {
+				Codes []string `json:"x-error-codes"`
+			}
+		}
+	}
+	if err := stdjson.Unmarshal(docs.OpenAPI, &doc); err != nil {
+		return err.Error()
+	}
+	u, _ := url.Parse(path)
+	for tpl, item := range doc.Paths {
+		re := regexp.MustCompile("^" + regexp.MustCompile(`\\{[^}/]+\\}`).ReplaceAllString(regexp.QuoteMeta(tpl), "[^/]+") + "$")
+		if !re.MatchString(u.Path) {
+			continue
+		}
+		o, ok := item[strings.ToLower(method)]
+		if !ok {
+			continue
+		}
+		codes := o.Responses[strconv.Itoa(res.Status)].Codes
+		got, _ := res.JSON["error"].(string)
+		detail, _ := res.JSON["detail"].(string)
+		for _, c := range codes {
+			e, d, hasDetail := strings.Cut(c, " / ")
+			if e != got {
+				continue
+			}
+			if !hasDetail || d == detail {
+				return ""
+			}
+			if i := strings.Index(d, "<"); i >= 0 && strings.HasPrefix(detail, d[:i]) {
+				return ""
+			}
+		}
+		return fmt.Sprintf("%s %s -> %d %s / %s: not among the document's codes %v", method, path, res.Status, got, detail, codes)
+	}
+	return fmt.Sprintf("%s %s: no operation in the document", method, path)
 }

@@ -97,7 +97,7 @@ var (
 var (
 	errQuery   = []string{"400 invalid / invalid", "429 rate_limited"}
 	errBody    = []string{"400 invalid_json", "400 invalid / body_invalid", "400 invalid / body_empty", "413 invalid / body_too_large"}
-	errAdmin   = []string{"401 refused / credentials_missing", "401 refused / credentials_invalid", "401 refused / session_invalid", "403 forbidden / scope_missing", "403 forbidden / brand_inactive", "403 refused / csrf_invalid", "429 rate_limited", "400 invalid / invalid"}
+	errAdmin   = []string{"401 refused / credentials_missing", "401 refused / unknown_key", "401 refused / malformed_key", "401 refused / revoked_key", "401 refused / session_invalid", "403 forbidden / scope_missing", "403 forbidden / brand_inactive", "403 forbidden / csrf_missing", "429 rate_limited", "400 invalid / invalid"}
 	errNotFnd  = []string{"404 not_found"}
 	errIngest  = []string{"401 refused / unknown_key", "401 refused / malformed_key", "401 refused / revoked_key", "403 refused / scope_missing", "401 signature_refused / signature_missing", "401 signature_refused / timestamp_missing", "401 signature_refused / timestamp_invalid", "401 signature_refused / timestamp_outside_window", "401 signature_refused / signature_mismatch", "401 signature_refused / secret_unknown", "429 rate_limited"}
 	errFields  = []string{"400 invalid / field_missing: <field>", "400 invalid / field_invalid: <field>", "400 invalid / field_too_long: <field>", "400 invalid / batch_too_large: 100"}
