@@ -13,6 +13,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/metrics"
 	"reviewd/app/web"
+	"reviewd/docs"
 	"reviewd/store"
 )
 
@@ -44,6 +45,7 @@ func NewServer(cfg Config, c *core.Core, surfaces func(s *Server) []Surface) *Se
 		return web.JSON(w, http.StatusOK, map[string]any{"ok": true, "version": Version, "commit": Commit,
 			"schema_version": store.SchemaVersion})
 	})).Methods(http.MethodGet)
+	s.router.Handle("/openapi.json", docs.OpenAPIHandler()).Methods(http.MethodGet)
 	if surfaces != nil {
 		for _, sf := range surfaces(s) {
 			sf.Mount(s.router)
