@@ -113,6 +113,9 @@ func (e rpEnv) setup(data string, n int) (servers, sites []string) {
 type shopper struct {
 	base, server, site string
 	c                  *http.Client
+	// visitor is the shopper's address, sent as X-Forwarded-For (the server trusts
+	// loopback as a proxy), so writers are limited as separate visitors would be.
+	visitor string
 }
 
 func (s shopper) do(method, path, ctype string, body io.Reader, hdr map[string]string) (int, map[string]any, error) {
@@ -145,7 +148,11 @@ func (s shopper) json(path string, body any, hdr map[string]string) (map[string]
 }
 
 func (s shopper) page() map[string]string {
-	return map[string]string{"X-Service-Site-Key": s.site, "Origin": "https://shop.example"}
+	h := map[string]string{"X-Service-Site-Key": s.site, "Origin": "https://shop.example"}
+	if s.visitor != "" {
+		h["X-Forwarded-For"] = s.visitor
+	}
+	return h
 }
 
 // order ingests one paid order with one delivered line.
@@ -222,7 +229,7 @@ func TestReplicaRestore(t *testing.T) {
 	defer s3srv.Close()
 
 	e := rpEnv{t: t, bin: bin, env: append(rpBaseEnv(), "REVIEWD_JOBS_ENABLED=false", "REVIEWD_LOG_LEVEL=warn",
-		"REVIEWD_REPLICA_URL=s3://reviewd/shops/acme", "REVIEWD_REPLICA_ENDPOINT="+s3srv.URL,
+		"REVIEWD_TRUSTED_PROXIES=127.0.0.1/32", "REVIEWD_REPLICA_URL=s3://reviewd/shops/acme", "REVIEWD_REPLICA_ENDPOINT="+s3srv.URL,
 		"REVIEWD_REPLICA_ACCESS_KEY_ID=test-key", "REVIEWD_REPLICA_SECRET_ACCESS_KEY=test-secret",
 		"REVIEWD_REPLICA_MEDIA_INTERVAL=500ms")}
 	data := filepath.Join(t.TempDir(), "data")
@@ -243,7 +250,8 @@ func TestReplicaRestore(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				s := shopper{base: "http://" + srv.addr, server: servers[w], site: sites[w], c: &http.Client{Timeout: 10 * time.Second}}
+				s := shopper{base: "http://" + srv.addr, server: servers[w], site: sites[w], c: &http.Client{Timeout: 10 * time.Second},
+					visitor: fmt.Sprintf("198.51.100.%d", w+1)}
 				for i := 0; time.Now().Before(stop) && i < 100; i++ {
 					ext := fmt.Sprintf("P%d-W%d-%03d", phase, w, i)
 					email := fmt.Sprintf("buyer.%d.%d.%d@example.com", phase, w, i)
