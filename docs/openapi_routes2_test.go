@@ -32,8 +32,7 @@ func components() map[string]any {
 		"reports_open": integer(), "media_count": integer(), "helpful_count": integer(), "unhelpful_count": integer(), "anonymized": boolean(),
 		"source": nullable(anyObj()), "submitted_at": str(), "published_at": nullable(str()), "updated_at": str(),
 	}, "id", "channel", "market", "state", "rating", "author", "product_name", "flag_open", "source")
-	return map[string]any{
-		"schemas": map[string]any{
+	schemas := map[string]any{
 			"Error": map[string]any{"type": "object", "required": []string{"error", "detail"}, "properties": map[string]any{
 				"error":  map[string]any{"type": "string", "description": "Error code."},
 				"detail": map[string]any{"type": "string", "description": "Detail code; may carry a value after a colon."}}},
@@ -57,7 +56,12 @@ func components() map[string]any {
 			}, "proof", "history", "checks", "reports", "available_events", "media", "media_removal_reasons")}},
 			"Whoami": obj(map[string]any{"id": str(), "name": str(), "role": str(), "via": enum("session", "api_key", "support", "console"),
 				"permissions": arr(str())}, "id", "role", "via", "permissions"),
-		},
+	}
+	for k, v := range adminSchemas() {
+		schemas[k] = v
+	}
+	return map[string]any{
+		"schemas": schemas,
 		"securitySchemes": map[string]any{
 			"apiKey": map[string]any{"type": "apiKey", "in": "header", "name": "Authorization",
 				"description": "Admin API key: `Authorization: Api-Key <key>`. Its permissions (read, moderate, export, write) decide the routes it may call."},
@@ -83,6 +87,12 @@ func components() map[string]any {
 		},
 	}
 }
+
+// mediaTypes are the content types of review media files.
+const mediaTypes = "image/jpeg|image/webp|video/mp4"
+
+// fileTypes are the content types of downloads (format or export csv, xlsx, json).
+const fileTypes = "text/csv|application/vnd.openxmlformats-officedocument.spreadsheetml.sheet|application/json"
 
 func storefrontOps() []op {
 	listQ := []param{pKey, pChannel, pProduct, pScope, pSort, pPage, pPageSize,
@@ -120,7 +130,8 @@ func storefrontOps() []op {
 			ok:   []answer{okJSON(200, "Resubmitted.", anyObj())},
 			errs: cat(writeErr, []string{"400 invalid / review_not_revisable", "400 invalid / rating_out_of_range", "400 invalid / too_many_items: 6", "400 invalid / hide_name"})},
 		{method: "GET", path: "/media/{id:m_[a-z2-7]{20}}/{file:[a-z0-9-]{1,40}\\.(?:jpg|mp4)}", tag: "storefront", summary: "Public review media file, while the review is published",
-			ok: []answer{okType(200, "The file (supports Range).", "application/octet-stream"), okType(206, "Part of the file.", "application/octet-stream")}, errs: []string{"404 not_found", "416 invalid / range"}},
+			ok: []answer{okType(200, "The file (supports Range).", mediaTypes), okType(206, "Part of the file.", mediaTypes),
+				okType(416, "Range not satisfiable (plain text; Content-Range gives the size).", "text/plain")}, errs: []string{"404 not_found"}},
 		{method: "HEAD", path: "/media/{id:m_[a-z2-7]{20}}/{file:[a-z0-9-]{1,40}\\.(?:jpg|mp4)}", tag: "storefront", summary: "Headers of a public review media file",
 			ok: []answer{{status: 200, desc: "Headers only."}}, errs: []string{"404 not_found"}},
 		{method: "GET", path: "/v1/viewer", tag: "storefront", summary: "Signed-in customer's state for a product (server key only)", auth: serverOnly,
@@ -180,7 +191,7 @@ func storefrontOps() []op {
 		{method: "HEAD", path: "/v1/widget.js", tag: "storefront", summary: "Headers of the loader",
 			ok: []answer{{status: 200, desc: "Headers only."}}},
 		{method: "GET", path: "/assets/{hash:[0-9a-f]{16}}/{file:reviews\\.(?:js|css)}", tag: "storefront", summary: "Content-addressed script and style of the component",
-			ok: []answer{okType(200, "JavaScript or CSS; immutable caching.", "text/javascript")}, errs: errNotFnd},
+			ok: []answer{okType(200, "JavaScript or CSS; immutable caching.", "text/javascript|text/css")}, errs: errNotFnd},
 		{method: "HEAD", path: "/assets/{hash:[0-9a-f]{16}}/{file:reviews\\.(?:js|css)}", tag: "storefront", summary: "Headers of a content-addressed file",
 			ok: []answer{{status: 200, desc: "Headers only."}}, errs: errNotFnd},
 	}
@@ -216,41 +227,47 @@ func adminOps() []op {
 		a("GET", "/admin/v1/whoami", "The caller: user or key, role, permissions", nil, nil, okJSON(200, "The caller.", ref("Whoami"))),
 		pub(a("POST", "/admin/v1/session", "Sign in with username and password (panel)", nil,
 			json(obj(map[string]any{"username": str(), "password": str()}, "username", "password")),
-			okJSON(200, "Signed in (session cookie set; csrf_token for X-Service-CSRF), or step second_step when two-step sign-in is on.",
-				obj(map[string]any{"authenticated": boolean(), "step": enum("second_step"), "csrf_token": str(), "user": anyObj()}, "authenticated")),
+			okJSON(200, "Signed in (session cookie set; csrf_token for X-Service-CSRF), or step second_step when two-step sign-in is on.", ref("Session")),
 			"401 refused / credentials_invalid")),
 		pub(a("POST", "/admin/v1/session/passcode", "Second sign-in step: passcode", nil, json(obj(map[string]any{"passcode": str()}, "passcode")),
-			any200("Signed in."), "400 invalid_passcode", "400 second_step_expired")),
-		p(a("GET", "/admin/v1/session", "The panel session", nil, nil, any200("Session with csrf token."))),
+			okJSON(200, "Signed in.", ref("Session")), "400 invalid_passcode", "400 second_step_expired")),
+		p(a("GET", "/admin/v1/session", "The panel session", nil, nil, okJSON(200, "Session with csrf token.", ref("Session")))),
 		p(a("DELETE", "/admin/v1/session", "Sign out", nil, nil, noContent("Signed out."))),
-		p(a("GET", "/admin/v1/session/second-step", "Two-step sign-in state and set-up secret", nil, nil, any200("State."))),
-		p(a("POST", "/admin/v1/session/second-step", "Start turning on two-step sign-in", nil, nil, any200("Set-up secret."), "409 invalid / second_step_on")),
-		p(a("POST", "/admin/v1/session/second-step/confirm", "Confirm two-step sign-in with a passcode", nil, json(obj(map[string]any{"passcode": str()}, "passcode")), any200("On."), "400 invalid_passcode")),
-		p(a("POST", "/admin/v1/session/second-step/off", "Turn two-step sign-in off", nil, json(anyObj()), any200("Off."), "400 invalid_passcode", "400 invalid / current_password")),
+		p(a("GET", "/admin/v1/session/second-step", "Two-step sign-in state and set-up secret", nil, nil, okJSON(200, "State.", ref("SecondStep")))),
+		p(a("POST", "/admin/v1/session/second-step", "Start turning on two-step sign-in", nil, nil, okJSON(200, "Set-up secret.", obj(map[string]any{"secret": str(), "otpauth_url": str()}, "secret", "otpauth_url")), "409 invalid / second_step_on")),
+		p(a("POST", "/admin/v1/session/second-step/confirm", "Confirm two-step sign-in with a passcode", nil, json(obj(map[string]any{"passcode": str()}, "passcode")), okJSON(200, "On.", ref("SecondStep")), "400 invalid_passcode")),
+		p(a("POST", "/admin/v1/session/second-step/off", "Turn two-step sign-in off", nil, json(obj(map[string]any{"passcode": str(), "current_password": str()})), okJSON(200, "Off.", ref("SecondStep")), "400 invalid_passcode", "400 invalid / current_password")),
 		p(a("POST", "/admin/v1/session/email-change", "Change the member's own email", nil, json(obj(map[string]any{"current": str(), "email": str()}, "email")),
-			any200("Changed."), "400 invalid / current_password", "400 invalid / email_required", "403 email_change_own_only")),
-		a("GET", "/admin/v1/settings", "Brand settings (write)", nil, nil, any200("Settings.")),
-		a("POST", "/admin/v1/settings", "Change settings; delivery route fields only in a panel session (write)", nil, json(anyObj()), any200("Settings."),
+			okJSON(200, "Changed.", obj(map[string]any{"user": ref("User")}, "user")), "400 invalid / current_password", "400 invalid / email_required", "403 email_change_own_only")),
+		a("GET", "/admin/v1/settings", "Brand settings (write)", nil, nil, okJSON(200, "Settings.", ref("Settings"))),
+		a("POST", "/admin/v1/settings", "Change settings; delivery route fields only in a panel session (write)", nil, json(ref("Settings")), okJSON(200, "Settings.", ref("Settings")),
 			"403 refused / panel_session_required", "400 invalid / sender_domain_unverified", "400 invalid / webhook_url_required", "400 invalid / webhook_secret_missing",
-			"400 invalid / invite_delivery_unavailable", "400 invalid / reminder_delivery_unavailable", "400 invalid / url_invalid"),
-		p(a("POST", "/admin/v1/settings/webhook-secret", "Create the notification address password (shown once)", nil, nil, any200("The password."))),
+			"400 invalid / invite_delivery_unavailable", "400 invalid / reminder_delivery_unavailable", "400 invalid / url_invalid",
+			"400 invalid / daily_limit", "400 invalid / invite_delay_days", "400 invalid / publishing_method", "400 invalid / reminder_after_days", "400 invalid / reminder_consent", "400 invalid / reply_tone", "400 invalid / send_window", "400 invalid / sender_address", "400 invalid / time_zone"),
+		p(a("POST", "/admin/v1/settings/webhook-secret", "Create the notification address password (shown once)", nil, nil,
+			okJSON(201, "The password, shown once.", obj(map[string]any{"id": str(), "password": str()}, "id", "password")))),
 		a("GET", "/admin/v1/invites", "Invitations", append([]param{q("sent", "1: only emailed invitations.", str())}, listQuery...), nil, listAnswer("Invitations and counters.", anyObj()), "400 invalid / channel"),
 		a("POST", "/admin/v1/invites/retry", "Queue failed invitations again (write)", nil, json(obj(map[string]any{"ids": map[string]any{"type": "array", "maxItems": 500, "items": str()}, "channel": str()})),
 			okJSON(200, "Counts.", obj(map[string]any{"queued": integer(), "expired": integer()}, "queued", "expired")), "400 invalid / ids", "400 invalid / channel"),
 		a("GET", "/admin/v1/send-logs", "Message log", append([]param{q("channel_kind", "email or webhook.", enum("email", "webhook"))}, listQuery...), nil, listAnswer("Rows and counters.", anyObj()), "400 invalid / channel"),
 		a("POST", "/admin/v1/opt-outs/check", "Look up opt-outs of up to 1000 addresses", nil, json(obj(map[string]any{"addresses": map[string]any{"type": "array", "maxItems": 1000, "items": str()}}, "addresses")),
 			okJSON(200, "Opted-out rows.", obj(map[string]any{"opted_out": arr(anyObj())}, "opted_out")), "400 invalid / addresses_required", "400 invalid / addresses"),
-		a("GET", "/admin/v1/opt-outs/export", "Download the opt-out list (export)", []param{file}, nil, okType(200, "File (csv default, xlsx, json).", "text/csv"), "400 invalid / format"),
-		a("GET", "/admin/v1/terms", "Blocked terms and regular expressions", nil, nil, any200("Terms.")),
-		a("POST", "/admin/v1/terms", "Save blocked terms (write)", nil, json(anyObj()), any200("Saved."), "400 invalid / regex_limit: 50", "400 invalid / term"),
+		a("GET", "/admin/v1/opt-outs/export", "Download the opt-out list (export)", []param{file}, nil, okType(200, "File (csv default, xlsx, json).", fileTypes), "400 invalid / format"),
+		a("GET", "/admin/v1/terms", "Blocked terms and regular expressions", nil, nil, okJSON(200, "Terms and the limit.", ref("Terms"))),
+		also(a("POST", "/admin/v1/terms", "Add one expression (pattern, label: 201) or replace the list (terms: 200) (write)", nil,
+			json(obj(map[string]any{"pattern": str(), "label": str(), "terms": arr(anyv())})), okJSON(201, "Added; the whole list.", ref("Terms")),
+			"400 invalid / regex_limit: 50", "400 invalid / term", "400 invalid / terms", "400 invalid / pattern_required"), okJSON(200, "Replaced; the whole list.", ref("Terms"))),
 		a("DELETE", "/admin/v1/terms/{id:term_[0-9]+}", "Delete a term (write)", nil, nil, noContent("Deleted."), "404 not_found"),
-		a("GET", "/admin/v1/aspect-templates", "Rating-topic lists", nil, nil, any200("Lists (own false for presets).")),
-		a("POST", "/admin/v1/aspect-templates", "Save a rating-topic list (write)", nil, json(anyObj()), any200("Saved."), "409 refused / template_preset", "409 refused / template_default", "409 refused / template_assigned", "409 refused / template_retired"),
-		a("POST", "/admin/v1/aspect-templates/retire", "Retire a rating-topic list (write)", nil, json(anyObj()), any200("Retired."), "404 not_found", "409 refused / template_preset", "409 refused / template_default", "409 refused / template_assigned"),
+		a("GET", "/admin/v1/aspect-templates", "Rating-topic lists", nil, nil, okJSON(200, "Lists (own false for presets).", obj(map[string]any{"items": arr(ref("AspectTemplate"))}, "items"))),
+		also(a("POST", "/admin/v1/aspect-templates", "Create (no key: 201) or change (key: 200) a rating-topic list (write)", nil,
+			json(obj(map[string]any{"key": str(), "name": str(), "aspects": arr(anyObj()), "products": arr(anyv()), "default": boolean()})),
+			okJSON(201, "Created.", ref("AspectTemplate")), "400 invalid / aspect_key", "400 invalid / aspect_kind", "400 invalid / aspect_label", "400 invalid / aspect_required", "400 invalid / aspect_scale", "400 invalid / aspect_steps", "400 invalid / aspects_required", "400 invalid / name_required", "400 invalid / name_too_long", "400 invalid / products",
+			"409 refused / template_preset", "409 refused / template_default", "409 refused / template_assigned", "409 refused / template_retired"), okJSON(200, "Changed.", ref("AspectTemplate"))),
+		a("POST", "/admin/v1/aspect-templates/retire", "Retire a rating-topic list (write)", nil, json(obj(map[string]any{"key": str()}, "key")), okJSON(200, "Retired.", obj(map[string]any{"key": str(), "retired": boolean()}, "key", "retired")), "404 not_found", "409 refused / template_preset", "409 refused / template_default", "409 refused / template_assigned"),
 		a("GET", "/admin/v1/questions", "Questions", append([]param{q("state", "State filter.", str()), q("market", "Market.", str()), q("unanswered", "1: only unanswered.", str()), q("answers_waiting", "1: answers awaiting approval.", str())}, listQuery...), nil,
 			okJSON(200, "Rows, counters (waiting, unanswered, answers_waiting) and enabled.", obj(map[string]any{"items": arr(anyObj()), "counters": anyObj(), "enabled": boolean()}, "items", "counters", "enabled")), "400 invalid / channel"),
-		a("GET", "/admin/v1/questions/"+q20, "Question detail", nil, nil, any200("asker_name, name_hidden, answers, notice, available_events, ledger."), "404 not_found"),
-		a("POST", "/admin/v1/questions/"+q20+"/transition", "Moderate a question (moderate)", nil, transitionBody, any200("The question."), cat(errNotFnd, errTransit)...),
+		a("GET", "/admin/v1/questions/"+q20, "Question detail", nil, nil, okJSON(200, "asker_name, name_hidden, answers, notice, available_events, ledger.", ref("AdminQuestion")), "404 not_found"),
+		a("POST", "/admin/v1/questions/"+q20+"/transition", "Moderate a question (moderate)", nil, transitionBody, okJSON(200, "The question.", ref("AdminQuestion")), cat(errNotFnd, errTransit)...),
 		a("POST", "/admin/v1/questions/"+q20+"/answer", "Publish a brand answer (moderate)", nil, json(obj(map[string]any{"body": strMax(2000)}, "body")), okJSON(201, "The answer row.", anyObj()),
 			"404 not_found", "409 answer_refused / text_steering", "409 answer_refused / text_health_claim", "409 answer_refused / text_personal_data", "409 answer_refused / text_profanity", "409 answer_refused / question_not_published"),
 		a("POST", "/admin/v1/answers/{id:a_[a-z2-7]{20}}/transition", "Moderate an answer (moderate)", nil, transitionBody, any200("The answer."), cat(errNotFnd, errTransit)...),
@@ -276,17 +293,21 @@ func adminOps() []op {
 		p(a("POST", "/admin/v1/order-sources/"+conn+"/check", "Dry run with saved details", nil, nil, any200("orders, complete, skipped, sample."), "404 not_found", "400 platform_refused / <reason>")),
 		p(a("POST", "/admin/v1/order-sources/"+conn+"/run", "Start a read", nil, nil, okJSON(202, "Queued.", anyObj()), "404 not_found", "409 source_inactive", "409 channel_inactive")),
 		a("GET", "/admin/v1/diagnostics", "Connection log", listQuery, nil, any200("Rows.")),
-		a("GET", "/admin/v1/reviews", "Reviews; export=csv|xlsx|json downloads a file (export)", append([]param{q("export", "csv, xlsx or json.", enum("csv", "xlsx", "json")),
+		also(a("GET", "/admin/v1/reviews", "Reviews; export=csv|xlsx|json downloads a file (export)", append([]param{q("export", "csv, xlsx or json.", enum("csv", "xlsx", "json")),
 			q("entry_point", "import: only imported reviews.", str()), q("state", "State filter.", str())}, listQuery...), nil,
 			listAnswer("Review rows (product_name, flag_open, source).", ref("AdminReviewRow")), "400 invalid / channel", "400 invalid / export"),
+			okType(200, "With export: the file.", "text/csv|application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")),
 		a("GET", "/admin/v1/reviews/{id}", "Review detail", nil, nil, okJSON(200, "Review detail.", ref("AdminReviewDetail")), "404 not_found"),
-		a("GET", "/admin/v1/reviews/{id}/media/{file_id}/{file_name}", "A review's media file, even when unpublished (private, no-store; Range)", nil, nil,
-			okType(200, "The file.", "application/octet-stream"), "404 not_found"),
+		also(a("GET", "/admin/v1/reviews/{id}/media/{file_id}/{file_name}", "A review's media file, even when unpublished (private, no-store; Range)", nil, nil,
+			okType(200, "The file: a rendition, or the original as uploaded.", mediaTypes+"|image/png|video/quicktime|video/webm|application/octet-stream"), "404 not_found"),
+			okType(206, "Part of the file.", mediaTypes+"|image/png|video/quicktime|video/webm|application/octet-stream"),
+			okType(416, "Range not satisfiable (plain text).", "text/plain")),
 		a("DELETE", "/admin/v1/reviews/{id}/media/{file_id}", "Delete a media file permanently (moderate)", []param{q("reason", "Removal reason (also accepted in the body).", str())}, json(obj(map[string]any{"reason": enum("personal_data", "profanity", "data_subject_request", "legal_order")})),
 			noContent("Deleted."), "404 not_found", "400 invalid / reason_required", "400 invalid / reason"),
 		a("POST", "/admin/v1/reviews/{id}/transition", "Moderate a review (moderate)", nil, transitionBody, okJSON(200, "The review row after the change.", ref("AdminReviewRow")), cat(errNotFnd, errTransit, []string{"409 transition_refused / event_not_available"}, []string{"409 transition_refused / review_anonymized"})...),
-		a("GET", "/admin/v1/reviews/{id}/trace", "Review history; format downloads a file (export)", []param{file}, nil,
-			okJSON(200, "review and timeline.", obj(map[string]any{"review": anyObj(), "timeline": arr(anyObj())}, "review", "timeline")), "404 not_found", "400 invalid / format"),
+		also(a("GET", "/admin/v1/reviews/{id}/trace", "Review history; format downloads a file (export)", []param{file}, nil,
+			okJSON(200, "review and timeline.", obj(map[string]any{"review": ref("AdminReviewRow"), "seller_response": nullable(anyObj()), "timeline": arr(anyObj())}, "review", "timeline")), "404 not_found", "400 invalid / format"),
+			okType(200, "With format csv or xlsx: the file.", "text/csv|application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")),
 		a("POST", "/admin/v1/reviews/{id}/reports/resolve", "Close open reports (moderate)", nil, json(obj(map[string]any{"note": strMax(1000)})),
 			okJSON(200, "Closed count.", obj(map[string]any{"closed": integer()}, "closed")), "404 not_found", "409 resolution_refused / <reason>", "400 invalid / note_too_long"),
 		a("GET", "/admin/v1/moderation/queue", "Reviews awaiting approval (moderate)", listQuery, nil,
@@ -294,6 +315,6 @@ func adminOps() []op {
 		a("POST", "/admin/v1/moderation/bulk", "Approve or reject up to 200 reviews (moderate)", nil,
 			json(obj(map[string]any{"ids": map[string]any{"type": "array", "maxItems": 200, "items": str()}, "action": enum("approve", "reject"), "reason": str()}, "ids", "action")),
 			okJSON(200, "Counts.", obj(map[string]any{"count": integer(), "skipped": integer()}, "count", "skipped")), "400 invalid / ids", "400 invalid / action", "400 invalid / reason_required"),
-		a("GET", "/admin/v1/reasons", "Reason lists by language", nil, nil, any200("Reason lists, including review_media_removal.")),
+		a("GET", "/admin/v1/reasons", "Reason lists by language", nil, nil, okJSON(200, "Reason lists by language, then by kind (review_rejection, review_removal, review_media_removal, question_rejection, report, ...).", ref("Reasons"))),
 	}
 }

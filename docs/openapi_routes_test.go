@@ -79,6 +79,9 @@ func okJSON(status int, desc string, s map[string]any) answer {
 func okType(status int, desc, ctype string) answer {
 	return answer{status: status, desc: desc, ctype: ctype}
 }
+// also adds answers to an operation.
+func also(o op, more ...answer) op { o.ok = append(o.ok, more...); return o }
+
 func noContent(desc string) answer { return answer{status: 204, desc: desc} }
 
 // Security alternatives.
@@ -189,11 +192,11 @@ func ingestOps() []op {
 			errs: cat(ingestErr, []string{"400 invalid / status_unmapped: <path>/<value>"})},
 		{method: "POST", path: "/admin/v1/ingest/check", tag: "ingest", summary: "Dry run of an order or delivery body; no credentials, nothing saved; limited per IP",
 			body: json(obj(map[string]any{"kind": enum("order", "delivery"), "body": anyv()}, "kind", "body")),
-			ok:   []answer{okJSON(200, "Whether the body would be accepted and how many records.", anyObj())},
+			ok:   []answer{okJSON(200, "Whether the body would be accepted, how many records, and the refusal it would get (error: \"code / detail\").", ref("IngestCheck"))},
 			errs: cat(errBody, []string{"400 invalid / kind", "429 rate_limited"})},
 		{method: "GET", path: "/admin/v1/ingest/stats", tag: "ingest", summary: "Orders received, request figures of 7 days, recent requests", auth: adminAuth,
 			query: []param{pChannel},
-			ok:    []answer{okJSON(200, "Figures.", anyObj())},
+			ok:    []answer{okJSON(200, "Figures.", ref("IngestStats"))},
 			errs:  cat(errAdmin, []string{"400 invalid / channel"})},
 	}
 }

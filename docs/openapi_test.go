@@ -158,7 +158,23 @@ func operation(o op, path string, vars []muxParam) map[string]any {
 			if a.schema != nil {
 				c["schema"] = a.schema
 			}
-			r["content"] = map[string]any{a.ctype: c}
+			content := map[string]any{}
+			for _, ct := range strings.Split(a.ctype, "|") {
+				content[ct] = c
+			}
+			r["content"] = content
+		}
+		if prev, ok := res[strconv.Itoa(a.status)].(map[string]any); ok {
+			// Another form of the same status (a download beside JSON): one answer, both contents.
+			if pc, ok := prev["content"].(map[string]any); ok {
+				if rc, ok := r["content"].(map[string]any); ok {
+					for k, v := range rc {
+						pc[k] = v
+					}
+				}
+				prev["description"] = prev["description"].(string) + " " + a.desc
+				continue
+			}
 		}
 		res[strconv.Itoa(a.status)] = r
 	}
