@@ -201,12 +201,17 @@ func ingestOps() []op {
 	}
 }
 
+// mailEvent is one event of the generic mail-event format.
+var mailEvent = obj(map[string]any{"type": enum("delivered", "deferred", "bounced", "complained", "opened", "unsubscribed"),
+	"event_id": strMax(200), "message_id": strMax(998), "address": str(), "detail": strMax(1000), "occurred_at": str()}, "type", "event_id")
+
 func mailOps() []op {
 	counts := obj(map[string]any{"accepted": integer(), "matched": integer(), "duplicates": integer(), "ignored": integer(), "opted_out": integer()},
 		"accepted", "matched", "duplicates", "ignored", "opted_out")
 	return []op{
 		{method: "POST", path: "/v1/mail-events/generic", tag: "mail", summary: "Email delivery events, one or {events:[...]} up to 500, signed with the mail-events password", auth: mailSigned,
-			body: json(anyObj()), ok: []answer{okJSON(200, "Counts.", counts)},
+			body: json(map[string]any{"oneOf": []any{mailEvent, obj(map[string]any{"events": map[string]any{"type": "array", "maxItems": 500, "items": mailEvent}}, "events")}}),
+			ok:   []answer{okJSON(200, "Counts.", counts)},
 			errs: cat(errIngest[4:], errBody, []string{"400 invalid / batch_too_large: 500", "400 invalid / field_missing: <field>", "400 invalid / field_invalid: <field>"})},
 		{method: "POST", path: "/v1/mail-events/{provider}/{code}", tag: "mail", summary: "A mail provider's own event format; the address carries the brand's access code",
 			body: &body{ctype: "application/json", schema: anyv()}, ok: []answer{okJSON(200, "Counts.", counts)},
