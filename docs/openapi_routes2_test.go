@@ -33,29 +33,29 @@ func components() map[string]any {
 		"source": nullable(anyObj()), "submitted_at": str(), "published_at": nullable(str()), "updated_at": str(),
 	}, "id", "channel", "market", "state", "rating", "author", "product_name", "flag_open", "source")
 	schemas := map[string]any{
-			"Error": map[string]any{"type": "object", "required": []string{"error", "detail"}, "properties": map[string]any{
-				"error":  map[string]any{"type": "string", "description": "Error code."},
-				"detail": map[string]any{"type": "string", "description": "Detail code; may carry a value after a colon."}}},
-			"Health": obj(map[string]any{"ok": boolean(), "version": str(), "commit": str(), "schema_version": integer()}, "ok", "version", "schema_version"),
-			"OrderLine": obj(map[string]any{"line_reference": strMax(128), "variant_key": strMax(128), "group_key": strMax(128), "catalog_id": strMax(128),
-				"title": strMax(300), "state": str(), "delivered_at": str()}, "line_reference", "variant_key"),
-			"Media":      media,
-			"Review":     review,
-			"ReviewList": list,
-			"Answer":     answerRow,
-			"Question":   question,
-			"Questions": obj(map[string]any{"questions": arr(ref("Question")), "total": integer(), "page": integer(), "pages": integer(), "page_size": integer(),
-				"limits": anyObj(), "language": str()}, "questions", "total", "page", "pages", "page_size", "language"),
-			"Created":        obj(map[string]any{"id": str(), "state": str()}, "id"),
-			"AdminReviewRow": adminRow,
-			"AdminReviewDetail": map[string]any{"allOf": []any{ref("AdminReviewRow"), obj(map[string]any{
-				"proof": anyObj(), "history": arr(obj(map[string]any{"event": str(), "from_state": str(), "to_state": str(), "reason": str(),
-					"actor_type": str(), "actor_name": str(), "detail": anyObj(), "at": str()}, "event", "to_state", "at")),
-				"checks":  arr(obj(map[string]any{"kind": str(), "outcome": str(), "open": boolean(), "at": str()}, "kind", "outcome")),
-				"reports": arr(anyObj()), "available_events": arr(str()), "media": arr(anyObj()), "media_removal_reasons": arr(str()),
-			}, "proof", "history", "checks", "reports", "available_events", "media", "media_removal_reasons")}},
-			"Whoami": obj(map[string]any{"id": str(), "name": str(), "role": str(), "via": enum("session", "api_key", "support", "console"),
-				"permissions": arr(str())}, "id", "role", "via", "permissions"),
+		"Error": map[string]any{"type": "object", "required": []string{"error", "detail"}, "properties": map[string]any{
+			"error":  map[string]any{"type": "string", "description": "Error code."},
+			"detail": map[string]any{"type": "string", "description": "Detail code; may carry a value after a colon."}}},
+		"Health": obj(map[string]any{"ok": boolean(), "version": str(), "commit": str(), "schema_version": integer()}, "ok", "version", "schema_version"),
+		"OrderLine": obj(map[string]any{"line_reference": strMax(128), "variant_key": strMax(128), "group_key": strMax(128), "catalog_id": strMax(128),
+			"title": strMax(300), "state": str(), "delivered_at": str()}, "line_reference", "variant_key"),
+		"Media":      media,
+		"Review":     review,
+		"ReviewList": list,
+		"Answer":     answerRow,
+		"Question":   question,
+		"Questions": obj(map[string]any{"questions": arr(ref("Question")), "total": integer(), "page": integer(), "pages": integer(), "page_size": integer(),
+			"limits": anyObj(), "language": str()}, "questions", "total", "page", "pages", "page_size", "language"),
+		"Created":        obj(map[string]any{"id": str(), "state": str()}, "id"),
+		"AdminReviewRow": adminRow,
+		"AdminReviewDetail": map[string]any{"allOf": []any{ref("AdminReviewRow"), obj(map[string]any{
+			"proof": anyObj(), "history": arr(obj(map[string]any{"event": str(), "from_state": str(), "to_state": str(), "reason": str(),
+				"actor_type": str(), "actor_name": str(), "detail": anyObj(), "at": str()}, "event", "to_state", "at")),
+			"checks":  arr(obj(map[string]any{"kind": str(), "outcome": str(), "open": boolean(), "at": str()}, "kind", "outcome")),
+			"reports": arr(anyObj()), "available_events": arr(str()), "media": arr(anyObj()), "media_removal_reasons": arr(str()),
+		}, "proof", "history", "checks", "reports", "available_events", "media", "media_removal_reasons")}},
+		"Whoami": obj(map[string]any{"id": str(), "name": str(), "role": str(), "via": enum("session", "api_key", "support", "console"),
+			"permissions": arr(str())}, "id", "role", "via", "permissions"),
 	}
 	for k, v := range adminSchemas() {
 		schemas[k] = v

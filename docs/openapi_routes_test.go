@@ -79,6 +79,7 @@ func okJSON(status int, desc string, s map[string]any) answer {
 func okType(status int, desc, ctype string) answer {
 	return answer{status: status, desc: desc, ctype: ctype}
 }
+
 // also adds answers to an operation.
 func also(o op, more ...answer) op { o.ok = append(o.ok, more...); return o }
 

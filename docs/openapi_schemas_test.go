@@ -3,7 +3,9 @@ package docs_test
 // adminSchemas are the components of the management API's answers.
 func adminSchemas() map[string]any {
 	codeLabel := obj(map[string]any{"code": str(), "label": str()}, "code", "label")
-	byLang := func(s map[string]any) map[string]any { return map[string]any{"type": "object", "additionalProperties": s} }
+	byLang := func(s map[string]any) map[string]any {
+		return map[string]any{"type": "object", "additionalProperties": s}
+	}
 	limits := obj(map[string]any{"review_window_days_min": integer(), "review_window_days_max": integer(), "sort_options": arr(str()), "verification_locked": boolean()},
 		"review_window_days_min", "review_window_days_max", "sort_options", "verification_locked")
 	statement := obj(map[string]any{"channel": str(), "market": str(), "language": str(), "brand": str(), "title": str(), "policy_version": str(),
@@ -47,7 +49,7 @@ func adminSchemas() map[string]any {
 			"created_at": str(), "published_at": nullable(str())}, "id", "question", "kind", "body", "state", "available_events", "created_at"),
 		"User": obj(map[string]any{"id": integer(), "username": str(), "email": str(), "role": enum("owner", "manager", "moderator", "viewer"),
 			"second_step": boolean()}, "id", "username", "role"),
-		"Session": obj(map[string]any{"authenticated": boolean(), "step": enum("second_step"), "csrf_token": str(), "user": ref("User")}, "authenticated"),
+		"Session":    obj(map[string]any{"authenticated": boolean(), "step": enum("second_step"), "csrf_token": str(), "user": ref("User")}, "authenticated"),
 		"SecondStep": obj(map[string]any{"enabled": boolean(), "pending": boolean()}, "enabled", "pending"),
 		"Settings": obj(map[string]any{
 			"time_zone": str(), "questions_enabled": boolean(), "reply_tone": str(), "ai_translation_enabled": boolean(), "ai_summary_enabled": boolean(),
@@ -62,7 +64,7 @@ func adminSchemas() map[string]any {
 			"label": byLang(str()), "steps": byLang(arr(str()))}, "key", "kind", "scale", "label"),
 		"AspectTemplate": obj(map[string]any{"key": str(), "name": str(), "own": boolean(), "default": boolean(), "retired": boolean(),
 			"aspects": arr(ref("Aspect")), "products": arr(anyv()), "reviews": integer()}, "key", "name", "own", "default", "retired", "aspects"),
-		"Reasons": byLang(byLang(arr(codeLabel))),
+		"Reasons":     byLang(byLang(arr(codeLabel))),
 		"IngestCheck": obj(map[string]any{"accepted": boolean(), "records": integer(), "error": nullable(str())}, "accepted", "records"),
 		"IngestStats": obj(map[string]any{"channel": str(), "orders_received": integer(),
 			"daily":  arr(obj(map[string]any{"date": str(), "requests": integer(), "refused": integer()}, "date", "requests", "refused")),
