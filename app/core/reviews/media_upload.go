@@ -233,41 +233,33 @@ func (c *Service) checkUpload(ctx context.Context, u *Upload) error {
 	}
 }
 
-// MediaFile is an opened media file ready to be served (with http.ServeContent).
+// MediaFile is an opened stored media file ready to be served (with
+// http.ServeContent, which answers Range requests through Seek).
 type MediaFile struct {
-	*os.File
+	media.Object
 	Name        string
 	ModTime     time.Time
 	ContentType string
+	// ETag is the store's entity tag ("" for the local store).
+	ETag string
 }
 
-// openMediaFile opens a file of a ready media item; ErrNotFound when it is not one
-// of the item's files.
-func (c *Service) openMediaFile(m store.Media, name string) (*MediaFile, error) {
+// openMediaFile opens a file of a ready media item from the store; ErrNotFound
+// when it is not one of the item's files.
+func (c *Service) openMediaFile(ctx context.Context, m store.Media, name string) (*MediaFile, error) {
 	if m.State != store.MediaReady || !validMediaID(m.PublicID) || !readmodel.ParseMediaFiles(m.Files).Has(name) ||
 		name != path.Base(name) || strings.HasPrefix(name, ".") {
 		return nil, store.ErrNotFound
 	}
-	f, err := os.Open(filepath.Join(c.MediaDir, m.PublicID, name))
-	if errors.Is(err, os.ErrNotExist) {
+	o, err := c.mediaStore().Open(ctx, media.Key(m.PublicID, name))
+	if errors.Is(err, media.ErrNoObject) {
 		return nil, store.ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	ct := "application/octet-stream"
-	switch filepath.Ext(name) {
-	case ".jpg":
-		ct = "image/jpeg"
-	case ".mp4":
-		ct = "video/mp4"
-	}
-	return &MediaFile{File: f, Name: name, ModTime: st.ModTime(), ContentType: ct}, nil
+	info := o.Info()
+	return &MediaFile{Object: o, Name: name, ModTime: info.ModTime, ContentType: media.ContentType(name), ETag: info.ETag}, nil
 }
 
 // OpenPublicMedia opens a file of a media item for the public address: only while
@@ -292,7 +284,7 @@ func (c *Service) OpenPublicMedia(ctx context.Context, mediaID, name string) (*M
 	if r.State != core.ReviewPublished {
 		return nil, store.ErrNotFound
 	}
-	return c.openMediaFile(m, name)
+	return c.openMediaFile(ctx, m, name)
 }
 
 // OpenReviewMedia opens a file of a review's media item whatever the review's state
@@ -313,7 +305,7 @@ func (c *Service) OpenReviewMedia(ctx context.Context, reviewPublicID, mediaID, 
 	if m.ReviewID != r.ID {
 		return nil, store.ErrNotFound
 	}
-	return c.openMediaFile(m, name)
+	return c.openMediaFile(ctx, m, name)
 }
 
 // MediaRun is the summary of one media job run.
@@ -368,8 +360,15 @@ func (c *Service) ProcessMedia(ctx context.Context, now time.Time, max int) (Med
 
 func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, run *MediaRun) error {
 	src := filepath.Join(c.MediaDir, incomingDir, m.PublicID+"."+m.Type)
-	outDir := filepath.Join(c.MediaDir, m.PublicID)
+	// Processed files are made in the staging folder and then moved into the
+	// store; the upload itself stays staged until the row says ready, so a crash
+	// at any step leaves a row the job claims again (or the cleanup job removes).
+	outDir := stagedOutput(c.MediaDir, m.PublicID)
+	defer os.RemoveAll(outDir)
 	files, w, h, dur, err := c.prepare(ctx, m, src, outDir)
+	if err == nil {
+		err = c.storeFiles(ctx, m.PublicID, outDir, files.Names())
+	}
 	tx := func(fn func(tx *store.Tx) error) error {
 		return c.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
 			tx.Now = now
@@ -392,7 +391,8 @@ func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, 
 			return err
 		}
 		if !stored {
-			_ = os.RemoveAll(outDir)
+			// Removed while it was processed.
+			c.DeleteMediaFiles(m.PublicID)
 		}
 		_ = os.Remove(src)
 		run.Ready++
@@ -407,7 +407,6 @@ func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, 
 			return err
 		}
 		_ = os.Remove(src)
-		_ = os.RemoveAll(outDir)
 		run.Failed++
 	case errors.Is(err, media.ErrToolMissing), ctx.Err() != nil:
 		run.ToolMissing = errors.Is(err, media.ErrToolMissing)
@@ -421,7 +420,7 @@ func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, 
 			if err := tx(func(tx *store.Tx) error { return tx.FailMedia(ctx, m.ID, media.ErrProcessingFailed.Detail()) }); err != nil {
 				return err
 			}
-			_ = os.Remove(src)
+			c.DeleteMediaFiles(m.PublicID) // files stored before the last failure
 			run.Failed++
 			return nil
 		}
