@@ -1,0 +1,296 @@
+package admin_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"reviewd/app"
+	"reviewd/app/apptest"
+	"reviewd/app/cli"
+	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
+	"reviewd/app/media"
+	"reviewd/app/media/s3test"
+	"reviewd/jobs"
+)
+
+// storeCase is one media store the media flow runs against.
+type storeCase struct {
+	name string
+	// config edits the configuration (nil: the default local store).
+	config func(t *testing.T) (func(*app.Config), *s3test.Server)
+}
+
+var mediaStores = []storeCase{
+	{name: "local", config: func(*testing.T) (func(*app.Config), *s3test.Server) { return nil, nil }},
+	{name: "s3", config: func(t *testing.T) (func(*app.Config), *s3test.Server) {
+		srv := s3test.Start(t, "shop-media")
+		return func(c *app.Config) { c.Media = srv.Config("reviewd") }, srv
+	}},
+}
+
+// newModEnvWith is newModEnv with the configuration changed by edit.
+func newModEnvWith(t *testing.T, edit func(*app.Config)) *modEnv {
+	t.Helper()
+	env := apptest.NewWith(t, cli.TestSurfaces, edit)
+	env.Channel("web", "TR", "tr")
+	key := func(scopes ...string) map[string]string {
+		return map[string]string{"Authorization": "Api-Key " + env.Key("api", "", scopes...)}
+	}
+	m := &modEnv{t: t, env: env, ctx: context.Background(), mod: key("moderate"), read: key("read"),
+		export: key("export"), all: key("moderate", "export")}
+	if _, err := env.App.Brand.UpdateSettings(m.ctx, core.Console(), map[string]json.RawMessage{
+		"publishing_method": json.RawMessage(`"manual"`)}); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestMediaStoreFlow runs the whole media flow against the local store and the
+// s3 store (an in-process S3 server) with the same assertions: upload, scan (when
+// clamd is configured for the tests), process, publish, hide, unhide, unpublish,
+// removal and erasure of a file, the admin route with Range, and the cleanup
+// job's reconciliation after a crash. The public address is the one the API
+// gives (reviewd's /media route for local, the bucket's public prefix for s3).
+func TestMediaStoreFlow(t *testing.T) {
+	for _, sc := range mediaStores {
+		t.Run(sc.name, func(t *testing.T) {
+			edit, srv := sc.config(t)
+			clamd := os.Getenv("REVIEWD_TEST_CLAMD")
+			m := newModEnvWith(t, func(c *app.Config) {
+				if edit != nil {
+					edit(c)
+				}
+				c.Clamd.Address = clamd
+			})
+			a := m.env.App
+			st := a.Reviews.Media
+			if st.Kind() != sc.name {
+				t.Fatalf("store %s, want %s", st.Kind(), sc.name)
+			}
+			ctx := m.ctx
+			// stored lists the store's keys of a media item, sorted.
+			stored := func(id string) []string {
+				list, err := st.List(ctx, id+"/")
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out []string
+				for _, o := range list {
+					out = append(out, o.Key)
+				}
+				slices.Sort(out)
+				return out
+			}
+			// public fetches a public address as a browser or CDN would.
+			public := func(url string) (int, []byte) {
+				t.Helper()
+				if p, ok := strings.CutPrefix(url, "http://reviewd.test"); ok {
+					res := m.do("GET", p, nil, nil)
+					return res.Status, res.Body
+				}
+				res, err := http.Get(url)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer res.Body.Close()
+				b, _ := io.ReadAll(res.Body)
+				return res.StatusCode, b
+			}
+			gone := func(what, url string) {
+				t.Helper()
+				if s, _ := public(url); s != http.StatusNotFound && s != http.StatusForbidden {
+					t.Fatalf("%s: public address %s answers %d, want 403 or 404", what, url, s)
+				}
+			}
+			item := func(mid string) readmodel.MediaItemView {
+				t.Helper()
+				mm, err := a.DB.Read().MediaByPublicID(ctx, mid)
+				if err != nil {
+					t.Fatal(err)
+				}
+				it, ok := a.Read.PublicMediaItem(mm)
+				if !ok {
+					t.Fatalf("media %s not ready: %+v", mid, mm)
+				}
+				return it
+			}
+			urls := func(it readmodel.MediaItemView) []string {
+				out := []string{it.URL}
+				for _, part := range strings.Split(it.Srcset, ", ") {
+					u, _, _ := strings.Cut(part, " ")
+					out = append(out, u)
+				}
+				return out
+			}
+			stagingEmpty := func() {
+				t.Helper()
+				entries, _ := os.ReadDir(filepath.Join(a.Core.MediaDir, media.StagingDir))
+				if len(entries) != 0 {
+					var names []string
+					for _, e := range entries {
+						names = append(names, e.Name())
+					}
+					t.Fatalf("staging folder not empty: %v", names)
+				}
+			}
+
+			// Upload, scan, process.
+			ext := m.order(review{channel: "web", email: "a@mail.example", variant: "SKU-1", product: "Kettle"})
+			mid := m.upload(ext, photo(t, 1500, 1000))
+			id := m.writeFor(ext, review{channel: "web", body: "Look at this.", media: []string{mid}})
+			m.runMedia()
+			stagingEmpty()
+			it := item(mid)
+			wantKeys := []string{mid + "/image-1280.jpg", mid + "/image-320.jpg", mid + "/image-640.jpg", mid + "/image.jpg"}
+			if got := stored(mid); !slices.Equal(got, wantKeys) {
+				t.Fatalf("stored %v, want %v", got, wantKeys)
+			}
+			if srv != nil && !strings.HasPrefix(it.URL, srv.URL+"/shop-media/reviewd/public/"+mid+"/") {
+				t.Fatalf("url %s is not the bucket's public address", it.URL)
+			}
+			if srv == nil && it.URL != "http://reviewd.test/media/"+mid+"/image.jpg" {
+				t.Fatalf("url %s", it.URL)
+			}
+			all := urls(it)
+			if len(all) != 5 { // url + 3 renditions + the original in srcset
+				t.Fatalf("addresses %v", all)
+			}
+
+			// Pending: not public; the admin route serves it with Range.
+			for _, u := range all {
+				gone("pending", u)
+			}
+			adminPath := "/admin/v1/reviews/" + id + "/media/" + mid + "/image.jpg"
+			full := m.do("GET", adminPath, nil, m.read)
+			if full.Status != 200 || full.Header.Get("Content-Type") != "image/jpeg" || len(full.Body) < 1000 {
+				t.Fatalf("admin media: %d %v", full.Status, full.Header)
+			}
+			rng := m.do("GET", adminPath, nil, map[string]string{"Authorization": m.read["Authorization"], "Range": "bytes=100-199"})
+			if rng.Status != 206 || !bytes.Equal(rng.Body, full.Body[100:200]) {
+				t.Fatalf("admin range: %d %d bytes", rng.Status, len(rng.Body))
+			}
+
+			// Publish: every address serves the file the admin route serves.
+			expect(t, m.transition(id, "approve", ""), 200, "")
+			for _, u := range all {
+				if s, b := public(u); s != 200 || len(b) == 0 {
+					t.Fatalf("published %s: %d", u, s)
+				}
+			}
+			if _, b := public(it.URL); !bytes.Equal(b, full.Body) {
+				t.Fatal("the public file differs from the stored original")
+			}
+			// reviewd's own route serves it too while published (Range included).
+			res := m.do("GET", "/media/"+mid+"/image.jpg", nil, map[string]string{"Range": "bytes=0-9"})
+			if res.Status != 206 || !bytes.Equal(res.Body, full.Body[:10]) {
+				t.Fatalf("reviewd media route: %d", res.Status)
+			}
+
+			// Hide, unhide, unpublish (reject).
+			expect(t, m.transition(id, "hide", ""), 200, "")
+			for _, u := range all {
+				gone("hidden", u)
+			}
+			if s := m.do("GET", "/media/"+mid+"/image.jpg", nil, nil).Status; s != 404 {
+				t.Fatalf("reviewd route of a hidden review: %d", s)
+			}
+			expect(t, m.transition(id, "unhide", ""), 200, "")
+			if s, _ := public(it.URL); s != 200 {
+				t.Fatalf("unhidden: %d", s)
+			}
+			expect(t, m.transition(id, "reject", "off_topic"), 200, "")
+			for _, u := range all {
+				gone("unpublished", u)
+			}
+			if got := stored(mid); !slices.Equal(got, wantKeys) {
+				t.Fatalf("an unpublished review keeps its files; stored %v", got)
+			}
+
+			// Media removal: the address answers 404 and every file is gone.
+			ext2 := m.order(review{channel: "web", email: "b@mail.example", variant: "SKU-1", product: "Kettle"})
+			mid2 := m.upload(ext2, photo(t, 900, 700))
+			mid3 := m.upload(ext2, photo(t, 800, 600))
+			id2 := m.writeFor(ext2, review{channel: "web", body: "Two photos.", media: []string{mid2, mid3}})
+			m.runMedia()
+			expect(t, m.transition(id2, "approve", ""), 200, "")
+			all2, all3 := urls(item(mid2)), urls(item(mid3))
+			for _, u := range append(all2, all3...) {
+				if s, _ := public(u); s != 200 {
+					t.Fatalf("published %s: %d", u, s)
+				}
+			}
+			res = m.do("DELETE", "/admin/v1/reviews/"+id2+"/media/"+mid2, map[string]any{"reason": "personal_data"}, m.mod)
+			if res.Status != http.StatusNoContent {
+				t.Fatalf("remove: %s", res)
+			}
+			for _, u := range all2 {
+				gone("removed", u)
+			}
+			if got := stored(mid2); len(got) != 0 {
+				t.Fatalf("removed file still stored: %v", got)
+			}
+			// Erasure (a data subject request): the same, and the other file stays.
+			res = m.do("DELETE", "/admin/v1/reviews/"+id2+"/media/"+mid3, map[string]any{"reason": "data_subject_request"}, m.mod)
+			if res.Status != http.StatusNoContent {
+				t.Fatalf("erase: %s", res)
+			}
+			for _, u := range all3 {
+				gone("erased", u)
+			}
+			if got := stored(mid3); len(got) != 0 {
+				t.Fatalf("erased file still stored: %v", got)
+			}
+			if srv != nil {
+				if keys := append(srv.KeysOf(t, mid2), srv.KeysOf(t, mid3)...); len(keys) != 0 {
+					t.Fatalf("the bucket still holds %v", keys)
+				}
+			}
+			if got := stored(mid); !slices.Equal(got, wantKeys) {
+				t.Fatalf("another review's files changed: %v", got)
+			}
+
+			// A crash leaves an orphan (files stored, the row never written), a
+			// staged upload nobody processes and, on s3, a public copy of an
+			// unpublished review: the cleanup job puts the store right.
+			orphan := "m_zzzzzzzzzzzzzzzzzzzz"
+			if err := st.Put(ctx, media.Key(orphan, "image.jpg"), bytes.NewReader(full.Body), int64(len(full.Body))); err != nil {
+				t.Fatal(err)
+			}
+			staged := filepath.Join(a.Core.MediaDir, media.StagingDir, orphan+".jpeg")
+			if err := os.WriteFile(staged, []byte("half"), 0o640); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Publish(ctx, mid, []string{"image.jpg"}); err != nil {
+				t.Fatal(err)
+			}
+			later := time.Now().Add(2 * time.Hour)
+			out, err := jobs.Cleanup{DB: a.DB, Reviews: a.Reviews}.Run(ctx, later)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, "media_orphans=1 media_staged=1") || !strings.Contains(out, "media_missing=0") {
+				t.Fatalf("cleanup: %s", out)
+			}
+			if got := stored(orphan); len(got) != 0 {
+				t.Fatalf("orphan still stored: %v", got)
+			}
+			if _, err := os.Stat(staged); !os.IsNotExist(err) {
+				t.Fatalf("staged orphan stays: %v", err)
+			}
+			gone("reconciled", it.URL)
+			if got := stored(mid); !slices.Equal(got, wantKeys) {
+				t.Fatalf("the cleanup removed a live item's files: %v", got)
+			}
+		})
+	}
+}
