@@ -294,3 +294,119 @@ func TestMediaStoreFlow(t *testing.T) {
 		})
 	}
 }
+
+// TestMediaMigrate moves the media of a running installation from the local store
+// to the bucket and back: an interrupted run resumes (a file already copied is
+// checked, a damaged copy is copied again), every copy is verified, the switched
+// installation serves every file from the bucket (published ones at the public
+// prefix, the others not), and nothing is lost on the way back.
+func TestMediaMigrate(t *testing.T) {
+	m := newModEnvWith(t, nil)
+	a, ctx := m.env.App, m.ctx
+	ext := m.order(review{channel: "web", email: "a@mail.example", variant: "SKU-1", product: "Kettle"})
+	pub := m.upload(ext, photo(t, 1400, 900))
+	id := m.writeFor(ext, review{channel: "web", body: "Published.", media: []string{pub}})
+	ext2 := m.order(review{channel: "web", email: "b@mail.example", variant: "SKU-1", product: "Kettle"})
+	pend := m.upload(ext2, photo(t, 700, 500))
+	id2 := m.writeFor(ext2, review{channel: "web", body: "Pending.", media: []string{pend}})
+	m.runMedia()
+	expect(t, m.transition(id, "approve", ""), 200, "")
+	local := a.Reviews.Media
+	files, err := local.List(ctx, "")
+	if err != nil || len(files) != 7 { // 4 of the 1400 px photo, 3 of the 700 px one
+		t.Fatalf("local files %v %v", files, err)
+	}
+
+	srv := s3test.Start(t, "shop-media")
+	cfg := srv.Config("reviewd")
+	bucket, err := cfg.Open(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An earlier run was interrupted: one file copied, one copy damaged.
+	copyOf := func(key string) []byte {
+		o, err := local.Open(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer o.Close()
+		b, _ := io.ReadAll(o)
+		return b
+	}
+	good, bad := media.Key(pub, "image.jpg"), media.Key(pub, "image-320.jpg")
+	if err := bucket.Put(ctx, good, bytes.NewReader(copyOf(good)), int64(len(copyOf(good)))); err != nil {
+		t.Fatal(err)
+	}
+	damaged := copyOf(bad)
+	damaged[len(damaged)/2] ^= 0xff
+	if err := bucket.Put(ctx, bad, bytes.NewReader(damaged), int64(len(damaged))); err != nil {
+		t.Fatal(err)
+	}
+	res, err := media.Migrate(ctx, local, bucket, nil)
+	if err != nil || res.Copied != 6 || res.Present != 1 || len(res.Failed) != 0 {
+		t.Fatalf("migrate: %+v %v", res, err)
+	}
+	if res, err := media.Migrate(ctx, local, bucket, nil); err != nil || res.Copied != 0 || res.Present != 7 {
+		t.Fatalf("second run: %+v %v", res, err)
+	}
+
+	// Switch the installation to the bucket (media.store s3 and a restart) and
+	// clear the local folder to be sure every answer comes from the bucket.
+	a.Reviews.Media, a.Read.MediaPublicURL = bucket, cfg.PublicURL
+	rec, err := a.Reviews.ReconcileMedia(ctx, time.Now())
+	if err != nil || rec.Published != 1 || rec.Missing != 0 || rec.Orphans != 0 {
+		t.Fatalf("reconcile after the switch: %+v %v", rec, err)
+	}
+	for _, id := range []string{pub, pend} {
+		if err := os.RemoveAll(filepath.Join(a.Core.MediaDir, id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mm, _ := a.DB.Read().MediaByPublicID(ctx, pub)
+	it, _ := a.Read.PublicMediaItem(mm)
+	get := func(url string) int {
+		res, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if !strings.HasPrefix(it.URL, cfg.PublicURL) || get(it.URL) != 200 {
+		t.Fatalf("published photo after the switch: %s", it.URL)
+	}
+	if s := get(cfg.PublicURL + "/" + pend + "/image.jpg"); s != 404 && s != 403 {
+		t.Fatalf("a pending review's photo is public after the migration: %d", s)
+	}
+	for _, p := range []string{"/admin/v1/reviews/" + id + "/media/" + pub + "/image-640.jpg", "/admin/v1/reviews/" + id2 + "/media/" + pend + "/image.jpg"} {
+		if res := m.do("GET", p, nil, m.read); res.Status != 200 || len(res.Body) < 100 {
+			t.Fatalf("admin route after the switch %s: %d", p, res.Status)
+		}
+	}
+
+	// And back into an empty folder.
+	back := media.LocalStore(t.TempDir())
+	if res, err := media.Migrate(ctx, bucket, back, nil); err != nil || res.Copied != 7 || len(res.Failed) != 0 {
+		t.Fatalf("back to local: %+v %v", res, err)
+	}
+	o, err := back.Open(ctx, good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(o)
+	o.Close()
+	if !bytes.Equal(b, readStored(t, bucket, good)) {
+		t.Fatal("the file came back changed")
+	}
+}
+
+func readStored(t *testing.T, s media.Store, key string) []byte {
+	t.Helper()
+	o, err := s.Open(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	b, _ := io.ReadAll(o)
+	return b
+}
