@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"reviewd/app/core/readmodel"
 	"reviewd/app/media"
 	"reviewd/app/media/s3test"
+	"reviewd/app/replica"
 	"reviewd/jobs"
 )
 
@@ -409,4 +411,77 @@ func readStored(t *testing.T, s media.Store, key string) []byte {
 	defer o.Close()
 	b, _ := io.ReadAll(o)
 	return b
+}
+
+// TestMediaReplicaSharedBucket: the database replica and the media share one
+// bucket under separate prefixes; a fresh machine restored from the replica with
+// the same media settings shows every photo (public address, reviewd's route and
+// the admin route), and the replica holds no copy of the processed files.
+func TestMediaReplicaSharedBucket(t *testing.T) {
+	// Litestream's S3 client cannot combine AWS_CA_BUNDLE with its own HTTP client.
+	t.Setenv("AWS_CA_BUNDLE", "")
+	os.Unsetenv("AWS_CA_BUNDLE")
+	srv := s3test.Start(t, "shop")
+	mcfg := srv.Config("reviewd")
+	rcfg := replica.Defaults
+	rcfg.URL, rcfg.Endpoint, rcfg.AccessKeyID, rcfg.SecretAccessKey = "s3://shop/db", srv.URL, "test-key", "test-secret"
+	edit := func(c *app.Config) { c.Media, c.Replica = mcfg, rcfg }
+	m := newModEnvWith(t, edit)
+	a, ctx := m.env.App, m.ctx
+	paths := func(dir string) replica.Paths {
+		return replica.Paths{DB: filepath.Join(dir, app.DBFile), Media: filepath.Join(dir, app.MediaDir), Key: filepath.Join(dir, core.MasterKeyFile)}
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	rep, err := replica.Start(ctx, rcfg, paths(a.Config.DataDir), quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := m.order(review{channel: "web", email: "a@mail.example", variant: "SKU-1", product: "Kettle"})
+	mid := m.upload(ext, photo(t, 1000, 800))
+	id := m.writeFor(ext, review{channel: "web", body: "Shared bucket.", media: []string{mid}})
+	m.runMedia()
+	expect(t, m.transition(id, "approve", ""), 200, "")
+	want := m.do("GET", "/admin/v1/reviews/"+id+"/media/"+mid+"/image.jpg", nil, m.read).Body
+	if err := rep.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range srv.Keys(t, "db/") {
+		if strings.Contains(k, mid) {
+			t.Fatalf("the replica holds a processed file: %s", k)
+		}
+	}
+
+	// A new machine: restore, then open with the same settings.
+	fresh := filepath.Join(t.TempDir(), "data")
+	if err := os.MkdirAll(fresh, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replica.Restore(ctx, rcfg, paths(fresh), time.Time{}, quiet); err != nil {
+		t.Fatal(err)
+	}
+	env2 := apptest.NewWith(t, cli.TestSurfaces, func(c *app.Config) { edit(c); c.DataDir = fresh })
+	read2 := map[string]string{"Authorization": "Api-Key " + env2.Key("api", "", "read")}
+	mm, err := env2.App.DB.Read().MediaByPublicID(ctx, mid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, ok := env2.App.Read.PublicMediaItem(mm)
+	if !ok {
+		t.Fatalf("restored media %+v", mm)
+	}
+	res, err := http.Get(it.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !bytes.Equal(got, want) {
+		t.Fatalf("public address after the restore: %d, %d bytes", res.StatusCode, len(got))
+	}
+	if r := env2.Do("GET", "/media/"+mid+"/image-640.jpg", nil, nil); r.Status != 200 {
+		t.Fatalf("reviewd's route after the restore: %d", r.Status)
+	}
+	if r := env2.Do("GET", "/admin/v1/reviews/"+id+"/media/"+mid+"/image.jpg", nil, read2); r.Status != 200 || !bytes.Equal(r.Body, want) {
+		t.Fatalf("admin route after the restore: %d", r.Status)
+	}
 }
