@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -73,6 +74,7 @@ func TestMediaStoreFlow(t *testing.T) {
 					edit(c)
 				}
 				c.Clamd.Address = clamd
+				c.FFmpeg = app.FFmpeg{FFmpeg: os.Getenv("REVIEWD_FFMPEG"), FFprobe: os.Getenv("REVIEWD_FFPROBE")}
 			})
 			a := m.env.App
 			st := a.Reviews.Media
@@ -149,10 +151,15 @@ func TestMediaStoreFlow(t *testing.T) {
 			// Upload, scan, process.
 			ext := m.order(review{channel: "web", email: "a@mail.example", variant: "SKU-1", product: "Kettle"})
 			mid := m.upload(ext, photo(t, 1500, 1000))
-			id := m.writeFor(ext, review{channel: "web", body: "Look at this.", media: []string{mid}})
+			vid := m.upload(ext, smallClip(t))
+			id := m.writeFor(ext, review{channel: "web", body: "Look at this.", media: []string{mid, vid}})
 			m.runMedia()
 			stagingEmpty()
 			it := item(mid)
+			vit := item(vid)
+			if vit.Kind != "video" || vit.PosterURL == "" || len(stored(vid)) < 2 {
+				t.Fatalf("video item %+v stored %v", vit, stored(vid))
+			}
 			wantKeys := []string{mid + "/image-1280.jpg", mid + "/image-320.jpg", mid + "/image-640.jpg", mid + "/image.jpg"}
 			if got := stored(mid); !slices.Equal(got, wantKeys) {
 				t.Fatalf("stored %v, want %v", got, wantKeys)
@@ -163,10 +170,10 @@ func TestMediaStoreFlow(t *testing.T) {
 			if srv == nil && it.URL != "http://reviewd.test/media/"+mid+"/image.jpg" {
 				t.Fatalf("url %s", it.URL)
 			}
-			all := urls(it)
-			if len(all) != 5 { // url + 3 renditions + the original in srcset
-				t.Fatalf("addresses %v", all)
+			if len(urls(it)) != 5 { // url + 3 renditions + the original in srcset
+				t.Fatalf("addresses %v", urls(it))
 			}
+			all := append(urls(it), vit.URL, vit.PosterURL)
 
 			// Pending: not public; the admin route serves it with Range.
 			for _, u := range all {
@@ -191,6 +198,23 @@ func TestMediaStoreFlow(t *testing.T) {
 			}
 			if _, b := public(it.URL); !bytes.Equal(b, full.Body) {
 				t.Fatal("the public file differs from the stored original")
+			}
+			// The video plays from its public address with Range.
+			if srv != nil {
+				req, _ := http.NewRequest("GET", vit.URL, nil)
+				req.Header.Set("Range", "bytes=0-99")
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res.Body.Close()
+				if res.StatusCode != 206 || res.Header.Get("Content-Type") != "video/mp4" {
+					t.Fatalf("video range at the bucket: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+				}
+			}
+			if res := m.do("GET", "/admin/v1/reviews/"+id+"/media/"+vid+"/video.mp4", nil,
+				map[string]string{"Authorization": m.read["Authorization"], "Range": "bytes=10-19"}); res.Status != 206 || len(res.Body) != 10 {
+				t.Fatalf("admin video range: %d", res.Status)
 			}
 			// reviewd's own route serves it too while published (Range included).
 			res := m.do("GET", "/media/"+mid+"/image.jpg", nil, map[string]string{"Range": "bytes=0-9"})
@@ -295,6 +319,25 @@ func TestMediaStoreFlow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// smallClip encodes a one-second 160x120 H.264 MP4 with the test ffmpeg.
+func smallClip(t *testing.T) []byte {
+	t.Helper()
+	bin := os.Getenv("REVIEWD_FFMPEG")
+	if bin == "" {
+		t.Skip("REVIEWD_FFMPEG not set")
+	}
+	out := filepath.Join(t.TempDir(), "clip.mp4")
+	if b, err := exec.Command(bin, "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=15", "-t", "1",
+		"-pix_fmt", "yuv420p", "-c:v", "libx264", out).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v %s", err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestMediaMigrate moves the media of a running installation from the local store
