@@ -528,3 +528,40 @@ func TestMediaReplicaSharedBucket(t *testing.T) {
 		t.Fatalf("admin route after the restore: %d", r.Status)
 	}
 }
+
+// TestMediaStoreOutage: while the bucket is unreachable an accepted upload stays
+// staged and waits (the job run stops at the first refused write); once the
+// bucket is back the next run stores it and the staging folder empties.
+func TestMediaStoreOutage(t *testing.T) {
+	srv := s3test.Start(t, "shop-media")
+	m := newModEnvWith(t, func(c *app.Config) { c.Media = srv.Config("reviewd") })
+	a, ctx := m.env.App, m.ctx
+	ext := m.order(review{channel: "web", email: "a@mail.example", variant: "SKU-1", product: "Kettle"})
+	mid := m.upload(ext, photo(t, 900, 600))
+	id := m.writeFor(ext, review{channel: "web", body: "Outage.", media: []string{mid}})
+	staged := filepath.Join(a.Core.MediaDir, media.StagingDir, mid+".jpeg")
+	srv.Down(true)
+	for range 2 {
+		run, err := a.Reviews.ProcessMedia(ctx, m.env.Clock.T, 50)
+		if err != nil || run.String() != "ready=0 failed=0 retried=0 store_failed" {
+			t.Fatalf("run during the outage: %s %v", run, err)
+		}
+		if mm, _ := a.DB.Read().MediaByPublicID(ctx, mid); mm.State != "uploaded" {
+			t.Fatalf("state during the outage: %s", mm.State)
+		}
+		if _, err := os.Stat(staged); err != nil {
+			t.Fatalf("the staged upload is gone during the outage: %v", err)
+		}
+	}
+	srv.Down(false)
+	if run, err := a.Reviews.ProcessMedia(ctx, m.env.Clock.T, 50); err != nil || run.String() != "ready=1 failed=0 retried=0" {
+		t.Fatalf("run after the outage: %s %v", run, err)
+	}
+	if keys := srv.KeysOf(t, mid); len(keys) != 3 { // image, 320 and 640 px
+		t.Fatalf("bucket after the outage: %v", keys)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(a.Core.MediaDir, media.StagingDir)); len(entries) != 0 {
+		t.Fatalf("staging after the outage: %d entries", len(entries))
+	}
+	expect(t, m.transition(id, "approve", ""), 200, "")
+}

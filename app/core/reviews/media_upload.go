@@ -312,12 +312,18 @@ func (c *Service) OpenReviewMedia(ctx context.Context, reviewPublicID, mediaID, 
 type MediaRun struct {
 	Ready, Failed, Retried int
 	ToolMissing            bool
+	// StoreFailed is set when the media store refused a write: the run stops and
+	// the upload waits, staged, for the next run.
+	StoreFailed bool
 }
 
 func (r MediaRun) String() string {
 	s := fmt.Sprintf("ready=%d failed=%d retried=%d", r.Ready, r.Failed, r.Retried)
 	if r.ToolMissing {
 		s += " ffmpeg_missing"
+	}
+	if r.StoreFailed {
+		s += " store_failed"
 	}
 	return s
 }
@@ -351,7 +357,7 @@ func (c *Service) ProcessMedia(ctx context.Context, now time.Time, max int) (Med
 		if err := c.processOne(ctx, now, m, &run); err != nil {
 			return run, err
 		}
-		if run.ToolMissing || ctx.Err() != nil {
+		if run.ToolMissing || run.StoreFailed || ctx.Err() != nil {
 			return run, ctx.Err()
 		}
 	}
@@ -367,7 +373,16 @@ func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, 
 	defer os.RemoveAll(outDir)
 	files, w, h, dur, err := c.prepare(ctx, m, src, outDir)
 	if err == nil {
-		err = c.storeFiles(ctx, m.PublicID, outDir, files.Names())
+		if err = c.storeFiles(ctx, m.PublicID, outDir, files.Names()); err != nil {
+			// The store is unreachable: the upload stays staged and waits (no
+			// attempt is counted), whatever how long the outage lasts.
+			c.Log.Warn("media: the store refused a write; the upload waits for the next run", "media", m.PublicID, "err", err)
+			run.StoreFailed = true
+			return c.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
+				tx.Now = now
+				return tx.ReleaseMedia(ctx, m.ID)
+			})
+		}
 	}
 	tx := func(fn func(tx *store.Tx) error) error {
 		return c.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {

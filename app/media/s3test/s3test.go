@@ -4,7 +4,9 @@
 package s3test
 
 import (
+	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"sort"
 	"strings"
 	"testing"
@@ -20,7 +22,12 @@ type Server struct {
 	URL     string
 	Bucket  string
 	backend *s3mem.Backend
+	down    *atomic.Bool
 }
+
+// Down makes the server answer every request 503 Service Unavailable (true) or
+// work again (false), as a bucket that is unreachable for a while.
+func (s *Server) Down(down bool) { s.down.Store(down) }
 
 // Start starts a server with the bucket and stops it when the test ends.
 func Start(t testing.TB, bucket string) *Server {
@@ -29,9 +36,17 @@ func Start(t testing.TB, bucket string) *Server {
 	if err := b.CreateBucket(bucket); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(gofakes3.New(b).Server())
+	down := &atomic.Bool{}
+	h := gofakes3.New(b).Server()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, "unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
-	return &Server{URL: srv.URL, Bucket: bucket, backend: b}
+	return &Server{URL: srv.URL, Bucket: bucket, backend: b, down: down}
 }
 
 // Config is the media configuration of the s3 store on this server under
