@@ -6,9 +6,9 @@ package s3test
 import (
 	"net/http"
 	"net/http/httptest"
-	"sync/atomic"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/johannesboyne/gofakes3"
