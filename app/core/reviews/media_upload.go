@@ -375,7 +375,7 @@ func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, 
 	if err == nil {
 		if err = c.storeFiles(ctx, m.PublicID, outDir, files.Names()); err != nil {
 			// The store is unreachable: the upload stays staged and waits (no
-			// attempt is counted), whatever how long the outage lasts.
+			// attempt is counted), however long the outage lasts.
 			c.Log.Warn("media: the store refused a write; the upload waits for the next run", "media", m.PublicID, "err", err)
 			run.StoreFailed = true
 			return c.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
