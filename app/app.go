@@ -84,6 +84,13 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
 	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
 	d := NewDomain(c)
+	ms, err := cfg.Media.Open(ctx, c.MediaDir)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("app: media store: %w", err)
+	}
+	d.Reviews.Media = ms
+	d.Read.MediaPublicURL = cfg.Media.PublicURL
 	if db.UpgradedFrom > 0 && db.UpgradedFrom < store.ReadModelVersion {
 		// Reviews stored before the read model existed get their product figures,
 		// listing and search rows now.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"reviewd/app/media"
 	"reviewd/app/replica"
 )
 
@@ -29,6 +30,8 @@ type Config struct {
 	Metrics        Metrics  `mapstructure:"metrics"`
 	// Replica streams the data folder to object storage (replica.* keys).
 	Replica replica.Config `mapstructure:"replica"`
+	// Media says where photos and videos are kept (media.* keys).
+	Media media.Config `mapstructure:"media"`
 }
 
 // SMTP is the outgoing mail server; no host means e-mail sending is off.
@@ -106,6 +109,15 @@ func Defaults(v *viper.Viper) {
 	v.SetDefault("metrics.listen", "")
 	v.SetDefault("metrics.token", "")
 	replicaDefaults(v)
+	v.SetDefault("media.store", media.StoreLocal)
+	v.SetDefault("media.public_url", "")
+	v.SetDefault("media.s3.endpoint", "")
+	v.SetDefault("media.s3.bucket", "")
+	v.SetDefault("media.s3.region", "")
+	v.SetDefault("media.s3.access_key", "")
+	v.SetDefault("media.s3.secret_key", "")
+	v.SetDefault("media.s3.path_style", false)
+	v.SetDefault("media.s3.prefix", "")
 }
 
 func replicaDefaults(v *viper.Viper) {
@@ -135,6 +147,10 @@ func Load(v *viper.Viper) (Config, error) {
 		c.PublicURL = "http://" + c.Listen
 	}
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	if c.Media.Store == "" {
+		c.Media.Store = media.StoreLocal
+	}
+	c.Media.PublicURL = strings.TrimRight(c.Media.PublicURL, "/")
 	return c, c.Validate()
 }
 
@@ -207,6 +223,15 @@ func (c Config) Validate() error {
 	}
 	if err := c.Replica.Validate(); err != nil {
 		errs = append(errs, err)
+	}
+	if err := c.Media.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if b, p, ok := c.Replica.S3Location(); ok && c.Media.Store == media.StoreS3 && b == c.Media.S3.Bucket {
+		mp := c.Media.S3.KeyPrefix()
+		if p += "/"; p == "/" || mp == "" || strings.HasPrefix(p, mp) || strings.HasPrefix(mp, p) {
+			errs = append(errs, fmt.Errorf("media.s3.prefix: %q overlaps the replica's prefix in bucket %s; give each its own prefix", c.Media.S3.Prefix, b))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -186,3 +186,41 @@ func TestConfigMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigMedia checks the media.* keys: the s3 store needs a bucket, keys come
+// in pairs (also from the environment), and the media and the replica may share a
+// bucket only under separate prefixes.
+func TestConfigMedia(t *testing.T) {
+	t.Setenv("REVIEWD_MEDIA_S3_SECRET_KEY", "from-env")
+	for _, c := range []struct {
+		name  string
+		flags map[string]string
+		want  string // "" is valid
+	}{
+		{"local default", nil, ""},
+		{"unknown store", map[string]string{"media.store": "ftp"}, `media.store: "ftp" is not local or s3`},
+		{"s3 without bucket", map[string]string{"media.store": "s3", "media.s3.access_key": "k"}, "media.s3.bucket: required"},
+		{"s3 secret from env", map[string]string{"media.store": "s3", "media.s3.bucket": "b", "media.s3.access_key": "k"}, ""},
+		{"bad endpoint", map[string]string{"media.store": "s3", "media.s3.bucket": "b", "media.s3.access_key": "k", "media.s3.endpoint": "minio:9000"}, "media.s3.endpoint"},
+		{"bad public url", map[string]string{"media.public_url": "cdn.example"}, "media.public_url"},
+		{"shared bucket, own prefixes", map[string]string{"media.store": "s3", "media.s3.bucket": "b", "media.s3.access_key": "k",
+			"media.s3.prefix": "media", "replica.url": "s3://b/db"}, ""},
+		{"shared bucket, same prefix", map[string]string{"media.store": "s3", "media.s3.bucket": "b", "media.s3.access_key": "k",
+			"media.s3.prefix": "shop", "replica.url": "s3://b/shop"}, "overlaps the replica's prefix"},
+		{"shared bucket, nested prefix", map[string]string{"media.store": "s3", "media.s3.bucket": "b", "media.s3.access_key": "k",
+			"media.s3.prefix": "shop/media", "replica.url": "s3://b/shop"}, "overlaps the replica's prefix"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := load(t, "", c.flags)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Fatalf("error %v, want %q", err, c.want)
+			}
+			if c.name == "s3 secret from env" && cfg.Media.S3.SecretKey != "from-env" {
+				t.Fatalf("secret key %q", cfg.Media.S3.SecretKey)
+			}
+		})
+	}
+}

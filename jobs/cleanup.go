@@ -11,7 +11,9 @@ import (
 
 // Cleanup is the retention job: expired panel sessions, access-log entries older
 // than 365 days and job-run records older than 90 days are deleted, and uploads
-// never attached to a review once they are a day old or can no longer be attached.
+// never attached to a review once they are a day old or can no longer be attached;
+// then the media store is reconciled with the database (orphaned and staged files,
+// public copies of what is not published).
 type Cleanup struct {
 	DB      *store.DB
 	Reviews *reviews.Service // nil: uploads are left alone
@@ -42,10 +44,13 @@ func (j Cleanup) Run(ctx context.Context, now time.Time) (string, error) {
 		return "", err
 	}
 	var uploads int
+	var rec reviews.MediaReconcile
 	if j.Reviews != nil {
-		uploads, err = j.Reviews.RemoveStaleUploads(ctx, now)
+		if uploads, err = j.Reviews.RemoveStaleUploads(ctx, now); err == nil {
+			rec, err = j.Reviews.ReconcileMedia(ctx, now)
+		}
 	}
-	return fmt.Sprintf("sessions=%d access_log=%d job_runs=%d unattached_uploads=%d", sessions, access, runs, uploads), err
+	return fmt.Sprintf("sessions=%d access_log=%d job_runs=%d unattached_uploads=%d %s", sessions, access, runs, uploads, rec), err
 }
 
 // Idle is a job whose work arrives with a later part of reviewd; it is listed and

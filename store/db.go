@@ -52,8 +52,14 @@ type DB struct {
 // its audit entry carry the same time.
 type Tx struct {
 	*Q
-	tx *sql.Tx
+	tx    *sql.Tx
+	after []func()
 }
+
+// AfterCommit runs fn once the transaction has committed (never when it rolls
+// back): work outside the database that must follow the committed state, such as
+// media copies in object storage.
+func (t *Tx) AfterCommit(fn func()) { t.after = append(t.after, fn) }
 
 func dsn(path string, readOnly bool) string {
 	v := url.Values{}
@@ -147,6 +153,9 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		return fmt.Errorf("store: commit: %w", translate(err))
 	}
 	committed = true
+	for _, fn := range tx.after {
+		fn()
+	}
 	return nil
 }
 

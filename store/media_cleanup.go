@@ -46,3 +46,31 @@ func (q *Q) DeleteStaleUpload(ctx context.Context, id int64) (bool, error) {
 	n, _ := res.RowsAffected()
 	return n == 1, nil
 }
+
+// MediaState is what the media store reconciliation needs of one media row.
+type MediaState struct {
+	PublicID  string
+	Type      string
+	State     string
+	Files     string // JSON, see readmodel.MediaFiles
+	Published bool   // attached to a published review
+}
+
+// MediaStates lists every media row with its review's published state, by public id.
+func (q *Q) MediaStates(ctx context.Context) (map[string]MediaState, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT m.public_id, m.type, m.state, m.files, COALESCE(r.state = 'published', 0)
+		FROM review_media m LEFT JOIN reviews r ON r.id = m.review_id`)
+	list, err := collect(rows, err, func(sc scanner) (MediaState, error) {
+		var m MediaState
+		err := sc.Scan(&m.PublicID, &m.Type, &m.State, &m.Files, &m.Published)
+		return m, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]MediaState, len(list))
+	for _, m := range list {
+		out[m.PublicID] = m
+	}
+	return out, nil
+}

@@ -150,6 +150,9 @@ func (h *Handler) handleReviewMediaFile(w http.ResponseWriter, r *http.Request, 
 	hd := w.Header()
 	hd.Set("Content-Type", f.ContentType)
 	hd.Set("Cache-Control", "private, no-store")
+	if f.ETag != "" {
+		hd.Set("ETag", f.ETag) // the bucket's; http.ServeContent honours If-None-Match and If-Range with it
+	}
 	http.ServeContent(w, r, f.Name, f.ModTime, f)
 	return nil
 }

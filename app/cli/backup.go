@@ -19,6 +19,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/media"
 	"reviewd/store"
 )
 
@@ -35,6 +36,31 @@ type backupManifest struct {
 	CreatedAt      string `json:"created_at"`
 	Files          int    `json:"files"`
 	ReviewdVersion string `json:"reviewd_version"`
+	// MediaStore is where the processed media were (local: in the archive under
+	// media/; s3: in the bucket, listed in media-objects.json). Empty in archives
+	// made before media stores existed (local).
+	MediaStore   string `json:"media_store,omitempty"`
+	MediaObjects int    `json:"media_objects,omitempty"`
+	// objects is media-objects.json of an archive being restored.
+	objects *bucketManifest
+}
+
+// mediaObjectsFile lists the bucket's media files in an archive made with the s3
+// store: the bucket is the copy of the media, the archive says what it held.
+const mediaObjectsFile = "media-objects.json"
+
+// bucketManifest is media-objects.json.
+type bucketManifest struct {
+	Endpoint string         `json:"endpoint,omitempty"`
+	Bucket   string         `json:"bucket"`
+	Prefix   string         `json:"prefix,omitempty"`
+	Objects  []bucketObject `json:"objects"`
+}
+
+type bucketObject struct {
+	Key  string `json:"key"`
+	Size int64  `json:"size"`
+	ETag string `json:"etag,omitempty"`
 }
 
 func newBackupCmd(e *env) *cobra.Command {
@@ -65,9 +91,20 @@ func newBackupCreateCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := map[string]any{"file": args[0], "files": m.Files, "schema_version": m.SchemaVersion, "created_at": m.CreatedAt}
+			out := map[string]any{"file": args[0], "files": m.Files, "schema_version": m.SchemaVersion, "created_at": m.CreatedAt,
+				"media_store": m.MediaStore}
+			if m.MediaStore == media.StoreS3 {
+				out["media_objects"] = m.MediaObjects
+				out["bucket"] = bucketAddress(a.Config.Media.S3)
+			}
 			return e.print(cmd, out, func(w io.Writer) {
 				fmt.Fprintf(w, "backup %s written: %d files, schema version %d, %s\n", args[0], m.Files, m.SchemaVersion, m.CreatedAt)
+				if m.MediaStore == media.StoreS3 {
+					fmt.Fprintf(w, "it holds the database, the master key and the uploads waiting in media/incoming; the photos and videos stay in %s (the bucket is their copy): %s lists its %d files\n",
+						bucketAddress(a.Config.Media.S3), mediaObjectsFile, m.MediaObjects)
+				} else {
+					fmt.Fprintln(w, "it holds the database, the master key and every photo and video (media/)")
+				}
 			})
 		},
 	}
@@ -119,10 +156,10 @@ func createBackup(cmd *cobra.Command, a *app.App, file string) (backupManifest, 
 		return m, err
 	}
 	m.Files = 2
-	media := filepath.Join(dataDir, app.MediaDir)
-	err = filepath.WalkDir(media, func(p string, d fs.DirEntry, err error) error {
+	mediaDir := filepath.Join(dataDir, app.MediaDir)
+	err = filepath.WalkDir(mediaDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && p != media {
+			if errors.Is(err, fs.ErrNotExist) && p != mediaDir {
 				return nil // removed while we walk
 			}
 			return err
@@ -156,6 +193,28 @@ func createBackup(cmd *cobra.Command, a *app.App, file string) (backupManifest, 
 	})
 	if err != nil {
 		return m, fmt.Errorf("backup: media: %w", err)
+	}
+	m.MediaStore = a.Reviews.Media.Kind()
+	if s3, ok := a.Reviews.Media.(*media.S3Store); ok {
+		// Listed after the database snapshot: every file a row of the snapshot
+		// names was stored before that row was written.
+		list, err := s3.List(ctx, "")
+		if err != nil {
+			return m, fmt.Errorf("backup: %w", err)
+		}
+		c := a.Config.Media.S3
+		bm := bucketManifest{Endpoint: c.Endpoint, Bucket: c.Bucket, Prefix: c.KeyPrefix(), Objects: []bucketObject{}}
+		for _, o := range list {
+			bm.Objects = append(bm.Objects, bucketObject{Key: o.Key, Size: o.Size, ETag: o.ETag})
+		}
+		b, _ := json.Marshal(bm)
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: mediaObjectsFile, Mode: 0o600, Size: int64(len(b)), ModTime: time.Now()}); err != nil {
+			return m, err
+		}
+		if _, err := tw.Write(b); err != nil {
+			return m, err
+		}
+		m.MediaObjects = len(bm.Objects)
 	}
 	mj, _ := json.MarshalIndent(m, "", "  ")
 	if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: manifestFile, Mode: 0o600, Size: int64(len(mj)), ModTime: time.Now()}); err != nil {
@@ -215,9 +274,29 @@ func newBackupRestoreCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := map[string]any{"data_dir": cfg.DataDir, "files": n, "schema_version": m.SchemaVersion, "created_at": m.CreatedAt}
+			out := map[string]any{"data_dir": cfg.DataDir, "files": n, "schema_version": m.SchemaVersion, "created_at": m.CreatedAt,
+				"media_store": media.StoreLocal}
+			var check bucketCheck
+			if m.objects != nil {
+				check, err = checkBucket(cmd, cfg.Media, m.objects)
+				if err != nil {
+					return err
+				}
+				out["media_store"], out["media_objects"], out["media_missing"] = media.StoreS3, len(m.objects.Objects), check.Missing
+				out["bucket"] = check.Bucket
+			}
 			return e.print(cmd, out, func(w io.Writer) {
 				fmt.Fprintf(w, "restored %d files into %s (backup of %s, schema version %d)\n", n, cfg.DataDir, m.CreatedAt, m.SchemaVersion)
+				if m.objects != nil {
+					fmt.Fprintf(w, "media are in %s: %d of the %d files the backup lists are missing there\n", check.Bucket, len(check.Missing), len(m.objects.Objects))
+					for i, k := range check.Missing {
+						if i == 100 {
+							fmt.Fprintf(w, "  ... and %d more (--json lists all)\n", len(check.Missing)-100)
+							break
+						}
+						fmt.Fprintf(w, "  missing: %s\n", k)
+					}
+				}
 			})
 		},
 	}
@@ -248,6 +327,7 @@ func unpackBackup(cmd *cobra.Command, schema, file, dir string) (m backupManifes
 	tr := tar.NewReader(gz)
 	caps := newRestoreCaps(dir)
 	var manifest []byte
+	var objects *bucketManifest
 	seen := map[string]bool{}
 	for {
 		hdr, err := tr.Next()
@@ -271,6 +351,14 @@ func unpackBackup(cmd *cobra.Command, schema, file, dir string) (m backupManifes
 				return m, files, fmt.Errorf("restore: %w", err)
 			}
 		case tar.TypeReg:
+			if name == mediaObjectsFile {
+				var bm bucketManifest
+				if err := json.NewDecoder(io.LimitReader(tr, hdr.Size)).Decode(&bm); err != nil {
+					return m, files, fmt.Errorf("restore: read %s: %w", mediaObjectsFile, err)
+				}
+				objects = &bm
+				continue
+			}
 			if name == manifestFile {
 				if manifest, err = io.ReadAll(io.LimitReader(tr, 1<<20)); err != nil {
 					return m, files, fmt.Errorf("restore: read manifest: %w", err)
@@ -295,6 +383,10 @@ func unpackBackup(cmd *cobra.Command, schema, file, dir string) (m backupManifes
 	if manifest == nil || json.Unmarshal(manifest, &m) != nil || m.Format != backupFormat {
 		return m, files, fmt.Errorf("restore: %s is not a reviewd backup (no valid %s)", file, manifestFile)
 	}
+	if m.MediaStore == media.StoreS3 && objects == nil {
+		return m, files, fmt.Errorf("restore: %s lacks %s", file, mediaObjectsFile)
+	}
+	m.objects = objects
 	if !seen[app.DBFile] || !seen[core.MasterKeyFile] {
 		return m, files, fmt.Errorf("restore: %s lacks %s or %s", file, app.DBFile, core.MasterKeyFile)
 	}
@@ -334,7 +426,7 @@ func backupEntryName(raw string) (string, error) {
 	}
 	name := path.Clean(raw)
 	switch {
-	case name == manifestFile, name == app.DBFile, name == core.MasterKeyFile, name == app.MediaDir, strings.HasPrefix(name, app.MediaDir+"/"):
+	case name == manifestFile, name == mediaObjectsFile, name == app.DBFile, name == core.MasterKeyFile, name == app.MediaDir, strings.HasPrefix(name, app.MediaDir+"/"):
 		return name, nil
 	}
 	return "", fmt.Errorf("restore: archive entry %q is not part of a reviewd backup", raw)
@@ -355,4 +447,46 @@ func writeEntry(target string, r io.Reader, mode os.FileMode) error {
 	}
 	// The umask may have narrowed the mode at creation.
 	return os.Chmod(target, mode)
+}
+
+// bucketAddress names a bucket and prefix for messages (no credentials).
+func bucketAddress(c media.S3Config) string {
+	return "s3://" + c.Bucket + "/" + c.KeyPrefix()
+}
+
+// bucketCheck is the check of a restored archive's media-objects.json.
+type bucketCheck struct {
+	Bucket  string
+	Missing []string // keys absent from the bucket or of another size
+}
+
+// checkBucket compares the files the archive lists with the bucket of media.s3.*
+// (which must be set: the restored database names files only the bucket holds).
+func checkBucket(cmd *cobra.Command, c media.Config, bm *bucketManifest) (bucketCheck, error) {
+	out := bucketCheck{Bucket: "s3://" + bm.Bucket + "/" + bm.Prefix}
+	if c.Store != media.StoreS3 {
+		return out, fmt.Errorf("restore: the data folder is restored, but its photos and videos are in %s: set media.store: s3 and media.s3.* to that bucket, then run serve", out.Bucket)
+	}
+	if c.S3.Bucket != bm.Bucket || c.S3.KeyPrefix() != bm.Prefix {
+		cmd.PrintErrf("warning: the backup's media were in %s, media.s3.* names %s\n", out.Bucket, bucketAddress(c.S3))
+	}
+	st, err := media.OpenS3(cmd.Context(), c.S3)
+	if err != nil {
+		return out, err
+	}
+	list, err := st.List(cmd.Context(), "")
+	if err != nil {
+		return out, fmt.Errorf("restore: check the bucket: %w", err)
+	}
+	size := make(map[string]int64, len(list))
+	for _, o := range list {
+		size[o.Key] = o.Size
+	}
+	out.Missing = []string{}
+	for _, o := range bm.Objects {
+		if s, ok := size[o.Key]; !ok || s != o.Size {
+			out.Missing = append(out.Missing, o.Key)
+		}
+	}
+	return out, nil
 }

@@ -45,6 +45,7 @@ func NewRoot(schemaSQL string) *cobra.Command {
 		newMailEventsCmd(e),
 		newUserCmd(e),
 		newBackupCmd(e),
+		newMediaCmd(e),
 		newReplicaCmd(e),
 		newRestoreCmd(e),
 		newJobsCmd(e),

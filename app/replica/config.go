@@ -75,6 +75,16 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
+// S3Location is the bucket and key prefix (without slashes at the ends) of an
+// s3:// replica; ok is false for a folder replica or none.
+func (c Config) S3Location() (bucket, prefix string, ok bool) {
+	l, err := parseURL(c.URL)
+	if c.URL == "" || err != nil || l.kind != "s3" {
+		return "", "", false
+	}
+	return l.bucket, l.prefix, true
+}
+
 // location is a parsed replica.url.
 type location struct {
 	kind   string // "s3" or "file"

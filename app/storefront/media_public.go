@@ -21,6 +21,9 @@ func (h *Handler) handleMediaFile(w http.ResponseWriter, r *http.Request) error 
 	// published state.
 	hd.Set("Cache-Control", "public, max-age=60")
 	hd.Set("Cross-Origin-Resource-Policy", "cross-origin")
+	if f.ETag != "" {
+		hd.Set("ETag", f.ETag) // the bucket's; http.ServeContent honours If-None-Match and If-Range with it
+	}
 	http.ServeContent(w, r, f.Name, f.ModTime, f)
 	return nil
 }

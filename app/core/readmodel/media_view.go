@@ -103,8 +103,12 @@ func MediaItem(m store.Media, base string) (MediaItemView, bool) {
 }
 
 // PublicMediaBase is the public folder address of a media item's files
-// ({public_url}/media/<id>/); they are served only while its review is published.
+// ({media.public_url}/<id>/, by default {public_url}/media/<id>/); they are there
+// only while its review is published.
 func (c *Service) PublicMediaBase(m store.Media) string {
+	if c.MediaPublicURL != "" {
+		return strings.TrimRight(c.MediaPublicURL, "/") + "/" + m.PublicID + "/"
+	}
 	return strings.TrimRight(c.PublicURL, "/") + "/media/" + m.PublicID + "/"
 }
 

@@ -16,6 +16,9 @@ type Service struct {
 	cache *readCaches
 	// Brand reads the settings, market rules and rating-topic templates.
 	Brand *brand.Service
+	// MediaPublicURL is media.public_url: the address media files are served at
+	// ("<it>/<media id>/<file>"); empty is {public_url}/media.
+	MediaPublicURL string
 }
 
 // New builds the read-model service.

@@ -2,8 +2,6 @@ package reviews
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"time"
 
 	"reviewd/app/media"
@@ -38,8 +36,7 @@ func (c *Service) failAbandonedMedia(ctx context.Context, now time.Time) (int, e
 	}
 	for _, m := range failed {
 		c.Log.Warn("media: processing never finished, failed after the last attempt", "media", m.PublicID, "attempts", m.Attempts)
-		_ = os.Remove(filepath.Join(c.MediaDir, incomingDir, m.PublicID+"."+m.Type))
-		_ = os.RemoveAll(filepath.Join(c.MediaDir, m.PublicID))
+		c.DeleteMediaFiles(m.PublicID)
 	}
 	return len(failed), nil
 }

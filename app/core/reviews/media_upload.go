@@ -233,41 +233,33 @@ func (c *Service) checkUpload(ctx context.Context, u *Upload) error {
 	}
 }
 
-// MediaFile is an opened media file ready to be served (with http.ServeContent).
+// MediaFile is an opened stored media file ready to be served (with
+// http.ServeContent, which answers Range requests through Seek).
 type MediaFile struct {
-	*os.File
+	media.Object
 	Name        string
 	ModTime     time.Time
 	ContentType string
+	// ETag is the store's entity tag ("" for the local store).
+	ETag string
 }
 
-// openMediaFile opens a file of a ready media item; ErrNotFound when it is not one
-// of the item's files.
-func (c *Service) openMediaFile(m store.Media, name string) (*MediaFile, error) {
+// openMediaFile opens a file of a ready media item from the store; ErrNotFound
+// when it is not one of the item's files.
+func (c *Service) openMediaFile(ctx context.Context, m store.Media, name string) (*MediaFile, error) {
 	if m.State != store.MediaReady || !validMediaID(m.PublicID) || !readmodel.ParseMediaFiles(m.Files).Has(name) ||
 		name != path.Base(name) || strings.HasPrefix(name, ".") {
 		return nil, store.ErrNotFound
 	}
-	f, err := os.Open(filepath.Join(c.MediaDir, m.PublicID, name))
-	if errors.Is(err, os.ErrNotExist) {
+	o, err := c.mediaStore().Open(ctx, media.Key(m.PublicID, name))
+	if errors.Is(err, media.ErrNoObject) {
 		return nil, store.ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	ct := "application/octet-stream"
-	switch filepath.Ext(name) {
-	case ".jpg":
-		ct = "image/jpeg"
-	case ".mp4":
-		ct = "video/mp4"
-	}
-	return &MediaFile{File: f, Name: name, ModTime: st.ModTime(), ContentType: ct}, nil
+	info := o.Info()
+	return &MediaFile{Object: o, Name: name, ModTime: info.ModTime, ContentType: media.ContentType(name), ETag: info.ETag}, nil
 }
 
 // OpenPublicMedia opens a file of a media item for the public address: only while
@@ -292,7 +284,7 @@ func (c *Service) OpenPublicMedia(ctx context.Context, mediaID, name string) (*M
 	if r.State != core.ReviewPublished {
 		return nil, store.ErrNotFound
 	}
-	return c.openMediaFile(m, name)
+	return c.openMediaFile(ctx, m, name)
 }
 
 // OpenReviewMedia opens a file of a review's media item whatever the review's state
@@ -313,19 +305,25 @@ func (c *Service) OpenReviewMedia(ctx context.Context, reviewPublicID, mediaID, 
 	if m.ReviewID != r.ID {
 		return nil, store.ErrNotFound
 	}
-	return c.openMediaFile(m, name)
+	return c.openMediaFile(ctx, m, name)
 }
 
 // MediaRun is the summary of one media job run.
 type MediaRun struct {
 	Ready, Failed, Retried int
 	ToolMissing            bool
+	// StoreFailed is set when the media store refused a write: the run stops and
+	// the upload waits, staged, for the next run.
+	StoreFailed bool
 }
 
 func (r MediaRun) String() string {
 	s := fmt.Sprintf("ready=%d failed=%d retried=%d", r.Ready, r.Failed, r.Retried)
 	if r.ToolMissing {
 		s += " ffmpeg_missing"
+	}
+	if r.StoreFailed {
+		s += " store_failed"
 	}
 	return s
 }
@@ -359,7 +357,7 @@ func (c *Service) ProcessMedia(ctx context.Context, now time.Time, max int) (Med
 		if err := c.processOne(ctx, now, m, &run); err != nil {
 			return run, err
 		}
-		if run.ToolMissing || ctx.Err() != nil {
+		if run.ToolMissing || run.StoreFailed || ctx.Err() != nil {
 			return run, ctx.Err()
 		}
 	}
@@ -368,8 +366,24 @@ func (c *Service) ProcessMedia(ctx context.Context, now time.Time, max int) (Med
 
 func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, run *MediaRun) error {
 	src := filepath.Join(c.MediaDir, incomingDir, m.PublicID+"."+m.Type)
-	outDir := filepath.Join(c.MediaDir, m.PublicID)
+	// Processed files are made in the staging folder and then moved into the
+	// store; the upload itself stays staged until the row says ready, so a crash
+	// at any step leaves a row the job claims again (or the cleanup job removes).
+	outDir := stagedOutput(c.MediaDir, m.PublicID)
+	defer os.RemoveAll(outDir)
 	files, w, h, dur, err := c.prepare(ctx, m, src, outDir)
+	if err == nil {
+		if err = c.storeFiles(ctx, m.PublicID, outDir, files.Names()); err != nil {
+			// The store is unreachable: the upload stays staged and waits (no
+			// attempt is counted), however long the outage lasts.
+			c.Log.Warn("media: the store refused a write; the upload waits for the next run", "media", m.PublicID, "err", err)
+			run.StoreFailed = true
+			return c.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
+				tx.Now = now
+				return tx.ReleaseMedia(ctx, m.ID)
+			})
+		}
+	}
 	tx := func(fn func(tx *store.Tx) error) error {
 		return c.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
 			tx.Now = now
@@ -392,7 +406,8 @@ func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, 
 			return err
 		}
 		if !stored {
-			_ = os.RemoveAll(outDir)
+			// Removed while it was processed.
+			c.DeleteMediaFiles(m.PublicID)
 		}
 		_ = os.Remove(src)
 		run.Ready++
@@ -407,7 +422,6 @@ func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, 
 			return err
 		}
 		_ = os.Remove(src)
-		_ = os.RemoveAll(outDir)
 		run.Failed++
 	case errors.Is(err, media.ErrToolMissing), ctx.Err() != nil:
 		run.ToolMissing = errors.Is(err, media.ErrToolMissing)
@@ -421,7 +435,7 @@ func (c *Service) processOne(ctx context.Context, now time.Time, m store.Media, 
 			if err := tx(func(tx *store.Tx) error { return tx.FailMedia(ctx, m.ID, media.ErrProcessingFailed.Detail()) }); err != nil {
 				return err
 			}
-			_ = os.Remove(src)
+			c.DeleteMediaFiles(m.PublicID) // files stored before the last failure
 			run.Failed++
 			return nil
 		}

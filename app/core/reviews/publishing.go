@@ -17,6 +17,7 @@ import (
 // media ready or removed, the Returned mark). Product-level figures that are kept
 // precomputed are refreshed here and nowhere else.
 func (c *Service) afterReviewStateChange(ctx context.Context, tx *store.Tx, reviewID int64) error {
+	c.queuePublicSync(tx, reviewID)
 	return c.Read.RefreshReviewStats(ctx, tx, reviewID)
 }
 

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -440,19 +438,4 @@ func (c *Service) ReviseReview(ctx context.Context, a *core.Actor, site store.Ch
 		c.DeleteMediaFiles(id)
 	}
 	return out, nil
-}
-
-// DeleteMediaFiles removes a media item's processed files and any waiting upload
-// from disk. Call it after the transaction that marked the item removed commits.
-func (c *Service) DeleteMediaFiles(publicID string) {
-	if c.MediaDir == "" || !validMediaID(publicID) {
-		return
-	}
-	if err := os.RemoveAll(filepath.Join(c.MediaDir, publicID)); err != nil {
-		c.Log.Warn("media files not removed", "media", publicID, "err", err)
-	}
-	matches, _ := filepath.Glob(filepath.Join(c.MediaDir, incomingDir, publicID+".*"))
-	for _, m := range matches {
-		_ = os.Remove(m)
-	}
 }

@@ -5,12 +5,15 @@
 package reviews
 
 import (
+	"sync"
+
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/sending"
+	"reviewd/app/media"
 )
 
 // Service is the review domain service.
@@ -26,6 +29,11 @@ type Service struct {
 	Read *readmodel.Service
 	// Brand reads the settings, market rules and rating-topic templates.
 	Brand *brand.Service
+	// Media is where processed photos and videos are kept (media.store); nil is
+	// the local folder MediaDir.
+	Media media.Store
+	// publicSync orders the public-copy updates of this process (media_store.go).
+	publicSync sync.Mutex
 }
 
 // New builds the review service.

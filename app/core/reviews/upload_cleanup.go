@@ -2,8 +2,6 @@ package reviews
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"time"
 
 	"reviewd/store"
@@ -39,10 +37,7 @@ func (c *Service) RemoveStaleUploads(ctx context.Context, now time.Time) (int, e
 			if !deleted {
 				continue
 			}
-			if validMediaID(u.PublicID) && c.MediaDir != "" {
-				_ = os.Remove(filepath.Join(c.MediaDir, incomingDir, u.PublicID+"."+u.Type))
-				_ = os.RemoveAll(filepath.Join(c.MediaDir, u.PublicID))
-			}
+			c.DeleteMediaFiles(u.PublicID)
 			removed++
 		}
 		if len(batch) < 200 {
