@@ -38,7 +38,7 @@ type Table struct {
 }
 
 // Build makes a file named name.<format>: for json the JSON of jsonBody, for csv the
-// first table (cells a spreadsheet would read as a formula are prefixed with '), for
+// first table (cells, header included, a spreadsheet would read as a formula are prefixed with '), for
 // xlsx every table on its own sheet. The same input gives the same bytes.
 func Build(format, name string, jsonBody any, tables ...Table) (File, error) {
 	f := File{Name: name + "." + format}
@@ -60,8 +60,7 @@ func Build(format, name string, jsonBody any, tables ...Table) (File, error) {
 func csvBytes(t Table) ([]byte, error) {
 	var b bytes.Buffer
 	cw := csv.NewWriter(&b)
-	_ = cw.Write(t.Header)
-	for _, row := range t.Rows {
+	for _, row := range append([][]string{t.Header}, t.Rows...) {
 		rec := make([]string, len(row))
 		for i, v := range row {
 			rec[i] = csvSafe(v)
