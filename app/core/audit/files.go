@@ -1,9 +1,12 @@
 package audit
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -124,5 +127,37 @@ func xlsxBytes(tables []Table) ([]byte, error) {
 	if err := f.Write(&b); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return canonicalZip(b.Bytes())
+}
+
+// canonicalZip rewrites a zip archive with its entries in name order and no
+// modification times: excelize writes the parts of a workbook in map order, so the
+// same cells would otherwise give different bytes from one call to the next.
+func canonicalZip(in []byte) ([]byte, error) {
+	zr, err := zip.NewReader(bytes.NewReader(in), int64(len(in)))
+	if err != nil {
+		return nil, err
+	}
+	files := slices.Clone(zr.File)
+	slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, f := range files {
+		r, err := f.Open()
+		if err != nil {
+			return nil, err
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate})
+		if err == nil {
+			_, err = io.Copy(w, r)
+		}
+		r.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
