@@ -11,6 +11,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"reviewd/app/core"
 	"reviewd/jobs"
 	"reviewd/store"
 )
@@ -403,5 +404,42 @@ func TestAuditFile(t *testing.T) {
 	expect(t, p.do("GET", path, nil, nil), 401, "")
 	if res := p.owner.do("GET", path, nil, false); res.Status != 200 || res.Header.Get("X-Service-Fingerprint") == "" {
 		t.Fatalf("panel download: %s", res)
+	}
+}
+
+// TestAuditRoutesRoles: the access log, audit log and audit file need the export
+// permission: owners and managers (and export keys) reach them, moderators and
+// viewers (and read or moderate keys) get forbidden / scope_missing.
+func TestAuditRoutesRoles(t *testing.T) {
+	p := newPrivacyEnv(t)
+	p.env.User(core.NewUser{Username: "mina", Email: "mina@shop.example", Role: "moderator", Password: panelPassword})
+	p.env.User(core.NewUser{Username: "veli", Email: "veli@shop.example", Role: "viewer", Password: panelPassword})
+	mod, viewer := newBrowser(t, p.env), newBrowser(t, p.env)
+	expect(t, mod.signIn("mina", panelPassword), 200, "")
+	expect(t, viewer.signIn("veli", panelPassword), 200, "")
+	created := p.do("POST", "/admin/v1/audit-file", map[string]any{"start": "2026-05-01", "end": "2026-06-01"}, p.export)
+	expect(t, created, 201, "")
+	routes := []struct {
+		method, path string
+		body         any
+		ok           int
+	}{
+		{"GET", "/admin/v1/access-log", nil, 200},
+		{"GET", "/admin/v1/audit-log", nil, 200},
+		{"POST", "/admin/v1/audit-log/export", map[string]any{"format": "json"}, 200},
+		{"POST", "/admin/v1/audit-file", map[string]any{"start": "2026-05-01", "end": "2026-06-01"}, 201},
+		{"GET", "/admin/v1/audit-file/" + created.JSON["id"].(string), nil, 200},
+	}
+	for _, rt := range routes {
+		for _, b := range []*browser{mod, viewer} {
+			expect(t, b.do(rt.method, rt.path, rt.body, true), 403, "forbidden / scope_missing")
+		}
+		for _, h := range []map[string]string{p.read, p.mod} {
+			expect(t, p.do(rt.method, rt.path, rt.body, h), 403, "forbidden / scope_missing")
+		}
+		for _, b := range []*browser{p.owner, p.manager} {
+			expect(t, b.do(rt.method, rt.path, rt.body, true), rt.ok, "")
+		}
+		expect(t, p.do(rt.method, rt.path, rt.body, p.export), rt.ok, "")
 	}
 }
