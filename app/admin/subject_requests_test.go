@@ -175,6 +175,12 @@ func TestSubjectRequestPhone(t *testing.T) {
 	p := newPrivacyEnv(t)
 	id, _ := p.write(review{author: "Ali Veli", body: "Reach me on 0 (532) 123-45-67 any time."})
 	keep, _ := p.write(review{author: "Ece", body: "My number is 0532 999 88 77."})
+	expect(t, p.transition(id, "approve", ""), 200, "")
+	site := map[string]string{"Origin": "https://shop.example"}
+	list := "/v1/reviews/list?product=SKU-1&key=" + p.env.Key("site", "web")
+	if res := p.do("GET", list, nil, site); res.Status != 200 || !strings.Contains(string(res.Body), "Ali Veli") {
+		t.Fatalf("published review before the erasure: %s", res)
+	}
 	rid := p.open("erasure", "+90 532 123 45 67")
 	res := p.owner.do("POST", "/admin/v1/subject-requests/"+rid+"/complete", nil, true)
 	expect(t, res, 200, "")
@@ -186,6 +192,12 @@ func TestSubjectRequestPhone(t *testing.T) {
 	}
 	if r := p.get(keep); r.Body != "My number is 0532 999 88 77." || r.AuthorName != "Ece" {
 		t.Fatalf("kept: %+v", r)
+	}
+	// The published review stays live, masked and without the name, on the storefront.
+	res = p.do("GET", list, nil, site)
+	if res.Status != 200 || !strings.Contains(string(res.Body), "Reach me on [phone] any time.") ||
+		strings.Contains(string(res.Body), "Ali Veli") || strings.Contains(string(res.Body), "123-45-67") {
+		t.Fatalf("storefront after the erasure: %s", res)
 	}
 }
 
