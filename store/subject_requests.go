@@ -177,10 +177,11 @@ func (q *Q) AnonymizeQuestion(ctx context.Context, id int64, body string) error 
 	return nil
 }
 
-// AnonymizeAnswer replaces an answer's body, empties the author's name and stamps
-// anonymized_at with q.Now.
+// AnonymizeAnswer replaces an answer's body, empties the author's name of a buyer
+// answer (a brand answer keeps the brand's) and stamps anonymized_at with q.Now.
 func (q *Q) AnonymizeAnswer(ctx context.Context, id int64, body string) error {
-	_, err := q.c.ExecContext(ctx, `UPDATE answers SET body = ?, author_name = '', hide_name = 1,
+	_, err := q.c.ExecContext(ctx, `UPDATE answers SET body = ?,
+		author_name = CASE kind WHEN 'buyer' THEN '' ELSE author_name END, hide_name = CASE kind WHEN 'buyer' THEN 1 ELSE hide_name END,
 		anonymized_at = coalesce(anonymized_at, ?), updated_at = ? WHERE id = ?`, body, Ms(q.Now), Ms(q.Now), id)
 	if err != nil {
 		return fmt.Errorf("store: anonymize answer: %w", translate(err))

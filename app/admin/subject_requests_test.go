@@ -96,12 +96,19 @@ func TestSubjectRequestErasure(t *testing.T) {
 	x := p.question("Ayşe Yılmaz", "AYSE.YILMAZ@mail.example", "Does it fit? Ayşe, 0532 123 45 67")
 	otherQ := p.question("Can Demir", "can@mail.example", "Is it loud?")
 	ans := p.answer(otherQ.ID, ext, "Ayşe Yılmaz", "Not loud, says Ayşe (ayse.yilmaz@mail.example).")
+	var brandAns store.Answer
+	p.tx(func(tx *store.Tx) error {
+		var err error
+		brandAns, err = tx.CreateAnswer(p.ctx, store.Answer{PublicID: core.NewPublicID("a_"), QuestionID: otherQ.ID, Kind: "brand",
+			ChannelID: otherQ.ChannelID, AuthorName: "Acme", Body: "We wrote to ayse.yilmaz@mail.example about it.", Language: "tr", State: "published"})
+		return err
+	})
 
 	rid := p.open("erasure", "Ayse.Yilmaz@mail.example")
 	res := p.owner.do("GET", "/admin/v1/subject-requests/"+rid+"?preview=1", nil, false)
 	expect(t, res, 200, "")
 	pv := res.JSON["preview"].(map[string]any)
-	if pv["orders"] != float64(1) || pv["reviews"] != float64(1) || pv["questions"] != float64(1) || pv["answers"] != float64(1) ||
+	if pv["orders"] != float64(1) || pv["reviews"] != float64(1) || pv["questions"] != float64(1) || pv["answers"] != float64(2) ||
 		pv["media"] != float64(1) || res.JSON["identifier"] != "ayse.yilmaz@mail.example" || res.JSON["note"] != "by phone call" {
 		t.Fatalf("preview: %s", res)
 	}
@@ -140,6 +147,9 @@ func TestSubjectRequestErasure(t *testing.T) {
 	}
 	if got, _ := q.AnswerByID(p.ctx, ans.ID); got.AuthorName != "" || got.Body != "Not loud, says [name] ([email])." || got.AnonymizedAt.IsZero() {
 		t.Fatalf("erased answer: %+v", got)
+	}
+	if got, _ := q.AnswerByID(p.ctx, brandAns.ID); got.AuthorName != "Acme" || got.Body != "We wrote to [email] about it." {
+		t.Fatalf("brand answer naming the address: %+v", got)
 	}
 	o, _ := q.OrderByExternalID(p.ctx, ext)
 	if !o.Erased() || !strings.HasPrefix(o.CustomerEmail, "erased:") {
