@@ -75,7 +75,7 @@ func privacyOps() []op {
 		a("POST", "/admin/v1/audit-log/export", "Export up to 10,000 activity entries read on the server (audit_log.downloaded)", nil,
 			json(obj(map[string]any{"format": enum("csv", "xlsx", "json"), "title": strMax(200), "filters": anyObj(),
 				"columns": arr(enum("id", "at", "action", "via", "actor_id", "actor_name", "target_type", "target_id", "request_id", "ip_hash", "user_agent", "changes")),
-				"labels": map[string]any{"type": "object", "additionalProperties": strMax(100)}, "changes": boolean(),
+				"labels":  map[string]any{"type": "object", "additionalProperties": strMax(100)}, "changes": boolean(),
 				"rows": map[string]any{"type": "array", "maxItems": 10000, "items": integer()}})),
 			file("The file; X-Service-Fingerprint is its SHA-256."),
 			"400 invalid / rows", "400 invalid / rows_over_limit", "400 invalid / format", "400 invalid / title", "400 invalid / filters",
