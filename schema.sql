@@ -866,3 +866,40 @@ CREATE TABLE review_vote_ips (
 	PRIMARY KEY (review_id, ip_day)
 );
 CREATE INDEX review_vote_ips_created ON review_vote_ips(created_at);
+
+-- @version 9: personal-data requests and audit files
+
+-- Personal-data requests (access or erasure) opened in the panel. The identifier (an
+-- e-mail address or a phone number) is personal data: it is kept encrypted with the
+-- master key (identifier_sealed) and found by a keyed hash of its normalised form
+-- (identifier_hash). state: received, then completed or refused (no in-between).
+-- affected_reviews and purged_media count what an erasure changed.
+CREATE TABLE subject_requests (
+	id                INTEGER PRIMARY KEY,
+	kind              TEXT NOT NULL CHECK (kind IN ('access', 'erasure')),
+	identifier_kind   TEXT NOT NULL CHECK (identifier_kind IN ('email', 'phone')),
+	identifier_hash   TEXT NOT NULL,
+	identifier_sealed BLOB NOT NULL,
+	note              TEXT NOT NULL DEFAULT '',
+	state             TEXT NOT NULL CHECK (state IN ('received', 'completed', 'refused')),
+	reason            TEXT NOT NULL DEFAULT '',
+	handler           TEXT NOT NULL DEFAULT '',
+	affected_reviews  INTEGER NOT NULL DEFAULT 0,
+	purged_media      INTEGER NOT NULL DEFAULT 0,
+	received_at       INTEGER NOT NULL,
+	completed_at      INTEGER
+);
+CREATE INDEX subject_requests_identifier ON subject_requests(identifier_hash);
+
+-- Audit files: the scope of a stored report (channel code, or market, or neither for
+-- every channel) and its period [start_at, end_at). The document itself is built from
+-- the data each time it is downloaded, so the same data gives the same bytes.
+CREATE TABLE audit_files (
+	id         INTEGER PRIMARY KEY,
+	channel    TEXT NOT NULL DEFAULT '',
+	market     TEXT NOT NULL DEFAULT '',
+	start_at   INTEGER NOT NULL,
+	end_at     INTEGER NOT NULL,
+	created_at INTEGER NOT NULL,
+	created_by TEXT NOT NULL DEFAULT ''
+);

@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/privacy"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
@@ -114,6 +116,8 @@ type Domain struct {
 	Reviews *reviews.Service
 	QA      *qa.Service
 	Orders  *orders.Service
+	Audit   *audit.Service
+	Privacy *privacy.Service
 }
 
 // NewDomain builds the domain services bottom-up, each holding only the services
@@ -128,6 +132,8 @@ func NewDomain(c *core.Core) Domain {
 	d.Reviews = reviews.New(c, d.Sending, d.Read, d.Buyer, d.Checks, d.Brand)
 	d.QA = qa.New(c, d.Sending, d.Buyer, d.Brand)
 	d.Orders = orders.New(c, d.Reviews, d.Sending, d.Brand)
+	d.Audit = audit.New(c.DB, c.Keys, c.PublicURL)
+	d.Privacy = privacy.New(c.DB, c.Keys, d.Orders, d.Reviews)
 	return d
 }
 

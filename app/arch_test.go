@@ -16,6 +16,7 @@ import (
 var layers = map[string]int{
 	"reviewd/app/core":           0,
 	"reviewd/app/core/checks":    1,
+	"reviewd/app/core/audit":     1,
 	"reviewd/app/core/brand":     2,
 	"reviewd/app/core/buyer":     3,
 	"reviewd/app/core/readmodel": 3,
@@ -23,6 +24,7 @@ var layers = map[string]int{
 	"reviewd/app/core/reviews":   5,
 	"reviewd/app/core/qa":        5,
 	"reviewd/app/core/orders":    6,
+	"reviewd/app/core/privacy":   7,
 }
 
 // httpAllowed lists the domain packages that still import net/http (status codes

@@ -153,6 +153,7 @@ func ops() []op {
 	out = append(out, mailOps()...)
 	out = append(out, storefrontOps()...)
 	out = append(out, adminOps()...)
+	out = append(out, privacyOps()...)
 	return out
 }
 

@@ -118,6 +118,7 @@ type AccessFilter struct {
 	Actor  string
 	Via    string
 	Q      string
+	Oldest bool
 	Limit  int
 	Offset int
 }
@@ -147,7 +148,7 @@ func (q *Q) ListAccess(ctx context.Context, f AccessFilter) ([]Access, int, erro
 		return nil, 0, err
 	}
 	rows, err := q.c.QueryContext(ctx, `SELECT id, at, action, actor_id, actor_role, via, target_type, target_id, count, request_id, ip_hash, user_agent
-		FROM access_log`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, pageArgs(args, f.Limit, f.Offset, 100)...)
+		FROM access_log`+where+listOrder(f.Oldest, "id")+` LIMIT ? OFFSET ?`, pageArgs(args, f.Limit, f.Offset, 100)...)
 	if err != nil {
 		return nil, 0, translate(err)
 	}

@@ -9,9 +9,11 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/privacy"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
@@ -29,6 +31,8 @@ type Handler struct {
 	Read    *readmodel.Service
 	Checks  *checks.Service
 	Brand   *brand.Service
+	Audit   *audit.Service
+	Privacy *privacy.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
 }

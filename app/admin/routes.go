@@ -67,5 +67,19 @@ func (h *Handler) routes() []route {
 		{"GET", "/admin/v1/moderation/queue", keyOrPanel, core.PermModerate, h.handleModerationQueue},
 		{"POST", "/admin/v1/moderation/bulk", keyOrPanel, core.PermModerate, h.handleModerationBulk},
 		{"GET", "/admin/v1/reasons", keyOrPanel, core.PermRead, h.handleReasonList},
+		// Access log, audit log and audit file (audit.go).
+		{"GET", "/admin/v1/access-log", keyOrPanel, core.PermExport, h.handleAccessLog},
+		{"GET", "/admin/v1/audit-log", keyOrPanel, core.PermExport, h.handleAuditLog},
+		{"POST", "/admin/v1/audit-log/export", keyOrPanel, core.PermExport, h.handleAuditLogExport},
+		{"POST", "/admin/v1/audit-file", keyOrPanel, core.PermExport, h.handleAuditFileCreate},
+		{"GET", "/admin/v1/audit-file/{id:af_[0-9]+}", keyOrPanel, core.PermExport, h.handleAuditFileGet},
+		// Personal-data requests (subject_requests.go): panel session with
+		// handle-personal-data-requests only.
+		{"GET", "/admin/v1/subject-requests", panel, core.PermPersonalData, h.handleSubjectRequestList},
+		{"POST", "/admin/v1/subject-requests", panel, core.PermPersonalData, h.handleSubjectRequestCreate},
+		{"GET", "/admin/v1/subject-requests/{id:dsr_[0-9]+}", panel, core.PermPersonalData, h.handleSubjectRequestGet},
+		{"POST", "/admin/v1/subject-requests/{id:dsr_[0-9]+}/complete", panel, core.PermPersonalData, h.handleSubjectRequestComplete},
+		{"POST", "/admin/v1/subject-requests/{id:dsr_[0-9]+}/refuse", panel, core.PermPersonalData, h.handleSubjectRequestRefuse},
+		{"POST", "/admin/v1/subject-requests/{id:dsr_[0-9]+}/copy", panel, core.PermPersonalData, h.handleSubjectRequestCopy},
 	}
 }
