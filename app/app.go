@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
@@ -99,6 +100,7 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 
 // Domain is the set of domain services over one kernel.
 type Domain struct {
+	Access  *access.Service
 	Brand   *brand.Service
 	Checks  *checks.Service
 	Buyer   *buyer.Service
@@ -113,6 +115,7 @@ type Domain struct {
 // below it that it uses.
 func NewDomain(c *core.Core) Domain {
 	var d Domain
+	d.Access = access.New(c.DB, c.Keys, c.Mailer, c.PublicURL, c.Log)
 	d.Brand = brand.New(c)
 	d.Checks = checks.New(c)
 	d.Buyer = buyer.New(c, d.Brand)

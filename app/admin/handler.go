@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
@@ -22,6 +23,7 @@ import (
 // Handler holds what the admin surface uses.
 type Handler struct {
 	Core    *core.Core
+	Access  *access.Service
 	Orders  *orders.Service
 	QA      *qa.Service
 	Reviews *reviews.Service
@@ -38,17 +40,17 @@ type Handler struct {
 // surface; handlers do not check callers again.
 type route struct {
 	method, path string
-	access       access
+	access       callers
 	perm         string // "" with access open: no authentication (session sign-in)
 	h            func(w http.ResponseWriter, r *http.Request, a *core.Actor) error
 }
 
-// access says which callers a route takes.
-type access int
+// callers says which callers a route takes.
+type callers int
 
 const (
 	// open routes take no credentials (signing in).
-	open access = iota
+	open callers = iota
 	// keyOrPanel routes take an admin key or a panel session with the permission.
 	keyOrPanel
 	// panel routes take a panel session only; a key gets 403 forbidden /

@@ -1,13 +1,12 @@
-package core
+package access
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"regexp"
 	"strings"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -24,7 +23,7 @@ var keyPrefix = map[string]string{KindServer: "rvd_srv_", KindSite: "rvd_site_",
 var reKey = regexp.MustCompile(`^rvd_(srv|site|api)_[A-Za-z0-9_-]{43}$`)
 
 // APIScopes are the scopes an admin API key may carry.
-var APIScopes = []string{PermRead, PermModerate, PermExport, PermWrite}
+var APIScopes = []string{core.PermRead, core.PermModerate, core.PermExport, core.PermWrite}
 
 // NewKey is the input of CreateKey.
 type NewKey struct {
@@ -43,43 +42,35 @@ type CreatedKey struct {
 	Channel string
 }
 
-func RandomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err)
-	}
-	return hex.EncodeToString(b)
-}
-
 // CreateKey makes a server, site or admin API key. Server and site keys need a
 // channel; server keys get orders and ssr; API keys need scopes from read, moderate,
 // export and write (write only when AllowWrite).
-func (c *Core) CreateKey(ctx context.Context, a *Actor, in NewKey) (CreatedKey, error) {
+func (s *Service) CreateKey(ctx context.Context, a *core.Actor, in NewKey) (CreatedKey, error) {
 	prefix, ok := keyPrefix[in.Kind]
 	if !ok {
-		return CreatedKey{}, Invalid("kind")
+		return CreatedKey{}, core.Invalid("kind")
 	}
-	k := store.Key{Kind: in.Kind, Label: strings.TrimSpace(in.Label), PublicID: "key_" + RandomHex(8)}
+	k := store.Key{Kind: in.Kind, Label: strings.TrimSpace(in.Label), PublicID: "key_" + core.RandomHex(8)}
 	var channel store.Channel
 	switch in.Kind {
 	case KindServer, KindSite:
 		if in.ChannelCode == "" {
-			return CreatedKey{}, Invalid("channel_required")
+			return CreatedKey{}, core.Invalid("channel_required")
 		}
-		ch, err := c.DB.Read().ChannelByCode(ctx, in.ChannelCode)
+		ch, err := s.DB.Read().ChannelByCode(ctx, in.ChannelCode)
 		if errors.Is(err, store.ErrNotFound) {
-			return CreatedKey{}, Invalid("channel")
+			return CreatedKey{}, core.Invalid("channel")
 		} else if err != nil {
 			return CreatedKey{}, err
 		}
 		channel = ch
 		k.ChannelID = ch.ID
 		if in.Kind == KindServer {
-			k.Scopes = PermOrders + "," + PermSSR
+			k.Scopes = core.PermOrders + "," + core.PermSSR
 		}
 	case KindAPI:
 		if len(in.Scopes) == 0 {
-			return CreatedKey{}, Invalid("scopes_required")
+			return CreatedKey{}, core.Invalid("scopes_required")
 		}
 		seen := map[string]bool{}
 		var scopes []string
@@ -93,39 +84,39 @@ func (c *Core) CreateKey(ctx context.Context, a *Actor, in NewKey) (CreatedKey, 
 				known = known || k == s
 			}
 			if !known {
-				return CreatedKey{}, Invalidf("unknown_scope", s)
+				return CreatedKey{}, core.Invalidf("unknown_scope", s)
 			}
-			if s == PermWrite && !in.AllowWrite {
-				return CreatedKey{}, Invalidf("scope_reserved", PermWrite)
+			if s == core.PermWrite && !in.AllowWrite {
+				return CreatedKey{}, core.Invalidf("scope_reserved", core.PermWrite)
 			}
 			seen[s] = true
 			scopes = append(scopes, s)
 		}
 		if len(scopes) == 0 {
-			return CreatedKey{}, Invalid("scopes_required")
+			return CreatedKey{}, core.Invalid("scopes_required")
 		}
 		k.Scopes = strings.Join(scopes, ",")
 	}
-	secret := prefix + RandomToken(32)
-	k.Hash = HashToken(secret)
+	secret := prefix + core.RandomToken(32)
+	k.Hash = core.HashToken(secret)
 	k.Hint = secret[len(secret)-4:]
-	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+	err := s.DB.WithTx(ctx, func(tx *store.Tx) error {
 		var err error
 		if k, err = tx.CreateKey(ctx, k); err != nil {
 			return err
 		}
-		return c.Record(ctx, tx, a, "key.created", "key", k.PublicID, map[string]any{"kind": k.Kind, "scopes": k.Scopes, "channel": channel.Code})
+		return s.rec.Record(ctx, tx, a, "key.created", "key", k.PublicID, map[string]any{"kind": k.Kind, "scopes": k.Scopes, "channel": channel.Code})
 	})
 	return CreatedKey{Key: k, Secret: secret, Channel: channel.Code}, err
 }
 
 // RevokeKey revokes a key by its public id.
-func (c *Core) RevokeKey(ctx context.Context, a *Actor, publicID string) error {
-	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
+func (s *Service) RevokeKey(ctx context.Context, a *core.Actor, publicID string) error {
+	return s.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if err := tx.RevokeKey(ctx, publicID); err != nil {
 			return err
 		}
-		return c.Record(ctx, tx, a, "key.revoked", "key", publicID, nil)
+		return s.rec.Record(ctx, tx, a, "key.revoked", "key", publicID, nil)
 	})
 }
 
@@ -139,11 +130,11 @@ const (
 // LookupKey finds the key row of a presented secret. The detail is one of
 // KeyUnknown, KeyMalformed, KeyRevoked when the key is not usable. The lookup is by
 // SHA-256 of the secret, so no comparison of secrets happens in Go.
-func (c *Core) LookupKey(ctx context.Context, secret string) (store.Key, string, error) {
+func (s *Service) LookupKey(ctx context.Context, secret string) (store.Key, string, error) {
 	if !reKey.MatchString(secret) {
 		return store.Key{}, KeyMalformed, nil
 	}
-	k, err := c.DB.Read().KeyByHash(ctx, HashToken(secret))
+	k, err := s.DB.Read().KeyByHash(ctx, core.HashToken(secret))
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Key{}, KeyUnknown, nil
 	}
