@@ -57,8 +57,8 @@ func TestAuthErrors(t *testing.T) {
 		code    string
 	}{
 		{"unknown key", bearer("rvd_srv_" + strings.Repeat("A", 43)), 401, "refused / unknown_key"},
-		{"admin api key is no server key", bearer(apiKey), 401, "refused / unknown_key"},
-		{"site key is no server key", bearer(siteKey), 401, "refused / unknown_key"},
+		{"admin api key lacks orders", bearer(apiKey), 403, "refused / scope_missing"},
+		{"site key lacks orders", bearer(siteKey), 403, "refused / scope_missing"},
 		{"malformed key", bearer("not-a-key"), 401, "refused / malformed_key"},
 		{"revoked key", bearer(revoked.Secret), 401, "refused / revoked_key"},
 		{"key without orders scope", bearer(noScope.Secret), 403, "refused / scope_missing"},

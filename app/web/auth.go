@@ -53,16 +53,15 @@ func HasBearer(r *http.Request) bool {
 
 // ServerKey authenticates "Authorization: Bearer <server key>" needing scope. status
 // is 401 on the ingest surface and 403 on the storefront (the specs differ); a key
-// without the scope gets 403 refused / scope_missing.
+// without the scope (another kind of key included) gets 403 refused / scope_missing.
 func (a *Auth) ServerKey(r *http.Request, status int, scope string) (*core.Actor, error) {
 	tok, _ := bearer(r, "Bearer")
 	k, detail, err := a.Access.LookupKey(r.Context(), tok)
 	if err != nil {
 		return nil, err
 	}
-	if detail == "" && k.Kind != access.KindServer {
-		detail = access.KeyUnknown
-	}
+	// A key that exists but is not a server key (a site or admin API key) lacks the
+	// scope: 403 refused / scope_missing below, not unknown_key (spec 1 and 2).
 	if detail != "" {
 		return nil, core.E(status, "refused", detail).AsRefusal()
 	}

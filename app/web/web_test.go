@@ -258,7 +258,7 @@ func TestServerAndAdminKeys(t *testing.T) {
 		{"server ok", "/server", map[string]string{"Authorization": "Bearer " + server}, 200, ""},
 		{"server malformed", "/server", map[string]string{"Authorization": "Bearer abc"}, 403, "refused / malformed_key"},
 		{"server unknown", "/server", map[string]string{"Authorization": "Bearer rvd_srv_" + strings.Repeat("x", 43)}, 403, "refused / unknown_key"},
-		{"api key as server key", "/server", map[string]string{"Authorization": "Bearer " + read}, 403, "refused / unknown_key"},
+		{"api key as server key", "/server", map[string]string{"Authorization": "Bearer " + read}, 403, "refused / scope_missing"},
 		{"admin read ok", "/admin/read", map[string]string{"Authorization": "Api-Key " + read}, 200, ""},
 		{"moderate includes read", "/admin/read", map[string]string{"Authorization": "Api-Key " + mod}, 200, ""},
 		{"read lacks moderate", "/admin/moderate", map[string]string{"Authorization": "Api-Key " + read}, 403, "forbidden / scope_missing"},
