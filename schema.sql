@@ -866,3 +866,28 @@ CREATE TABLE review_vote_ips (
 	PRIMARY KEY (review_id, ip_day)
 );
 CREATE INDEX review_vote_ips_created ON review_vote_ips(created_at);
+
+-- @version 9: panel members' last sign-in, set-password links, brand state
+
+ALTER TABLE users ADD COLUMN last_sign_in_at INTEGER;
+
+-- Links that let a panel member set a password: 'welcome' (new member, 3 days) and
+-- 'reset' (1 hour). Only the SHA-256 of the token is stored; a link works once.
+CREATE TABLE password_links (
+	id         INTEGER PRIMARY KEY,
+	token_hash BLOB NOT NULL UNIQUE,
+	user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+	purpose    TEXT NOT NULL CHECK (purpose IN ('welcome', 'reset')),
+	created_at INTEGER NOT NULL,
+	expires_at INTEGER NOT NULL,
+	used_at    INTEGER
+);
+CREATE INDEX password_links_user ON password_links(user_id);
+
+-- The brand's state, set from the console: frozen or closed brands keep only the
+-- data export. No row means active.
+CREATE TABLE brand_state (
+	id         INTEGER PRIMARY KEY CHECK (id = 1),
+	state      TEXT NOT NULL CHECK (state IN ('active', 'frozen', 'closed')),
+	changed_at INTEGER NOT NULL
+);

@@ -176,6 +176,9 @@ func (svc *Service) SignIn(ctx context.Context, a *core.Actor, username, passwor
 		if out, err = newSession(ctx, tx, u, StageFull, SessionLifetime); err != nil {
 			return err
 		}
+		if err := tx.SetUserSignedIn(ctx, u.ID); err != nil {
+			return err
+		}
 		return svc.rec.Record(ctx, tx, actorOf(a, u), "session.signed_in", "user", u.Username, map[string]any{"second_step": false})
 	})
 	if err != nil {
@@ -270,6 +273,9 @@ func (svc *Service) SignInPasscode(ctx context.Context, a *core.Actor, token, pa
 			return err
 		}
 		if out, err = newSession(ctx, tx, u, StageFull, SessionLifetime); err != nil {
+			return err
+		}
+		if err := tx.SetUserSignedIn(ctx, u.ID); err != nil {
 			return err
 		}
 		return svc.rec.Record(ctx, tx, actorOf(a, u), "session.signed_in", "user", u.Username, map[string]any{"second_step": true})
