@@ -871,6 +871,10 @@ CREATE INDEX review_vote_ips_created ON review_vote_ips(created_at);
 
 ALTER TABLE users ADD COLUMN last_sign_in_at INTEGER;
 
+-- A site key is public (every store page carries it), so the key list shows it; server
+-- and API keys stay hash-only. Site keys made before this version show none.
+ALTER TABLE api_keys ADD COLUMN site_key TEXT NOT NULL DEFAULT '';
+
 -- Links that let a panel member set a password: 'welcome' (new member, 3 days) and
 -- 'reset' (1 hour). Only the SHA-256 of the token is stored; a link works once.
 CREATE TABLE password_links (

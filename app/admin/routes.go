@@ -28,6 +28,13 @@ func (h *Handler) routes() []route {
 		{"PATCH", "/admin/v1/users/{id:[0-9]+}", panel, core.PermRead, h.handleUserUpdate},
 		{"DELETE", "/admin/v1/users/{id:[0-9]+}", panel, core.PermUsers, h.handleUserDelete},
 		{"POST", "/admin/v1/users/{id:[0-9]+}/password-link", panel, core.PermUsers, h.handleUserPasswordLink},
+		// Keys (keys.go): panel session with change-settings; a key gets 403
+		// forbidden / scope_missing. POST /admin/v1/channels with kind api_key makes
+		// server and admin API keys (spec 3, rule 1).
+		{"GET", "/admin/v1/keys", panel, core.PermWrite, h.handleKeyList},
+		{"POST", "/admin/v1/keys", panel, core.PermWrite, h.handleKeyCreate},
+		{"DELETE", "/admin/v1/keys/{id:key_[0-9a-f]{16}}", panel, core.PermWrite, h.handleKeyDelete},
+		{"POST", "/admin/v1/channels", panel, core.PermWrite, h.handleChannelPost},
 		{"GET", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsGet},
 		{"POST", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsUpdate},
 		{"POST", "/admin/v1/settings/webhook-secret", keyOrPanel, core.PermWrite, h.handleWebhookSecretCreate},

@@ -99,6 +99,9 @@ func (s *Service) CreateKey(ctx context.Context, a *core.Actor, in NewKey) (Crea
 	}
 	secret := prefix + core.RandomToken(32)
 	k.Hash = core.HashToken(secret)
+	if in.Kind == KindSite {
+		k.SiteKey = secret
+	}
 	k.Hint = secret[len(secret)-4:]
 	err := s.DB.WithTx(ctx, func(tx *store.Tx) error {
 		var err error
@@ -145,4 +148,53 @@ func (s *Service) LookupKey(ctx context.Context, secret string) (store.Key, stri
 		return k, KeyRevoked, nil
 	}
 	return k, "", nil
+}
+
+// KeyRow is a key as lists show it: never the secret of a server or API key.
+type KeyRow struct {
+	store.Key
+	Channel string
+}
+
+// ListKeys lists every key, newest first, with its channel code.
+func (s *Service) ListKeys(ctx context.Context) ([]KeyRow, error) {
+	q := s.DB.Read()
+	keys, err := q.ListKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	chans, err := q.ListChannels(ctx)
+	if err != nil {
+		return nil, err
+	}
+	codes := make(map[int64]string, len(chans))
+	for _, ch := range chans {
+		codes[ch.ID] = ch.Code
+	}
+	out := make([]KeyRow, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, KeyRow{Key: k, Channel: codes[k.ChannelID]})
+	}
+	return out, nil
+}
+
+// CreatePanelKey is POST /admin/v1/channels with kind api_key (spec 3, rule 1): without
+// scopes a server key of the channel (orders and ssr); with scopes an admin API key
+// with them. An empty list is 400 invalid / scopes_required, an unknown permission
+// unknown_scope: <p>, and write scope_reserved: write (only the operator grants it).
+func (s *Service) CreatePanelKey(ctx context.Context, a *core.Actor, label, channel string, scopes *[]string) (CreatedKey, error) {
+	if scopes == nil {
+		return s.CreateKey(ctx, a, NewKey{Kind: KindServer, ChannelCode: channel, Label: label})
+	}
+	return s.CreateKey(ctx, a, NewKey{Kind: KindAPI, Scopes: *scopes, Label: label})
+}
+
+// RevokeKeyByID revokes a key from the panel: 404 not_found when there is no such
+// key or it is revoked already.
+func (s *Service) RevokeKeyByID(ctx context.Context, a *core.Actor, publicID string) error {
+	err := s.RevokeKey(ctx, a, publicID)
+	if errors.Is(err, store.ErrNotFound) {
+		return core.ErrNotFound
+	}
+	return err
 }
