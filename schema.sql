@@ -895,3 +895,6 @@ CREATE TABLE brand_state (
 	state      TEXT NOT NULL CHECK (state IN ('active', 'frozen', 'closed')),
 	changed_at INTEGER NOT NULL
 );
+-- A change of state ends every cached storefront answer and verified caller.
+CREATE TRIGGER read_generation_brand_state_insert AFTER INSERT ON brand_state BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_brand_state_update AFTER UPDATE ON brand_state BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;

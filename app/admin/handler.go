@@ -5,6 +5,7 @@ package admin
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gorilla/mux"
 
@@ -89,6 +90,9 @@ func (h *Handler) guard(rt route) http.Handler {
 		if err := web.CheckQuery(r); err != nil {
 			return err
 		}
+		if err := h.Access.AdminAllowed(r.Context(), availableWhenInactive(rt.path)); err != nil {
+			return err
+		}
 		if rt.access == open {
 			return rt.h(w, r, nil)
 		}
@@ -101,6 +105,13 @@ func (h *Handler) guard(rt route) http.Handler {
 		}
 		return rt.h(w, r, a)
 	})
+}
+
+// availableWhenInactive reports whether a route serves a frozen or closed brand:
+// signing in and out (to reach the export) and the data export itself. Every other
+// route answers 403 forbidden / brand_inactive.
+func availableWhenInactive(path string) bool {
+	return strings.HasPrefix(path, "/admin/v1/session") || strings.HasPrefix(path, "/admin/v1/brand-export")
 }
 
 // Mount adds every admin route to the router.

@@ -94,6 +94,9 @@ func (a *Auth) SiteKey(r *http.Request, checkOrigin bool) (*core.Actor, access.S
 	if err != nil {
 		return nil, acc, err
 	}
+	if err := a.Access.StorefrontAllowed(r.Context(), safeMethod(r.Method)); err != nil {
+		return nil, access.SiteAccess{}, err
+	}
 	// A site key is shared by every visitor of the store, so it has no per-key
 	// limit: browser calls are limited per IP address (refusals, and the writing
 	// endpoints' own limits).
@@ -203,6 +206,9 @@ func (a *Auth) Storefront(r *http.Request) (*core.Actor, store.Channel, error) {
 	}
 	actor, err := a.ServerKey(r, http.StatusForbidden, core.PermSSR)
 	if err != nil {
+		return nil, store.Channel{}, err
+	}
+	if err := a.Access.StorefrontAllowed(r.Context(), safeMethod(r.Method)); err != nil {
 		return nil, store.Channel{}, err
 	}
 	code := r.URL.Query().Get("channel")
