@@ -1,12 +1,15 @@
 package admin_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
+	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/store"
 )
 
 // TestKeysOverHTTP: site keys are made, listed and revoked in a panel session, server
@@ -108,4 +111,31 @@ func toStrings(v any) []string {
 		out = append(out, x.(string))
 	}
 	return out
+}
+
+// TestKeyChangesInHistory (spec 3, rule 5): a change made with a key is in the
+// activity history under the key's name; a read that shows personal data is in the
+// access log with the key as its actor.
+func TestKeyChangesInHistory(t *testing.T) {
+	env := apptest.New(t, cli.TestSurfaces)
+	env.Channel("web-tr", "TR", "tr")
+	k, err := env.App.Access.CreateKey(context.Background(), core.Console(), access.NewKey{Kind: access.KindAPI,
+		Scopes: []string{"read", "write"}, Label: "erp sync", AllowWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hk := map[string]string{"Authorization": "Api-Key " + k.Secret}
+	expect(t, env.Do("POST", "/admin/v1/settings", map[string]any{"questions_enabled": true}, hk), 200, "")
+	a := activity(t, env, "settings.changed")
+	if len(a) != 1 || a[0].ActorName != "erp sync" || a[0].ActorType != core.ViaAPIKey || a[0].ActorID != k.PublicID {
+		t.Fatalf("settings change with a key: %+v", a)
+	}
+	expect(t, env.Do("GET", "/admin/v1/reviews?q=someone@mail.example", nil, hk), 200, "")
+	got, _, err := env.App.DB.Read().ListAccess(context.Background(), store.AccessFilter{Action: "reviews.searched"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].ActorID != k.PublicID || got[0].Via != "api_key" {
+		t.Fatalf("search with a key in the access log: %+v", got)
+	}
 }
