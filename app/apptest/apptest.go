@@ -100,7 +100,7 @@ func (e *Env) Key(kind, channel string, scopes ...string) string {
 	return k.Secret
 }
 
-// User creates a panel user as core.CreateUser does (the same row and activity
+// User creates a panel user as access.Service.CreateUser does (the same row and activity
 // entry) but with its password hashed at bcrypt's lowest cost: the product's cost
 // takes seconds per hash under the race detector, and the tests check what a
 // password admits, not how slowly. Passwords set later through the API are hashed
