@@ -903,3 +903,35 @@ CREATE TABLE audit_files (
 	created_at INTEGER NOT NULL,
 	created_by TEXT NOT NULL DEFAULT ''
 );
+
+-- @version 10: panel members' last sign-in, set-password links, brand state
+
+ALTER TABLE users ADD COLUMN last_sign_in_at INTEGER;
+
+-- A site key is public (every store page carries it), so the key list shows it; server
+-- and API keys stay hash-only. Site keys made before this version show none.
+ALTER TABLE api_keys ADD COLUMN site_key TEXT NOT NULL DEFAULT '';
+
+-- Links that let a panel member set a password: 'welcome' (new member, 3 days) and
+-- 'reset' (1 hour). Only the SHA-256 of the token is stored; a link works once.
+CREATE TABLE password_links (
+	id         INTEGER PRIMARY KEY,
+	token_hash BLOB NOT NULL UNIQUE,
+	user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+	purpose    TEXT NOT NULL CHECK (purpose IN ('welcome', 'reset')),
+	created_at INTEGER NOT NULL,
+	expires_at INTEGER NOT NULL,
+	used_at    INTEGER
+);
+CREATE INDEX password_links_user ON password_links(user_id);
+
+-- The brand's state, set from the console: frozen or closed brands keep only the
+-- data export. No row means active.
+CREATE TABLE brand_state (
+	id         INTEGER PRIMARY KEY CHECK (id = 1),
+	state      TEXT NOT NULL CHECK (state IN ('active', 'frozen', 'closed')),
+	changed_at INTEGER NOT NULL
+);
+-- A change of state ends every cached storefront answer and verified caller.
+CREATE TRIGGER read_generation_brand_state_insert AFTER INSERT ON brand_state BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER read_generation_brand_state_update AFTER UPDATE ON brand_state BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;

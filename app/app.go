@@ -10,6 +10,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/audit"
+	"reviewd/app/core/access"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
@@ -108,6 +109,7 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 
 // Domain is the set of domain services over one kernel.
 type Domain struct {
+	Access  *access.Service
 	Brand   *brand.Service
 	Checks  *checks.Service
 	Buyer   *buyer.Service
@@ -124,6 +126,7 @@ type Domain struct {
 // below it that it uses.
 func NewDomain(c *core.Core) Domain {
 	var d Domain
+	d.Access = access.New(c.DB, c.Keys, c.Mailer, c.PublicURL, c.Log)
 	d.Brand = brand.New(c)
 	d.Checks = checks.New(c)
 	d.Buyer = buyer.New(c, d.Brand)

@@ -15,6 +15,7 @@ import (
 // package imports only packages of lower layers.
 var layers = map[string]int{
 	"reviewd/app/core":           0,
+	"reviewd/app/core/access":    1,
 	"reviewd/app/core/checks":    1,
 	"reviewd/app/core/audit":     1,
 	"reviewd/app/core/brand":     2,

@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/metrics"
 	"reviewd/app/web"
 	"reviewd/docs"
@@ -35,9 +36,9 @@ type Server struct {
 }
 
 // NewServer builds the router with the shared middleware and mounts the surfaces.
-func NewServer(cfg Config, c *core.Core, surfaces func(s *Server) []Surface) *Server {
+func NewServer(cfg Config, c *core.Core, acc *access.Service, surfaces func(s *Server) []Surface) *Server {
 	limits := web.NewLimits(c.Now)
-	s := &Server{cfg: cfg, router: mux.NewRouter(), Limits: limits, Core: c, Auth: &web.Auth{Core: c, Limits: limits}}
+	s := &Server{cfg: cfg, router: mux.NewRouter(), Limits: limits, Core: c, Auth: &web.Auth{Access: acc, Limits: limits}}
 	s.router.Use(web.TagRoute)
 	s.router.NotFoundHandler = web.NotFound()
 	s.router.MethodNotAllowedHandler = web.MethodNotAllowed(s.router)

@@ -21,6 +21,7 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/docs"
 )
 
@@ -147,12 +148,12 @@ func TestOpenAPIAnswers(t *testing.T) {
 	do("GET", "/admin/v1/order-sources", nil, admin, 403)
 
 	// Panel session: sign-in, the session, CSRF-guarded sign-out.
-	env.User(core.NewUser{Username: "ayla", Email: "ayla@shop.example", Role: "moderator", Password: "correct horse battery staple 7"})
+	env.User(access.NewUser{Username: "ayla", Email: "ayla@shop.example", Role: "moderator", Password: "correct horse battery staple 7"})
 	do("POST", "/admin/v1/session", map[string]any{"username": "ayla", "password": "wrong password entirely"}, nil, 401)
 	in := do("POST", "/admin/v1/session", map[string]any{"username": "ayla", "password": "correct horse battery staple 7"}, nil, 200)
 	var cookie string
 	for _, c := range (&http.Response{Header: in.Header}).Cookies() {
-		if c.Name == core.SessionCookie {
+		if c.Name == access.SessionCookie {
 			cookie = c.Name + "=" + c.Value
 		}
 	}

@@ -20,18 +20,20 @@ type Key struct {
 	CreatedAt  time.Time
 	RevokedAt  time.Time
 	LastUsedAt time.Time
+	// SiteKey is the secret of a site key (public by nature); empty for other kinds.
+	SiteKey string
 }
 
 const (
-	qKeyCols   = `id, public_id, kind, channel_id, scopes, label, key_hash, hint, created_at, revoked_at, last_used_at`
-	qKeyInsert = `INSERT INTO api_keys (public_id, kind, channel_id, scopes, label, key_hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	qKeyCols   = `id, public_id, kind, channel_id, scopes, label, key_hash, hint, created_at, revoked_at, last_used_at, site_key`
+	qKeyInsert = `INSERT INTO api_keys (public_id, kind, channel_id, scopes, label, key_hash, hint, created_at, site_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 func scanKey(sc interface{ Scan(...any) error }) (Key, error) {
 	var k Key
 	var ch, rev, used sql.NullInt64
 	var created int64
-	err := sc.Scan(&k.ID, &k.PublicID, &k.Kind, &ch, &k.Scopes, &k.Label, &k.Hash, &k.Hint, &created, &rev, &used)
+	err := sc.Scan(&k.ID, &k.PublicID, &k.Kind, &ch, &k.Scopes, &k.Label, &k.Hash, &k.Hint, &created, &rev, &used, &k.SiteKey)
 	k.ChannelID = idOf(ch)
 	k.CreatedAt = Time(created)
 	k.RevokedAt = NullTime(rev)
@@ -41,7 +43,7 @@ func scanKey(sc interface{ Scan(...any) error }) (Key, error) {
 
 // CreateKey stores a new key.
 func (q *Q) CreateKey(ctx context.Context, k Key) (Key, error) {
-	res, err := q.c.ExecContext(ctx, qKeyInsert, k.PublicID, k.Kind, nullID(k.ChannelID), k.Scopes, k.Label, k.Hash, k.Hint, Ms(q.Now))
+	res, err := q.c.ExecContext(ctx, qKeyInsert, k.PublicID, k.Kind, nullID(k.ChannelID), k.Scopes, k.Label, k.Hash, k.Hint, Ms(q.Now), k.SiteKey)
 	if err != nil {
 		return k, fmt.Errorf("store: create key: %w", translate(err))
 	}

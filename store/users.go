@@ -19,6 +19,7 @@ type User struct {
 	TOTPLastStep int64
 	CreatedAt    time.Time
 	DisabledAt   time.Time
+	LastSignIn   time.Time
 }
 
 // Session is a panel session; Stage "password" waits for the second step.
@@ -31,14 +32,15 @@ type Session struct {
 	ExpiresAt time.Time
 }
 
-const qUserCols = `id, username, email, role, password_hash, totp_enc, totp_on, totp_last_step, created_at, disabled_at`
+const qUserCols = `id, username, email, role, password_hash, totp_enc, totp_on, totp_last_step, created_at, disabled_at, last_sign_in_at`
 
 func scanUser(sc interface{ Scan(...any) error }) (User, error) {
 	var u User
 	var on int
 	var created int64
-	var disabled sql.NullInt64
-	err := sc.Scan(&u.ID, &u.Username, &u.Email, &u.Role, &u.PasswordHash, &u.TOTPEnc, &on, &u.TOTPLastStep, &created, &disabled)
+	var disabled, signIn sql.NullInt64
+	err := sc.Scan(&u.ID, &u.Username, &u.Email, &u.Role, &u.PasswordHash, &u.TOTPEnc, &on, &u.TOTPLastStep, &created, &disabled, &signIn)
+	u.LastSignIn = NullTime(signIn)
 	u.TOTPOn = on == 1
 	u.CreatedAt = Time(created)
 	u.DisabledAt = NullTime(disabled)
@@ -149,4 +151,129 @@ func (q *Q) DeleteExpiredSessions(ctx context.Context) (int64, error) {
 		return 0, translate(err)
 	}
 	return res.RowsAffected()
+}
+
+// SetUserRole changes a user's role.
+func (q *Q) SetUserRole(ctx context.Context, id int64, role string) error {
+	_, err := q.c.ExecContext(ctx, `UPDATE users SET role = ? WHERE id = ?`, role, id)
+	return translate(err)
+}
+
+// SetUserPassword replaces a user's password hash.
+func (q *Q) SetUserPassword(ctx context.Context, id int64, hash string) error {
+	_, err := q.c.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE id = ?`, hash, id)
+	return translate(err)
+}
+
+// SetUserSignedIn records the time of a user's completed sign-in.
+func (q *Q) SetUserSignedIn(ctx context.Context, id int64) error {
+	_, err := q.c.ExecContext(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ?`, Ms(q.Now), id)
+	return translate(err)
+}
+
+// DeleteUser removes a user with its sessions and password links; ErrNotFound when
+// there is none.
+func (q *Q) DeleteUser(ctx context.Context, id int64) error {
+	res, err := q.c.ExecContext(ctx, `DELETE FROM users WHERE id = ?`, id)
+	if err != nil {
+		return translate(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// CountOwners counts the users with the owner role.
+func (q *Q) CountOwners(ctx context.Context) (int, error) {
+	var n int
+	err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE role = 'owner'`).Scan(&n)
+	return n, translate(err)
+}
+
+// UsersByEmail finds the users with an e-mail address (compared without letter
+// case).
+func (q *Q) UsersByEmail(ctx context.Context, email string) ([]User, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qUserCols+` FROM users WHERE lower(email) = lower(?) ORDER BY id`, email)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	var out []User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// DeleteUserSessions signs a user out everywhere.
+func (q *Q) DeleteUserSessions(ctx context.Context, userID int64) error {
+	_, err := q.c.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ?`, userID)
+	return translate(err)
+}
+
+// DeleteOtherSessions ends every session of a user but keep.
+func (q *Q) DeleteOtherSessions(ctx context.Context, userID, keep int64) error {
+	_, err := q.c.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ? AND id <> ?`, userID, keep)
+	return translate(err)
+}
+
+// PasswordLink is a set-password link; only the hash of its token is stored.
+type PasswordLink struct {
+	ID        int64
+	UserID    int64
+	Purpose   string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	UsedAt    time.Time
+}
+
+// CreatePasswordLink stores a link under the hash of its token.
+func (q *Q) CreatePasswordLink(ctx context.Context, hash []byte, l PasswordLink) (PasswordLink, error) {
+	res, err := q.c.ExecContext(ctx, `INSERT INTO password_links (token_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
+		hash, l.UserID, l.Purpose, Ms(q.Now), Ms(l.ExpiresAt))
+	if err != nil {
+		return l, fmt.Errorf("store: create password link: %w", translate(err))
+	}
+	l.ID, _ = res.LastInsertId()
+	l.CreatedAt = q.Now
+	return l, nil
+}
+
+// PasswordLinkByHash finds a link by the hash of its token.
+func (q *Q) PasswordLinkByHash(ctx context.Context, hash []byte) (PasswordLink, error) {
+	var l PasswordLink
+	var created, expires int64
+	var used sql.NullInt64
+	err := q.c.QueryRowContext(ctx, `SELECT id, user_id, purpose, created_at, expires_at, used_at FROM password_links WHERE token_hash = ?`, hash).
+		Scan(&l.ID, &l.UserID, &l.Purpose, &created, &expires, &used)
+	l.CreatedAt, l.ExpiresAt, l.UsedAt = Time(created), Time(expires), NullTime(used)
+	return l, translate(err)
+}
+
+// UsePasswordLinks marks every open link of a user used (a password was set).
+func (q *Q) UsePasswordLinks(ctx context.Context, userID int64) error {
+	_, err := q.c.ExecContext(ctx, `UPDATE password_links SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, Ms(q.Now), userID)
+	return translate(err)
+}
+
+// BrandState is the brand's state: active, frozen or closed.
+func (q *Q) BrandState(ctx context.Context) (string, error) {
+	var s string
+	err := q.c.QueryRowContext(ctx, `SELECT state FROM brand_state WHERE id = 1`).Scan(&s)
+	if err == sql.ErrNoRows {
+		return "active", nil
+	}
+	return s, translate(err)
+}
+
+// SetBrandState sets the brand's state.
+func (q *Q) SetBrandState(ctx context.Context, state string) error {
+	_, err := q.c.ExecContext(ctx, `INSERT INTO brand_state (id, state, changed_at) VALUES (1, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET state = excluded.state, changed_at = excluded.changed_at`, state, Ms(q.Now))
+	return translate(err)
 }

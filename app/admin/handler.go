@@ -5,11 +5,13 @@ package admin
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
 	"reviewd/app/core/audit"
+	"reviewd/app/core/access"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
@@ -24,6 +26,7 @@ import (
 // Handler holds what the admin surface uses.
 type Handler struct {
 	Core    *core.Core
+	Access  *access.Service
 	Orders  *orders.Service
 	QA      *qa.Service
 	Reviews *reviews.Service
@@ -42,17 +45,17 @@ type Handler struct {
 // surface; handlers do not check callers again.
 type route struct {
 	method, path string
-	access       access
+	access       callers
 	perm         string // "" with access open: no authentication (session sign-in)
 	h            func(w http.ResponseWriter, r *http.Request, a *core.Actor) error
 }
 
-// access says which callers a route takes.
-type access int
+// callers says which callers a route takes.
+type callers int
 
 const (
 	// open routes take no credentials (signing in).
-	open access = iota
+	open callers = iota
 	// keyOrPanel routes take an admin key or a panel session with the permission.
 	keyOrPanel
 	// panel routes take a panel session only; a key gets 403 forbidden /
@@ -91,6 +94,9 @@ func (h *Handler) guard(rt route) http.Handler {
 		if err := web.CheckQuery(r); err != nil {
 			return err
 		}
+		if err := h.Access.AdminAllowed(r.Context(), availableWhenInactive(rt.path)); err != nil {
+			return err
+		}
 		if rt.access == open {
 			return rt.h(w, r, nil)
 		}
@@ -103,6 +109,13 @@ func (h *Handler) guard(rt route) http.Handler {
 		}
 		return rt.h(w, r, a)
 	})
+}
+
+// availableWhenInactive reports whether a route serves a frozen or closed brand:
+// signing in and out (to reach the export) and the data export itself. Every other
+// route answers 403 forbidden / brand_inactive.
+func availableWhenInactive(path string) bool {
+	return strings.HasPrefix(path, "/admin/v1/session") || strings.HasPrefix(path, "/admin/v1/brand-export")
 }
 
 // Mount adds every admin route to the router.

@@ -8,7 +8,7 @@ import (
 
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
-	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/core/orders"
 	"reviewd/app/platform/platformtest"
 	"reviewd/store"
@@ -26,7 +26,7 @@ func newSourcePanel(t *testing.T) *sourcePanel {
 	env := apptest.New(t, cli.TestSurfaces)
 	env.Channel("web-tr", "TR", "tr")
 	env.Channel("web-gb", "GB", "en")
-	env.User(core.NewUser{Username: "mert",
+	env.User(access.NewUser{Username: "mert",
 		Email: "mert@shop.example", Role: "manager", Password: "Copper-Lantern-58"})
 	b := newBrowser(t, env)
 	expect(t, b.signIn("mert", "Copper-Lantern-58"), 200, "")
@@ -53,7 +53,7 @@ func TestOrderSourceAccess(t *testing.T) {
 	writeKey := p.env.Key("api", "", "read", "write")
 	readKey := p.env.Key("api", "", "read", "export")
 	moderator := newBrowser(t, p.env)
-	p.env.User(core.NewUser{Username: "deniz",
+	p.env.User(access.NewUser{Username: "deniz",
 		Email: "deniz@shop.example", Role: "moderator", Password: "Walnut-Harbor-91"})
 	expect(t, moderator.signIn("deniz", "Walnut-Harbor-91"), 200, "")
 	routes := [][2]string{{"GET", "/admin/v1/order-sources"}, {"POST", "/admin/v1/order-sources"},

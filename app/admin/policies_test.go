@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/core/brand"
 )
 
@@ -56,7 +56,7 @@ func TestPolicyCreateAccess(t *testing.T) {
 	body := map[string]any{"market": "GB", "review_window_days": 90}
 	expect(t, o.env.Do("POST", "/admin/v1/policies", body, o.write), 403, "forbidden / panel_session_required")
 	expect(t, o.env.Do("POST", "/admin/v1/policies", body, o.read), 403, "forbidden / scope_missing")
-	o.env.User(core.NewUser{Username: "mod",
+	o.env.User(access.NewUser{Username: "mod",
 		Email: "mod@shop.example", Role: "moderator", Password: "Quiet-Meadow-58"})
 	mod := newBrowser(t, o.env)
 	expect(t, mod.signIn("mod", "Quiet-Meadow-58"), 200, "")

@@ -17,6 +17,24 @@ func (h *Handler) routes() []route {
 		{"POST", "/admin/v1/session/second-step/confirm", panel, core.PermRead, h.handleSecondStepConfirm},
 		{"POST", "/admin/v1/session/second-step/off", panel, core.PermRead, h.handleSecondStepOff},
 		{"POST", "/admin/v1/session/email-change", panel, core.PermRead, h.handleEmailChange},
+		{"POST", "/admin/v1/session/password-change", panel, core.PermRead, h.handlePasswordChange},
+		{"POST", "/admin/v1/session/password-reset", open, "", h.handlePasswordReset},
+		{"POST", "/admin/v1/session/password", open, "", h.handlePasswordSet},
+		// Panel members (users.go). A key gets 403 forbidden / scope_missing. PATCH
+		// takes any member: a role change needs the users permission (checked by
+		// access.ChangeMember), an e-mail change only the member's own row.
+		{"GET", "/admin/v1/users", panel, core.PermUsers, h.handleUserList},
+		{"POST", "/admin/v1/users", panel, core.PermUsers, h.handleUserCreate},
+		{"PATCH", "/admin/v1/users/{id:[0-9]+}", panel, core.PermRead, h.handleUserUpdate},
+		{"DELETE", "/admin/v1/users/{id:[0-9]+}", panel, core.PermUsers, h.handleUserDelete},
+		{"POST", "/admin/v1/users/{id:[0-9]+}/password-link", panel, core.PermUsers, h.handleUserPasswordLink},
+		// Keys (keys.go): panel session with change-settings; a key gets 403
+		// forbidden / scope_missing. POST /admin/v1/channels with kind api_key makes
+		// server and admin API keys (spec 3, rule 1).
+		{"GET", "/admin/v1/keys", panel, core.PermWrite, h.handleKeyList},
+		{"POST", "/admin/v1/keys", panel, core.PermWrite, h.handleKeyCreate},
+		{"DELETE", "/admin/v1/keys/{id:key_[0-9a-f]{16}}", panel, core.PermWrite, h.handleKeyDelete},
+		{"POST", "/admin/v1/channels", panel, core.PermWrite, h.handleChannelPost},
 		{"GET", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsGet},
 		{"POST", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsUpdate},
 		{"POST", "/admin/v1/settings/webhook-secret", keyOrPanel, core.PermWrite, h.handleWebhookSecretCreate},

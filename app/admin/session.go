@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/web"
 	"reviewd/store"
 )
@@ -23,12 +24,12 @@ func (h *Handler) sessionCookie(value string, maxAge int) *http.Cookie {
 	if value == "" {
 		maxAge = -1
 	}
-	return &http.Cookie{Name: core.SessionCookie, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true,
+	return &http.Cookie{Name: access.SessionCookie, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(strings.ToLower(h.Core.PublicURL), "https://")}
 }
 
 func cookieValue(r *http.Request) string {
-	if c, err := r.Cookie(core.SessionCookie); err == nil {
+	if c, err := r.Cookie(access.SessionCookie); err == nil {
 		return c.Value
 	}
 	return ""
@@ -56,15 +57,15 @@ func (h *Handler) handleSessionCreate(w http.ResponseWriter, r *http.Request, _ 
 	if err := web.DecodeJSON(r, sessionBodyLimit, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	s, err := h.Core.SignIn(r.Context(), requestActor(r), in.Username, in.Password, cookieValue(r))
+	s, err := h.Access.SignIn(r.Context(), requestActor(r), in.Username, in.Password, cookieValue(r))
 	if err != nil {
 		return err
 	}
 	if !s.Authenticated {
-		http.SetCookie(w, h.sessionCookie(s.Token, int(core.SecondStepWindow.Seconds())))
+		http.SetCookie(w, h.sessionCookie(s.Token, int(access.SecondStepWindow.Seconds())))
 		return web.JSON(w, http.StatusOK, map[string]any{"authenticated": false, "step": "second_step"})
 	}
-	http.SetCookie(w, h.sessionCookie(s.Token, int(core.SessionLifetime.Seconds())))
+	http.SetCookie(w, h.sessionCookie(s.Token, int(access.SessionLifetime.Seconds())))
 	return signedIn(w, s.CSRF, s.User)
 }
 
@@ -80,17 +81,17 @@ func (h *Handler) handleSessionPasscode(w http.ResponseWriter, r *http.Request, 
 	if err := web.DecodeJSON(r, sessionBodyLimit, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	s, err := h.Core.SignInPasscode(r.Context(), requestActor(r), cookieValue(r), in.Passcode)
+	s, err := h.Access.SignInPasscode(r.Context(), requestActor(r), cookieValue(r), in.Passcode)
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, h.sessionCookie(s.Token, int(core.SessionLifetime.Seconds())))
+	http.SetCookie(w, h.sessionCookie(s.Token, int(access.SessionLifetime.Seconds())))
 	return signedIn(w, s.CSRF, s.User)
 }
 
 // handleSessionGet serves GET /admin/v1/session: the signed-in user.
 func (h *Handler) handleSessionGet(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	u, err := h.Core.SessionUser(r.Context(), a)
+	u, err := h.Access.SessionUser(r.Context(), a)
 	if err != nil {
 		return err
 	}
@@ -99,7 +100,7 @@ func (h *Handler) handleSessionGet(w http.ResponseWriter, r *http.Request, a *co
 
 // handleSessionDelete serves DELETE /admin/v1/session: sign out.
 func (h *Handler) handleSessionDelete(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	if err := h.Core.SignOut(r.Context(), a); err != nil {
+	if err := h.Access.SignOut(r.Context(), a); err != nil {
 		return err
 	}
 	http.SetCookie(w, h.sessionCookie("", 0))
@@ -108,7 +109,7 @@ func (h *Handler) handleSessionDelete(w http.ResponseWriter, r *http.Request, a 
 
 // handleSecondStepGet serves GET /admin/v1/session/second-step.
 func (h *Handler) handleSecondStepGet(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	on, pending, err := h.Core.SecondStepState(r.Context(), a)
+	on, pending, err := h.Access.SecondStepState(r.Context(), a)
 	if err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func (h *Handler) handleSecondStepGet(w http.ResponseWriter, r *http.Request, a 
 // handleSecondStepStart serves POST /admin/v1/session/second-step: a new secret to
 // add to an authenticator app.
 func (h *Handler) handleSecondStepStart(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	s, err := h.Core.StartSecondStep(r.Context(), a)
+	s, err := h.Access.StartSecondStep(r.Context(), a)
 	if err != nil {
 		return err
 	}
@@ -141,7 +142,7 @@ func (h *Handler) handleSecondStepConfirm(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	if err := h.Core.ConfirmSecondStep(r.Context(), a, code); err != nil {
+	if err := h.Access.ConfirmSecondStep(r.Context(), a, code); err != nil {
 		return err
 	}
 	return web.JSON(w, http.StatusOK, map[string]any{"enabled": true, "pending": false})
@@ -153,7 +154,7 @@ func (h *Handler) handleSecondStepOff(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	if err := h.Core.TurnOffSecondStep(r.Context(), a, code); err != nil {
+	if err := h.Access.TurnOffSecondStep(r.Context(), a, code); err != nil {
 		return err
 	}
 	return web.JSON(w, http.StatusOK, map[string]any{"enabled": false, "pending": false})
@@ -168,7 +169,7 @@ func (h *Handler) handleEmailChange(w http.ResponseWriter, r *http.Request, a *c
 	if err := web.DecodeJSON(r, sessionBodyLimit, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	u, err := h.Core.ChangeOwnEmail(r.Context(), a, in.Current, in.Email)
+	u, err := h.Access.ChangeOwnEmail(r.Context(), a, in.Current, in.Email)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
-	"reviewd/app/core"
+	"reviewd/app/core/access"
 )
 
 const (
@@ -39,7 +39,7 @@ func (b *browser) do(method, path string, body any, withCSRF bool) apptest.Respo
 	b.t.Helper()
 	h := map[string]string{}
 	if b.cookie != "" {
-		h["Cookie"] = core.SessionCookie + "=" + b.cookie
+		h["Cookie"] = access.SessionCookie + "=" + b.cookie
 	}
 	if withCSRF {
 		h["X-Service-CSRF"] = b.csrf
@@ -47,7 +47,7 @@ func (b *browser) do(method, path string, body any, withCSRF bool) apptest.Respo
 	res := b.env.Do(method, path, body, h)
 	b.set = nil
 	for _, c := range (&http.Response{Header: res.Header}).Cookies() {
-		if c.Name == core.SessionCookie {
+		if c.Name == access.SessionCookie {
 			b.set = c
 			b.cookie = c.Value
 			if c.MaxAge < 0 {
@@ -69,7 +69,7 @@ func (b *browser) signIn(username, password string) apptest.Response {
 func newPanelEnv(t *testing.T) *apptest.Env {
 	t.Helper()
 	env := apptest.New(t, cli.TestSurfaces)
-	env.User(core.NewUser{Username: panelUser,
+	env.User(access.NewUser{Username: panelUser,
 		Email: "ayla@shop.example", Role: "moderator", Password: panelPassword})
 	return env
 }

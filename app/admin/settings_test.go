@@ -8,6 +8,7 @@ import (
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/store"
 )
 
@@ -27,7 +28,7 @@ func newOwnerEnv(t *testing.T) *ownerEnv {
 	t.Helper()
 	env := apptest.New(t, cli.TestSurfaces)
 	env.Channel("web-tr", "TR", "tr")
-	env.User(core.NewUser{Username: "omer",
+	env.User(access.NewUser{Username: "omer",
 		Email: "omer@shop.example", Role: "owner", Password: ownerPassword})
 	b := newBrowser(t, env)
 	expect(t, b.signIn("omer", ownerPassword), 200, "")

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"reviewd/app/core"
+	"reviewd/app/core/access"
 )
 
 // TestSignInBackoffPerAccount: wrong passwords for one account from many addresses
@@ -12,14 +12,14 @@ import (
 // the failures leave the 15-minute window.
 func TestSignInBackoffPerAccount(t *testing.T) {
 	env := newPanelEnv(t)
-	for i := 0; i < core.MaxSignInFailures; i++ {
+	for i := 0; i < access.MaxSignInFailures; i++ {
 		h := map[string]string{"Content-Type": "application/json"}
 		res := env.Do("POST", "/admin/v1/session", map[string]string{"username": panelUser, "password": "Wrong-Password-99"}, h)
 		expect(t, res, 401, "refused / credentials_invalid")
 	}
 	b := newBrowser(t, env)
 	expect(t, b.signIn(panelUser, panelPassword), 429, "rate_limited / rate_limited")
-	env.Clock.Advance(core.SignInFailureWindow + time.Second)
+	env.Clock.Advance(access.SignInFailureWindow + time.Second)
 	expect(t, b.signIn(panelUser, panelPassword), 200, "")
 }
 
@@ -39,7 +39,7 @@ func TestPasscodeStepDroppedAfterFiveWrong(t *testing.T) {
 	if res.JSON["step"] != "second_step" {
 		t.Fatalf("sign-in = %s", res.Body)
 	}
-	for i := 0; i < core.MaxPasscodeFailures; i++ {
+	for i := 0; i < access.MaxPasscodeFailures; i++ {
 		expect(t, b.do("POST", "/admin/v1/session/passcode", map[string]string{"passcode": "000000"}, false), 400, "invalid_passcode / invalid_passcode")
 	}
 	good := passcode(t, secret, env.Clock.T)

@@ -23,6 +23,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/web"
 	"reviewd/store"
 	"reviewd/store/storetest"
@@ -65,7 +66,7 @@ func NewWith(t testing.TB, mount Mounter, edit func(*app.Config)) *Env {
 		t.Fatalf("apptest: open: %v", err)
 	}
 	a.DB.Now = clock.Now
-	srv := app.NewServer(cfg, a.Core, func(s *app.Server) []app.Surface {
+	srv := app.NewServer(cfg, a.Core, a.Access, func(s *app.Server) []app.Surface {
 		if mount == nil {
 			return nil
 		}
@@ -92,19 +93,19 @@ func (e *Env) Channel(code, market, lang string) string {
 // Key creates a key and returns its secret.
 func (e *Env) Key(kind, channel string, scopes ...string) string {
 	e.T.Helper()
-	k, err := e.App.Core.CreateKey(context.Background(), core.Console(), core.NewKey{Kind: kind, ChannelCode: channel, Scopes: scopes, AllowWrite: true})
+	k, err := e.App.Access.CreateKey(context.Background(), core.Console(), access.NewKey{Kind: kind, ChannelCode: channel, Scopes: scopes, AllowWrite: true})
 	if err != nil {
 		e.T.Fatalf("apptest: key: %v", err)
 	}
 	return k.Secret
 }
 
-// User creates a panel user as core.CreateUser does (the same row and activity
+// User creates a panel user as access.Service.CreateUser does (the same row and activity
 // entry) but with its password hashed at bcrypt's lowest cost: the product's cost
 // takes seconds per hash under the race detector, and the tests check what a
 // password admits, not how slowly. Passwords set later through the API are hashed
 // at the product's cost.
-func (e *Env) User(in core.NewUser) store.User {
+func (e *Env) User(in access.NewUser) store.User {
 	e.T.Helper()
 	hash, err := bcrypt.GenerateFromPassword([]byte(in.Password), bcrypt.MinCost)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 )
 
 // demoDir is the data folder of `reviewd demo` unless --data is given.
@@ -99,7 +100,7 @@ func newDemoCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			surface := &demoSurface{info: info, base: a.Config.PublicURL, core: a.Core, read: a.Read, buyer: a.Buyer}
+			surface := &demoSurface{info: info, base: a.Config.PublicURL, core: a.Core, acc: a.Access, read: a.Read, buyer: a.Buyer}
 			return runServer(cmd, a, func(addr net.Addr) {
 				if strings.HasSuffix(surface.base, ":0") {
 					surface.base = "http://" + addr.String()
@@ -186,11 +187,11 @@ func seedDemo(ctx context.Context, a *app.App) (demoInfo, error) {
 			return info, demoErr("channel", err)
 		}
 		dc := demoChannel{Code: ch.code, Market: ch.market, Language: ch.lang}
-		srv, err := c.CreateKey(ctx, actor, core.NewKey{Kind: core.KindServer, ChannelCode: ch.code, Label: "demo server"})
+		srv, err := a.Access.CreateKey(ctx, actor, access.NewKey{Kind: access.KindServer, ChannelCode: ch.code, Label: "demo server"})
 		if err != nil {
 			return info, demoErr("server key", err)
 		}
-		site, err := c.CreateKey(ctx, actor, core.NewKey{Kind: core.KindSite, ChannelCode: ch.code, Label: "demo site"})
+		site, err := a.Access.CreateKey(ctx, actor, access.NewKey{Kind: access.KindSite, ChannelCode: ch.code, Label: "demo site"})
 		if err != nil {
 			return info, demoErr("site key", err)
 		}
@@ -203,18 +204,18 @@ func seedDemo(ctx context.Context, a *app.App) (demoInfo, error) {
 		dc.SigningID, dc.SigningPassword = pw.ID, pw.Secret
 		info.Channels = append(info.Channels, dc)
 	}
-	api, err := c.CreateKey(ctx, actor, core.NewKey{Kind: core.KindAPI, Scopes: core.APIScopes, Label: "demo api", AllowWrite: true})
+	api, err := a.Access.CreateKey(ctx, actor, access.NewKey{Kind: access.KindAPI, Scopes: access.APIScopes, Label: "demo api", AllowWrite: true})
 	if err != nil {
 		return info, demoErr("api key", err)
 	}
 	info.APIKeyID, info.APIKey = api.PublicID, api.Secret
 	for {
 		info.Password = core.RandomToken(15) // 20 characters
-		if core.CheckPasswordStrength(info.Password, info.Username, info.Username) == nil {
+		if access.CheckPasswordStrength(info.Password, info.Username, info.Username) == nil {
 			break
 		}
 	}
-	if _, err := c.CreateUser(ctx, actor, core.NewUser{Username: info.Username, Email: "demo@localhost.example",
+	if _, err := a.Access.CreateUser(ctx, actor, access.NewUser{Username: info.Username, Email: "demo@localhost.example",
 		Role: "owner", Password: info.Password}); err != nil {
 		return info, demoErr("user", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
@@ -252,7 +253,7 @@ func (d *demoSurface) renderSSR(ctx context.Context, v *demoView) error {
 // what a signed-in customer may do on the product page: the asker token for
 // questions, and a writing token when the customer can review the product.
 func (d *demoSurface) viewer(ctx context.Context, v *demoView, customer, name string) error {
-	k, _, err := d.core.LookupKey(ctx, v.Channel.ServerKey)
+	k, _, err := d.acc.LookupKey(ctx, v.Channel.ServerKey)
 	if err != nil {
 		return err
 	}
@@ -260,7 +261,7 @@ func (d *demoSurface) viewer(ctx context.Context, v *demoView, customer, name st
 	if err != nil {
 		return err
 	}
-	out, err := d.buyer.Viewer(ctx, core.KeyActor(k, core.ViaServerKey), ch, buyer.ViewerInput{Customer: customer,
+	out, err := d.buyer.Viewer(ctx, access.KeyActor(k, core.ViaServerKey), ch, buyer.ViewerInput{Customer: customer,
 		CustomerName: name, Product: v.Product.Code, Scope: v.Product.Scope, Lang: v.Lang})
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/orders"
@@ -283,15 +284,15 @@ func seedDemoContent(ctx context.Context, a *app.App, info *demoInfo) error {
 // with the order check, as a customer on the store page would.
 func seedDemoChannel(ctx context.Context, a *app.App, dc demoChannel) (*demoChannelState, error) {
 	c := a.Core
-	srv, _, err := c.LookupKey(ctx, dc.ServerKey)
+	srv, _, err := a.Access.LookupKey(ctx, dc.ServerKey)
 	if err != nil {
 		return nil, demoErr("server key", err)
 	}
-	acc, err := c.VerifySiteKey(ctx, dc.SiteKey, "http://localhost", "", true)
+	acc, err := a.Access.VerifySiteKey(ctx, dc.SiteKey, "http://localhost", "", true)
 	if err != nil {
 		return nil, demoErr("site key", err)
 	}
-	st := &demoChannelState{dc: dc, ch: acc.Channel, site: core.KeyActor(acc.Key, core.ViaSiteKey), tokens: map[string]string{}}
+	st := &demoChannelState{dc: dc, ch: acc.Channel, site: access.KeyActor(acc.Key, core.ViaSiteKey), tokens: map[string]string{}}
 	reviews := demoReviews[dc.Language]
 	now := c.Now()
 	req := orders.OrderRequest{Channel: dc.Code, Batch: true}
@@ -305,7 +306,7 @@ func seedDemoChannel(ctx context.Context, a *app.App, dc demoChannel) (*demoChan
 				Title: it.title[dc.Language], FulfilmentState: core.LineDelivered, DeliveredAt: delivered.Format(time.RFC3339)}},
 		})
 	}
-	if _, err := a.Orders.IngestOrders(ctx, core.KeyActor(srv, core.ViaServerKey), req); err != nil {
+	if _, err := a.Orders.IngestOrders(ctx, access.KeyActor(srv, core.ViaServerKey), req); err != nil {
 		return nil, demoErr("orders", err)
 	}
 	for i, r := range reviews {

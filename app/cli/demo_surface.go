@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
@@ -22,6 +23,7 @@ type demoSurface struct {
 	info  demoInfo
 	base  string // public address, fixed before serving starts
 	core  *core.Core
+	acc   *access.Service
 	read  *readmodel.Service
 	buyer *buyer.Service
 }

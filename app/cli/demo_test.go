@@ -18,6 +18,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
 	"reviewd/store"
@@ -59,17 +60,17 @@ func TestSeedDemo(t *testing.T) {
 	}
 	for _, c := range info.Channels {
 		for _, secret := range []string{c.ServerKey, c.SiteKey} {
-			if k, detail, err := a.Core.LookupKey(ctx, secret); err != nil || detail != "" || k.ChannelID == 0 {
+			if k, detail, err := a.Access.LookupKey(ctx, secret); err != nil || detail != "" || k.ChannelID == 0 {
 				t.Fatalf("demo key %s: %s %v", secret, detail, err)
 			}
 		}
 	}
-	k, detail, err := a.Core.LookupKey(ctx, info.APIKey)
-	if err != nil || detail != "" || k.Kind != core.KindAPI || k.Scopes != "read,moderate,export,write" {
+	k, detail, err := a.Access.LookupKey(ctx, info.APIKey)
+	if err != nil || detail != "" || k.Kind != access.KindAPI || k.Scopes != "read,moderate,export,write" {
 		t.Fatalf("api key %+v %s %v", k, detail, err)
 	}
 	u, err := a.DB.Read().UserByUsername(ctx, "demo")
-	if err != nil || u.Role != "owner" || !core.CheckPassword(u.PasswordHash, info.Password) {
+	if err != nil || u.Role != "owner" || !access.CheckPassword(u.PasswordHash, info.Password) {
 		t.Fatalf("demo user %+v %v", u, err)
 	}
 	st, err := os.Stat(filepath.Join(dir, demoFile))
@@ -178,8 +179,8 @@ func TestDemoSurface(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := app.NewServer(a.Config, a.Core, func(s *app.Server) []app.Surface {
-		return append(Surfaces(a, s), &demoSurface{info: info, base: "http://demo.test", core: a.Core, read: a.Read, buyer: a.Buyer})
+	srv := app.NewServer(a.Config, a.Core, a.Access, func(s *app.Server) []app.Surface {
+		return append(Surfaces(a, s), &demoSurface{info: info, base: "http://demo.test", core: a.Core, acc: a.Access, read: a.Read, buyer: a.Buyer})
 	})
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()

@@ -11,6 +11,7 @@ import (
 	"reviewd/app"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/store"
 )
 
@@ -60,7 +61,7 @@ func optString(s string) *string {
 }
 
 func newKeyCreateCmd(e *env) *cobra.Command {
-	var in core.NewKey
+	var in access.NewKey
 	var scopes string
 	cmd := &cobra.Command{
 		Use:   "create",
@@ -69,7 +70,7 @@ func newKeyCreateCmd(e *env) *cobra.Command {
 		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
 			in.Scopes = splitScopes(scopes)
 			in.AllowWrite = true // the operator may grant write
-			k, err := a.Core.CreateKey(cmd.Context(), core.Console(), in)
+			k, err := a.Access.CreateKey(cmd.Context(), core.Console(), in)
 			if err != nil {
 				return consoleErr(err)
 			}
@@ -132,7 +133,7 @@ func newKeyRevokeCmd(e *env) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: e.withApp(func(cmd *cobra.Command, args []string, a *app.App) error {
 			id := args[0]
-			if err := a.Core.RevokeKey(cmd.Context(), core.Console(), id); errors.Is(err, store.ErrNotFound) {
+			if err := a.Access.RevokeKey(cmd.Context(), core.Console(), id); errors.Is(err, store.ErrNotFound) {
 				return fmt.Errorf("key %s: not found or already revoked", id)
 			} else if err != nil {
 				return consoleErr(err)

@@ -41,6 +41,7 @@ func NewRoot(schemaSQL string) *cobra.Command {
 		newVersionCmd(e),
 		newChannelCmd(e),
 		newKeyCmd(e),
+		newBrandCmd(e),
 		newSecretCmd(e),
 		newMailEventsCmd(e),
 		newUserCmd(e),

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 )
 
 func newUserCmd(e *env) *cobra.Command {
@@ -28,7 +29,7 @@ type userRow struct {
 }
 
 func newUserCreateCmd(e *env) *cobra.Command {
-	var in core.NewUser
+	var in access.NewUser
 	var fromStdin bool
 	cmd := &cobra.Command{
 		Use:   "create",
@@ -48,7 +49,7 @@ func newUserCreateCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			u, err := a.Core.CreateUser(cmd.Context(), core.Console(), in)
+			u, err := a.Access.CreateUser(cmd.Context(), core.Console(), in)
 			if err != nil {
 				return consoleErr(err)
 			}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"reviewd/app/core"
+	"reviewd/app/core/access"
 )
 
 func TestUserCreate(t *testing.T) {
@@ -33,7 +33,7 @@ func TestUserCreate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if row.PasswordHash == pw || strings.Contains(row.PasswordHash, pw) || !core.CheckPassword(row.PasswordHash, pw) {
+	if row.PasswordHash == pw || strings.Contains(row.PasswordHash, pw) || !access.CheckPassword(row.PasswordHash, pw) {
 		t.Fatalf("stored password is not a hash of the given one (trailing newline must be trimmed)")
 	}
 

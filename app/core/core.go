@@ -44,6 +44,23 @@ func (c *Core) Now() time.Time { return c.DB.Now() }
 
 // Record writes one activity-history entry in tx for actor.
 func (c *Core) Record(ctx context.Context, tx *store.Tx, a *Actor, action, targetType, targetID string, detail any) error {
+	return Recorder{Keys: c.Keys}.Record(ctx, tx, a, action, targetType, targetID, detail)
+}
+
+// LogAccess writes one personal-data access-log entry: actor read count records of
+// personal data through action.
+func (c *Core) LogAccess(ctx context.Context, tx *store.Tx, a *Actor, action, targetType, targetID string, count int) error {
+	return Recorder{Keys: c.Keys}.LogAccess(ctx, tx, a, action, targetType, targetID, count)
+}
+
+// Recorder writes the activity history and the personal-data access log; domain
+// services hold one instead of the whole kernel.
+type Recorder struct {
+	Keys *Keyring
+}
+
+// Record writes one activity-history entry in tx for actor.
+func (r Recorder) Record(ctx context.Context, tx *store.Tx, a *Actor, action, targetType, targetID string, detail any) error {
 	d := "{}"
 	if detail != nil {
 		b, err := json.Marshal(detail)
@@ -55,7 +72,7 @@ func (c *Core) Record(ctx context.Context, tx *store.Tx, a *Actor, action, targe
 	e := store.Activity{Action: action, TargetType: targetType, TargetID: targetID, Detail: d}
 	if a != nil {
 		e.ActorType, e.ActorID, e.ActorName = a.Via, a.ID, a.Name
-		e.RequestID, e.IPHash, e.UserAgent = a.RequestID, c.Keys.HashIP(a.IP), a.UserAgent
+		e.RequestID, e.IPHash, e.UserAgent = a.RequestID, r.Keys.HashIP(a.IP), a.UserAgent
 	}
 	return tx.AddActivity(ctx, e)
 }
@@ -74,11 +91,11 @@ func accessVia(a *Actor) string {
 
 // LogAccess writes one personal-data access-log entry: actor read count records of
 // personal data through action.
-func (c *Core) LogAccess(ctx context.Context, tx *store.Tx, a *Actor, action, targetType, targetID string, count int) error {
+func (r Recorder) LogAccess(ctx context.Context, tx *store.Tx, a *Actor, action, targetType, targetID string, count int) error {
 	e := store.Access{Action: action, TargetType: targetType, TargetID: targetID, Count: count, Via: "console"}
 	if a != nil {
 		e.ActorID, e.ActorRole, e.Via = a.ID, a.Role, accessVia(a)
-		e.RequestID, e.IPHash, e.UserAgent = a.RequestID, c.Keys.HashIP(a.IP), a.UserAgent
+		e.RequestID, e.IPHash, e.UserAgent = a.RequestID, r.Keys.HashIP(a.IP), a.UserAgent
 	}
 	return tx.AddAccess(ctx, e)
 }

@@ -143,3 +143,12 @@ func Equal(a, b string) bool {
 func (k *Keyring) ErasedOrderRef(orderID int64) string {
 	return "erased-order:" + k.Pseudonym("order", strconv.FormatInt(orderID, 10))
 }
+
+// RandomHex returns n random bytes as lower-case hex.
+func RandomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b)
+}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/json"
+	"net/mail"
 	"strconv"
 	"strings"
 	"unicode"
@@ -149,3 +150,12 @@ func IsNull(raw json.RawMessage) bool {
 }
 
 // Admin: listing, saving and retiring lists -------------------------------------
+
+// ValidEmail reports whether s is one plain address of at most 254 characters.
+func ValidEmail(s string) bool {
+	if len(s) > 254 || !strings.Contains(s, "@") {
+		return false
+	}
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s && a.Name == ""
+}

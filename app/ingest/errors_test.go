@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 )
 
 // TestAuthErrors covers the key and signature rows of spec 1 "Errors (transfer)".
@@ -15,14 +16,14 @@ func TestAuthErrors(t *testing.T) {
 	ctx := context.Background()
 	body := jsonBytes(order("A-1"))
 
-	revoked, err := f.App.Core.CreateKey(ctx, core.Console(), core.NewKey{Kind: core.KindServer, ChannelCode: "web"})
+	revoked, err := f.App.Access.CreateKey(ctx, core.Console(), access.NewKey{Kind: access.KindServer, ChannelCode: "web"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.App.Core.RevokeKey(ctx, core.Console(), revoked.PublicID); err != nil {
+	if err := f.App.Access.RevokeKey(ctx, core.Console(), revoked.PublicID); err != nil {
 		t.Fatal(err)
 	}
-	noScope, err := f.App.Core.CreateKey(ctx, core.Console(), core.NewKey{Kind: core.KindServer, ChannelCode: "web"})
+	noScope, err := f.App.Access.CreateKey(ctx, core.Console(), access.NewKey{Kind: access.KindServer, ChannelCode: "web"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,8 +57,8 @@ func TestAuthErrors(t *testing.T) {
 		code    string
 	}{
 		{"unknown key", bearer("rvd_srv_" + strings.Repeat("A", 43)), 401, "refused / unknown_key"},
-		{"admin api key is no server key", bearer(apiKey), 401, "refused / unknown_key"},
-		{"site key is no server key", bearer(siteKey), 401, "refused / unknown_key"},
+		{"admin api key lacks orders", bearer(apiKey), 403, "refused / scope_missing"},
+		{"site key lacks orders", bearer(siteKey), 403, "refused / scope_missing"},
 		{"malformed key", bearer("not-a-key"), 401, "refused / malformed_key"},
 		{"revoked key", bearer(revoked.Secret), 401, "refused / revoked_key"},
 		{"key without orders scope", bearer(noScope.Secret), 403, "refused / scope_missing"},

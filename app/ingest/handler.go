@@ -34,19 +34,19 @@ type Handler struct {
 // the transfer itself (server key or signature over the raw body).
 type route struct {
 	method, path string
-	access       access
+	access       callers
 	perm         string // the admin permission of keyOrPanel routes
 	h            func(w http.ResponseWriter, r *http.Request, a *core.Actor) error
 }
 
-// access says which callers a route takes.
-type access int
+// callers says which callers a route takes.
+type callers int
 
 const (
 	// transfer routes take a Bearer server key with the orders scope or a
 	// signature with a signing password, checked in the handler because the
 	// signature covers the body (web.Auth.Ingest).
-	transfer access = iota + 1
+	transfer callers = iota + 1
 	// dryRun routes take no credentials (spec 1, rule 5), limited per IP address;
 	// admin credentials, when sent, must be valid and show every detail.
 	dryRun

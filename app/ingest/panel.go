@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/core/orders"
 	"reviewd/app/web"
 )
@@ -170,7 +171,7 @@ func hasAdminCredentials(r *http.Request) bool {
 	if strings.HasPrefix(strings.ToLower(r.Header.Get("Authorization")), "api-key ") {
 		return true
 	}
-	c, err := r.Cookie(core.SessionCookie)
+	c, err := r.Cookie(access.SessionCookie)
 	return err == nil && c.Value != ""
 }
 

@@ -327,7 +327,7 @@ func TestListCacheInvalidation(t *testing.T) {
 	keys, _ := f.App.DB.Read().ListKeys(ctx)
 	for _, k := range keys {
 		if k.Kind == "site" && k.ChannelID == ch.ID {
-			if err := f.App.Core.RevokeKey(ctx, core.Console(), k.PublicID); err != nil {
+			if err := f.App.Access.RevokeKey(ctx, core.Console(), k.PublicID); err != nil {
 				t.Fatal(err)
 			}
 		}

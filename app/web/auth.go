@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/store"
 )
 
 // Auth authenticates requests the same way on every surface.
 type Auth struct {
-	Core   *core.Core
+	Access *access.Service
 	Limits *Limits
 }
 
@@ -52,16 +53,15 @@ func HasBearer(r *http.Request) bool {
 
 // ServerKey authenticates "Authorization: Bearer <server key>" needing scope. status
 // is 401 on the ingest surface and 403 on the storefront (the specs differ); a key
-// without the scope gets 403 refused / scope_missing.
+// without the scope (another kind of key included) gets 403 refused / scope_missing.
 func (a *Auth) ServerKey(r *http.Request, status int, scope string) (*core.Actor, error) {
 	tok, _ := bearer(r, "Bearer")
-	k, detail, err := a.Core.LookupKey(r.Context(), tok)
+	k, detail, err := a.Access.LookupKey(r.Context(), tok)
 	if err != nil {
 		return nil, err
 	}
-	if detail == "" && k.Kind != core.KindServer {
-		detail = core.KeyUnknown
-	}
+	// A key that exists but is not a server key (a site or admin API key) lacks the
+	// scope: 403 refused / scope_missing below, not unknown_key (spec 1 and 2).
 	if detail != "" {
 		return nil, core.E(status, "refused", detail).AsRefusal()
 	}
@@ -74,7 +74,7 @@ func (a *Auth) ServerKey(r *http.Request, status int, scope string) (*core.Actor
 	if !limiter.Allow(k.PublicID) {
 		return nil, core.ErrRateLimited
 	}
-	actor := core.KeyActor(k, core.ViaServerKey)
+	actor := access.KeyActor(k, core.ViaServerKey)
 	if !actor.Perms[scope] {
 		return nil, core.Refused("scope_missing")
 	}
@@ -83,27 +83,30 @@ func (a *Auth) ServerKey(r *http.Request, status int, scope string) (*core.Actor
 
 // SiteKey authenticates a browser call: the site key from the query parameter key
 // (reads) or the X-Service-Site-Key header (writes), and the page's domain.
-func (a *Auth) SiteKey(r *http.Request, checkOrigin bool) (*core.Actor, core.SiteAccess, error) {
+func (a *Auth) SiteKey(r *http.Request, checkOrigin bool) (*core.Actor, access.SiteAccess, error) {
 	secret := r.Header.Get("X-Service-Site-Key")
 	if r.Method == http.MethodGet || r.Method == http.MethodHead || secret == "" {
 		if q := r.URL.Query().Get("key"); q != "" {
 			secret = q
 		}
 	}
-	acc, err := a.Core.VerifySiteKey(r.Context(), secret, r.Header.Get("Origin"), r.Header.Get("Referer"), checkOrigin)
+	acc, err := a.Access.VerifySiteKey(r.Context(), secret, r.Header.Get("Origin"), r.Header.Get("Referer"), checkOrigin)
 	if err != nil {
 		return nil, acc, err
+	}
+	if err := a.Access.StorefrontAllowed(r.Context(), safeMethod(r.Method)); err != nil {
+		return nil, access.SiteAccess{}, err
 	}
 	// A site key is shared by every visitor of the store, so it has no per-key
 	// limit: browser calls are limited per IP address (refusals, and the writing
 	// endpoints' own limits).
-	return a.stamp(r, core.KeyActor(acc.Key, core.ViaSiteKey)), acc, nil
+	return a.stamp(r, access.KeyActor(acc.Key, core.ViaSiteKey)), acc, nil
 }
 
 // Signature authenticates a signed request over its raw body with a password of the
 // given purpose (X-Service-Secret, X-Service-Timestamp, X-Service-Signature).
 func (a *Auth) Signature(r *http.Request, body []byte, purpose string) (*core.Actor, error) {
-	p, err := a.Core.VerifySignature(r.Context(), r.Header.Get("X-Service-Secret"), r.Header.Get("X-Service-Timestamp"),
+	p, err := a.Access.VerifySignature(r.Context(), r.Header.Get("X-Service-Secret"), r.Header.Get("X-Service-Timestamp"),
 		r.Header.Get("X-Service-Signature"), body, purpose)
 	if err != nil {
 		return nil, err
@@ -151,23 +154,23 @@ func (a *Auth) Admin(r *http.Request, perm string) (*core.Actor, error) {
 
 func (a *Auth) admin(r *http.Request) (*core.Actor, error) {
 	if tok, ok := bearer(r, "Api-Key"); ok {
-		k, detail, err := a.Core.LookupKey(r.Context(), tok)
+		k, detail, err := a.Access.LookupKey(r.Context(), tok)
 		if err != nil {
 			return nil, err
 		}
 		if detail != "" {
 			return nil, core.E(http.StatusUnauthorized, "refused", detail).AsRefusal()
 		}
-		if k.Kind != core.KindAPI {
+		if k.Kind != access.KindAPI {
 			return nil, core.ErrScopeMissing
 		}
 		if err := a.keyLimit(k.PublicID); err != nil {
 			return nil, err
 		}
-		return a.stamp(r, core.KeyActor(k, core.ViaAPIKey)), nil
+		return a.stamp(r, access.KeyActor(k, core.ViaAPIKey)), nil
 	}
-	if c, err := r.Cookie(core.SessionCookie); err == nil && c.Value != "" {
-		actor, err := a.Core.SessionActor(r.Context(), c.Value)
+	if c, err := r.Cookie(access.SessionCookie); err == nil && c.Value != "" {
+		actor, err := a.Access.SessionActor(r.Context(), c.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -205,8 +208,11 @@ func (a *Auth) Storefront(r *http.Request) (*core.Actor, store.Channel, error) {
 	if err != nil {
 		return nil, store.Channel{}, err
 	}
+	if err := a.Access.StorefrontAllowed(r.Context(), safeMethod(r.Method)); err != nil {
+		return nil, store.Channel{}, err
+	}
 	code := r.URL.Query().Get("channel")
-	ch, err := a.Core.DB.Read().ChannelByCode(r.Context(), code)
+	ch, err := a.Access.DB.Read().ChannelByCode(r.Context(), code)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !ch.Active) {
 		return nil, store.Channel{}, core.Refused("unknown_channel")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/web"
 	"reviewd/store"
 	"reviewd/store/storetest"
@@ -23,6 +24,7 @@ import (
 type rig struct {
 	t      *testing.T
 	core   *core.Core
+	acc    *access.Service
 	auth   *web.Auth
 	clock  *storetest.Clock
 	ts     *httptest.Server
@@ -35,7 +37,8 @@ func newRig(t *testing.T, proxies ...string) *rig {
 	keys, _ := core.NewKeyring(make([]byte, 32))
 	c := core.New(db, keys, "http://reviewd.test", slog.New(slog.NewTextHandler(io.Discard, nil)))
 	limits := web.NewLimits(clock.Now)
-	rg := &rig{t: t, core: c, clock: clock, limits: limits, auth: &web.Auth{Core: c, Limits: limits}}
+	acc := access.New(db, keys, nil, "http://reviewd.test", nil)
+	rg := &rig{t: t, core: c, acc: acc, clock: clock, limits: limits, auth: &web.Auth{Access: acc, Limits: limits}}
 	r := mux.NewRouter()
 	r.NotFoundHandler = web.NotFound()
 	r.MethodNotAllowedHandler = web.MethodNotAllowed(r)
@@ -136,10 +139,10 @@ func (rg *rig) do(method, path, body string, headers map[string]string) answer {
 
 func (rg *rig) key(kind string, scopes ...string) string {
 	ch := ""
-	if kind != core.KindAPI {
+	if kind != access.KindAPI {
 		ch = "tr"
 	}
-	k, err := rg.core.CreateKey(context.Background(), core.Console(), core.NewKey{Kind: kind, ChannelCode: ch, Scopes: scopes, AllowWrite: true})
+	k, err := rg.acc.CreateKey(context.Background(), core.Console(), access.NewKey{Kind: kind, ChannelCode: ch, Scopes: scopes, AllowWrite: true})
 	if err != nil {
 		rg.t.Fatal(err)
 	}
@@ -194,13 +197,13 @@ func TestQueryUnstorable(t *testing.T) {
 
 func TestSiteKey(t *testing.T) {
 	rg := newRig(t)
-	site := rg.key(core.KindSite)
-	server := rg.key(core.KindServer)
-	revoked := rg.key(core.KindSite)
+	site := rg.key(access.KindSite)
+	server := rg.key(access.KindServer)
+	revoked := rg.key(access.KindSite)
 	keys, _ := rg.core.DB.Read().ListKeys(context.Background())
 	for _, k := range keys {
-		if k.Kind == core.KindSite && string(k.Hash) == string(core.HashToken(revoked)) {
-			_ = rg.core.RevokeKey(context.Background(), core.Console(), k.PublicID)
+		if k.Kind == access.KindSite && string(k.Hash) == string(core.HashToken(revoked)) {
+			_ = rg.acc.RevokeKey(context.Background(), core.Console(), k.PublicID)
 		}
 	}
 	origin := map[string]string{"Origin": "https://shop.example"}
@@ -243,9 +246,9 @@ func TestSiteKey(t *testing.T) {
 
 func TestServerAndAdminKeys(t *testing.T) {
 	rg := newRig(t)
-	server := rg.key(core.KindServer)
-	read := rg.key(core.KindAPI, "read")
-	mod := rg.key(core.KindAPI, "moderate")
+	server := rg.key(access.KindServer)
+	read := rg.key(access.KindAPI, "read")
+	mod := rg.key(access.KindAPI, "moderate")
 	cases := []struct {
 		name, path string
 		headers    map[string]string
@@ -255,7 +258,7 @@ func TestServerAndAdminKeys(t *testing.T) {
 		{"server ok", "/server", map[string]string{"Authorization": "Bearer " + server}, 200, ""},
 		{"server malformed", "/server", map[string]string{"Authorization": "Bearer abc"}, 403, "refused / malformed_key"},
 		{"server unknown", "/server", map[string]string{"Authorization": "Bearer rvd_srv_" + strings.Repeat("x", 43)}, 403, "refused / unknown_key"},
-		{"api key as server key", "/server", map[string]string{"Authorization": "Bearer " + read}, 403, "refused / unknown_key"},
+		{"api key as server key", "/server", map[string]string{"Authorization": "Bearer " + read}, 403, "refused / scope_missing"},
 		{"admin read ok", "/admin/read", map[string]string{"Authorization": "Api-Key " + read}, 200, ""},
 		{"moderate includes read", "/admin/read", map[string]string{"Authorization": "Api-Key " + mod}, 200, ""},
 		{"read lacks moderate", "/admin/moderate", map[string]string{"Authorization": "Api-Key " + read}, 403, "forbidden / scope_missing"},
@@ -275,7 +278,7 @@ func TestServerAndAdminKeys(t *testing.T) {
 	keys, _ := rg.core.DB.Read().ListKeys(context.Background())
 	for _, k := range keys {
 		if string(k.Hash) == string(core.HashToken(read)) {
-			_ = rg.core.RevokeKey(context.Background(), core.Console(), k.PublicID)
+			_ = rg.acc.RevokeKey(context.Background(), core.Console(), k.PublicID)
 		}
 	}
 	if a := rg.do("GET", "/admin/read", "", map[string]string{"Authorization": "Api-Key " + read}); a.status != 401 || a.code() != "refused / revoked_key" {
@@ -285,7 +288,7 @@ func TestServerAndAdminKeys(t *testing.T) {
 
 func TestKeyRateLimit(t *testing.T) {
 	rg := newRig(t)
-	read := rg.key(core.KindAPI, "read")
+	read := rg.key(access.KindAPI, "read")
 	h := map[string]string{"Authorization": "Api-Key " + read}
 	for i := 0; i < 600; i++ {
 		if a := rg.do("GET", "/admin/read", "", h); a.status != 200 {
@@ -303,7 +306,7 @@ func TestKeyRateLimit(t *testing.T) {
 
 func TestRefusalLimitPerIP(t *testing.T) {
 	rg := newRig(t)
-	read := rg.key(core.KindAPI, "read")
+	read := rg.key(access.KindAPI, "read")
 	bad := map[string]string{"Authorization": "Api-Key rvd_api_" + strings.Repeat("z", 43)}
 	for i := 0; i < 60; i++ {
 		if a := rg.do("GET", "/admin/read", "", bad); a.status != 401 {
@@ -340,13 +343,13 @@ func TestForwardedForOnlyBehindTrustedProxy(t *testing.T) {
 
 func TestStorefrontCallers(t *testing.T) {
 	rg := newRig(t)
-	site := rg.key(core.KindSite)
-	server := rg.key(core.KindServer)
-	revokedServer := rg.key(core.KindServer)
+	site := rg.key(access.KindSite)
+	server := rg.key(access.KindServer)
+	revokedServer := rg.key(access.KindServer)
 	keys, _ := rg.core.DB.Read().ListKeys(context.Background())
 	for _, k := range keys {
 		if string(k.Hash) == string(core.HashToken(revokedServer)) {
-			_ = rg.core.RevokeKey(context.Background(), core.Console(), k.PublicID)
+			_ = rg.acc.RevokeKey(context.Background(), core.Console(), k.PublicID)
 		}
 	}
 	bearer := func(k string) map[string]string { return map[string]string{"Authorization": "Bearer " + k} }
@@ -380,7 +383,7 @@ func TestStorefrontCallers(t *testing.T) {
 // 600-per-5-minutes key budget does not apply to it.
 func TestSiteKeyHasNoPerKeyLimit(t *testing.T) {
 	rg := newRig(t)
-	site := rg.key(core.KindSite)
+	site := rg.key(access.KindSite)
 	origin := map[string]string{"Origin": "https://shop.example"}
 	for i := 0; i < 650; i++ {
 		if a := rg.do("GET", "/site?key="+site, "", origin); a.status != 200 {

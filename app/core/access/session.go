@@ -1,9 +1,8 @@
-package core
+package access
 
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -40,33 +40,33 @@ var totpOpts = totp.ValidateOpts{Period: totpPeriod, Digits: otp.DigitsSix, Algo
 
 // Errors of the panel session (spec 3, "Errors (management)").
 var (
-	ErrCredentialsInvalid = E(http.StatusUnauthorized, "refused", "credentials_invalid").AsRefusal()
-	ErrInvalidPasscode    = E(http.StatusBadRequest, "invalid_passcode", "").AsRefusal()
-	ErrSecondStepExpired  = E(http.StatusBadRequest, "second_step_expired", "")
-	ErrSecondStepOn       = Conflict("invalid", "second_step_on")
+	ErrCredentialsInvalid = core.E(401, "refused", "credentials_invalid").AsRefusal()
+	ErrInvalidPasscode    = core.E(400, "invalid_passcode", "").AsRefusal()
+	ErrSecondStepExpired  = core.E(400, "second_step_expired", "")
+	ErrSecondStepOn       = core.Conflict("invalid", "second_step_on")
 	// ErrSecondStepOff and ErrSecondStepNotStarted are ours (spec silent): turning
 	// off what is not on, confirming what was never started.
-	ErrSecondStepOff        = Conflict("invalid", "second_step_off")
-	ErrSecondStepNotStarted = Conflict("invalid", "second_step_not_started")
-	ErrCurrentPassword      = Invalid("current_password").AsRefusal()
+	ErrSecondStepOff        = core.Conflict("invalid", "second_step_off")
+	ErrSecondStepNotStarted = core.Conflict("invalid", "second_step_not_started")
+	ErrCurrentPassword      = core.Invalid("current_password").AsRefusal()
 )
 
 // SessionActor resolves a session cookie value to a signed-in panel user. It answers
 // nil (and no error) when the token is unknown, expired, waiting for its second step,
 // or its user is disabled.
-func (c *Core) SessionActor(ctx context.Context, token string) (*Actor, error) {
+func (svc *Service) SessionActor(ctx context.Context, token string) (*core.Actor, error) {
 	if token == "" {
 		return nil, nil
 	}
-	q := c.DB.Read()
-	s, err := q.SessionByHash(ctx, HashToken(token))
+	q := svc.DB.Read()
+	s, err := q.SessionByHash(ctx, core.HashToken(token))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if s.Stage != "full" || !s.ExpiresAt.After(c.Now()) {
+	if s.Stage != "full" || !s.ExpiresAt.After(svc.DB.Now()) {
 		return nil, nil
 	}
 	u, err := q.UserByID(ctx, s.UserID)
@@ -79,8 +79,8 @@ func (c *Core) SessionActor(ctx context.Context, token string) (*Actor, error) {
 	if !u.DisabledAt.IsZero() {
 		return nil, nil
 	}
-	return &Actor{Via: ViaSession, ID: strconv.FormatInt(u.ID, 10), Name: u.Username, Role: u.Role,
-		Perms: PermsOfRole(u.Role), UserID: u.ID, SessionID: s.ID, CSRF: s.CSRF}, nil
+	return &core.Actor{Via: core.ViaSession, ID: strconv.FormatInt(u.ID, 10), Name: u.Username, Role: u.Role,
+		Perms: core.PermsOfRole(u.Role), UserID: u.ID, SessionID: s.ID, CSRF: s.CSRF}, nil
 }
 
 // SignIn is the outcome of a sign-in step. Token is the new cookie value (empty when
@@ -94,33 +94,33 @@ type SignIn struct {
 }
 
 // signInFailed records a refused sign-in step. The password is never part of it.
-func (c *Core) signInFailed(ctx context.Context, tx *store.Tx, a *Actor, username, reason string) error {
+func (svc *Service) signInFailed(ctx context.Context, tx *store.Tx, a *core.Actor, username, reason string) error {
 	if r := []rune(username); len(r) > 64 {
 		username = string(r[:64])
 	}
-	var fa Actor
+	var fa core.Actor
 	if a != nil {
 		fa = *a
 	}
 	fa.Name = username
-	return c.Record(ctx, tx, &fa, "session.sign_in_failed", "user", username, map[string]any{"reason": reason})
+	return svc.rec.Record(ctx, tx, &fa, "session.sign_in_failed", "user", username, map[string]any{"reason": reason})
 }
 
 // actorOf fills the request actor a with the user it now acts as.
-func actorOf(a *Actor, u store.User) *Actor {
-	var out Actor
+func actorOf(a *core.Actor, u store.User) *core.Actor {
+	var out core.Actor
 	if a != nil {
 		out = *a
 	}
-	out.Via, out.ID, out.Name, out.Role = ViaSession, strconv.FormatInt(u.ID, 10), u.Username, u.Role
-	out.Perms, out.UserID = PermsOfRole(u.Role), u.ID
+	out.Via, out.ID, out.Name, out.Role = core.ViaSession, strconv.FormatInt(u.ID, 10), u.Username, u.Role
+	out.Perms, out.UserID = core.PermsOfRole(u.Role), u.ID
 	return &out
 }
 
 // newSession stores a session of stage for u and returns its token.
 func newSession(ctx context.Context, tx *store.Tx, u store.User, stage string, life time.Duration) (SignIn, error) {
-	token := RandomToken(32)
-	s, err := tx.CreateSession(ctx, HashToken(token), store.Session{UserID: u.ID, Stage: stage, CSRF: RandomToken(32),
+	token := core.RandomToken(32)
+	s, err := tx.CreateSession(ctx, core.HashToken(token), store.Session{UserID: u.ID, Stage: stage, CSRF: core.RandomToken(32),
 		ExpiresAt: tx.Now.Add(life)})
 	if err != nil {
 		return SignIn{}, err
@@ -133,12 +133,12 @@ func newSession(ctx context.Context, tx *store.Tx, u store.User, stage string, l
 // two-step sign-in on, the answer is a "password" session valid SecondStepWindow;
 // otherwise a full session valid SessionLifetime. previous, the caller's current
 // session cookie if any, is deleted on success. a carries the request details.
-func (c *Core) SignIn(ctx context.Context, a *Actor, username, password, previous string) (SignIn, error) {
+func (svc *Service) SignIn(ctx context.Context, a *core.Actor, username, password, previous string) (SignIn, error) {
 	username = strings.TrimSpace(username)
-	if err := signInBackoff(ctx, c.DB.Read(), username, c.Now()); err != nil {
+	if err := signInBackoff(ctx, svc.DB.Read(), username, svc.DB.Now()); err != nil {
 		return SignIn{}, err
 	}
-	u, err := c.DB.Read().UserByUsername(ctx, username)
+	u, err := svc.DB.Read().UserByUsername(ctx, username)
 	known := err == nil
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return SignIn{}, err
@@ -154,12 +154,12 @@ func (c *Core) SignIn(ctx context.Context, a *Actor, username, password, previou
 		reason = "user_disabled"
 	}
 	var out SignIn
-	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
+	err = svc.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if reason != "" {
-			return c.signInFailed(ctx, tx, a, username, reason)
+			return svc.signInFailed(ctx, tx, a, username, reason)
 		}
 		if previous != "" {
-			if s, err := tx.SessionByHash(ctx, HashToken(previous)); err == nil {
+			if s, err := tx.SessionByHash(ctx, core.HashToken(previous)); err == nil {
 				if err := tx.DeleteSession(ctx, s.ID); err != nil {
 					return err
 				}
@@ -171,12 +171,15 @@ func (c *Core) SignIn(ctx context.Context, a *Actor, username, password, previou
 			if err != nil {
 				return err
 			}
-			return c.Record(ctx, tx, actorOf(a, u), "session.password_step", "user", u.Username, nil)
+			return svc.rec.Record(ctx, tx, actorOf(a, u), "session.password_step", "user", u.Username, nil)
 		}
 		if out, err = newSession(ctx, tx, u, StageFull, SessionLifetime); err != nil {
 			return err
 		}
-		return c.Record(ctx, tx, actorOf(a, u), "session.signed_in", "user", u.Username, map[string]any{"second_step": false})
+		if err := tx.SetUserSignedIn(ctx, u.ID); err != nil {
+			return err
+		}
+		return svc.rec.Record(ctx, tx, actorOf(a, u), "session.signed_in", "user", u.Username, map[string]any{"second_step": false})
 	})
 	if err != nil {
 		return SignIn{}, err
@@ -199,7 +202,7 @@ func matchPasscode(secret, passcode string, now time.Time) int64 {
 	for _, off := range []int64{-1, 0, 1} {
 		t := now.Add(time.Duration(off*totpPeriod) * time.Second)
 		want, err := totp.GenerateCodeCustom(secret, t, totpOpts)
-		if err == nil && Equal(want, passcode) {
+		if err == nil && core.Equal(want, passcode) {
 			step = t.Unix() / totpPeriod
 		}
 	}
@@ -208,8 +211,8 @@ func matchPasscode(secret, passcode string, now time.Time) int64 {
 
 // usePasscode accepts a passcode for u once: it must match the (decrypted) secret
 // and its time step must be newer than the last one used.
-func (c *Core) usePasscode(ctx context.Context, tx *store.Tx, u store.User, passcode string) (bool, error) {
-	secret, err := c.Keys.Decrypt(u.TOTPEnc)
+func (svc *Service) usePasscode(ctx context.Context, tx *store.Tx, u store.User, passcode string) (bool, error) {
+	secret, err := svc.Keys.Decrypt(u.TOTPEnc)
 	if err != nil || len(u.TOTPEnc) == 0 {
 		return false, nil
 	}
@@ -224,15 +227,15 @@ func (c *Core) usePasscode(ctx context.Context, tx *store.Tx, u store.User, pass
 // No such session, a session of another stage, or one older than SecondStepWindow
 // answers second_step_expired; a wrong or used passcode invalid_passcode. On success
 // the password-step session is deleted and a new full session is issued.
-func (c *Core) SignInPasscode(ctx context.Context, a *Actor, token, passcode string) (SignIn, error) {
+func (svc *Service) SignInPasscode(ctx context.Context, a *core.Actor, token, passcode string) (SignIn, error) {
 	var out SignIn
 	var refusal error
-	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+	err := svc.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if token == "" {
 			refusal = ErrSecondStepExpired
 			return nil
 		}
-		s, err := tx.SessionByHash(ctx, HashToken(token))
+		s, err := tx.SessionByHash(ctx, core.HashToken(token))
 		if errors.Is(err, store.ErrNotFound) || (err == nil && s.Stage != StagePassword) {
 			refusal = ErrSecondStepExpired
 			return nil
@@ -252,13 +255,13 @@ func (c *Core) SignInPasscode(ctx context.Context, a *Actor, token, passcode str
 			refusal = err
 			return nil
 		}
-		ok, err := c.usePasscode(ctx, tx, u, passcode)
+		ok, err := svc.usePasscode(ctx, tx, u, passcode)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			refusal = ErrInvalidPasscode
-			if err := c.signInFailed(ctx, tx, a, u.Username, "invalid_passcode"); err != nil {
+			if err := svc.signInFailed(ctx, tx, a, u.Username, "invalid_passcode"); err != nil {
 				return err
 			}
 			if spent, err := passcodeStepSpent(ctx, tx, u.Username, s); err != nil || !spent {
@@ -272,7 +275,10 @@ func (c *Core) SignInPasscode(ctx context.Context, a *Actor, token, passcode str
 		if out, err = newSession(ctx, tx, u, StageFull, SessionLifetime); err != nil {
 			return err
 		}
-		return c.Record(ctx, tx, actorOf(a, u), "session.signed_in", "user", u.Username, map[string]any{"second_step": true})
+		if err := tx.SetUserSignedIn(ctx, u.ID); err != nil {
+			return err
+		}
+		return svc.rec.Record(ctx, tx, actorOf(a, u), "session.signed_in", "user", u.Username, map[string]any{"second_step": true})
 	})
 	if err != nil {
 		return SignIn{}, err
@@ -284,24 +290,24 @@ func (c *Core) SignInPasscode(ctx context.Context, a *Actor, token, passcode str
 }
 
 // SignOut deletes the actor's session.
-func (c *Core) SignOut(ctx context.Context, a *Actor) error {
-	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
+func (svc *Service) SignOut(ctx context.Context, a *core.Actor) error {
+	return svc.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if err := tx.DeleteSession(ctx, a.SessionID); err != nil {
 			return err
 		}
-		return c.Record(ctx, tx, a, "session.signed_out", "user", a.Name, nil)
+		return svc.rec.Record(ctx, tx, a, "session.signed_out", "user", a.Name, nil)
 	})
 }
 
 // SessionUser returns the signed-in user of a panel actor.
-func (c *Core) SessionUser(ctx context.Context, a *Actor) (store.User, error) {
-	return c.DB.Read().UserByID(ctx, a.UserID)
+func (svc *Service) SessionUser(ctx context.Context, a *core.Actor) (store.User, error) {
+	return svc.DB.Read().UserByID(ctx, a.UserID)
 }
 
 // SecondStepState reports whether two-step sign-in is on for the actor, and whether a
 // setup is waiting for its confirmation.
-func (c *Core) SecondStepState(ctx context.Context, a *Actor) (enabled, pending bool, err error) {
-	u, err := c.SessionUser(ctx, a)
+func (svc *Service) SecondStepState(ctx context.Context, a *core.Actor) (enabled, pending bool, err error) {
+	u, err := svc.SessionUser(ctx, a)
 	if err != nil {
 		return false, false, err
 	}
@@ -317,9 +323,9 @@ type SecondStepSetup struct {
 // StartSecondStep makes a new passcode secret for the actor, stored encrypted and not
 // on until ConfirmSecondStep. A previous unconfirmed secret is replaced. When two-step
 // sign-in is already on: 409 invalid / second_step_on.
-func (c *Core) StartSecondStep(ctx context.Context, a *Actor) (SecondStepSetup, error) {
+func (svc *Service) StartSecondStep(ctx context.Context, a *core.Actor) (SecondStepSetup, error) {
 	var out SecondStepSetup
-	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+	err := svc.DB.WithTx(ctx, func(tx *store.Tx) error {
 		u, err := tx.UserByID(ctx, a.UserID)
 		if err != nil {
 			return err
@@ -332,19 +338,19 @@ func (c *Core) StartSecondStep(ctx context.Context, a *Actor) (SecondStepSetup, 
 		if err != nil {
 			return err
 		}
-		if err := tx.SetUserTOTP(ctx, u.ID, c.Keys.Encrypt([]byte(key.Secret())), false); err != nil {
+		if err := tx.SetUserTOTP(ctx, u.ID, svc.Keys.Encrypt([]byte(key.Secret())), false); err != nil {
 			return err
 		}
 		out = SecondStepSetup{Secret: key.Secret(), OTPAuthURL: key.URL()}
-		return c.Record(ctx, tx, a, "user.second_step_started", "user", u.Username, nil)
+		return svc.rec.Record(ctx, tx, a, "user.second_step_started", "user", u.Username, nil)
 	})
 	return out, err
 }
 
 // ConfirmSecondStep turns two-step sign-in on with a passcode of the pending secret.
 // The confirming passcode counts as used.
-func (c *Core) ConfirmSecondStep(ctx context.Context, a *Actor, passcode string) error {
-	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
+func (svc *Service) ConfirmSecondStep(ctx context.Context, a *core.Actor, passcode string) error {
+	return svc.DB.WithTx(ctx, func(tx *store.Tx) error {
 		u, err := tx.UserByID(ctx, a.UserID)
 		if err != nil {
 			return err
@@ -360,21 +366,21 @@ func (c *Core) ConfirmSecondStep(ctx context.Context, a *Actor, passcode string)
 		if err := tx.SetUserTOTP(ctx, u.ID, u.TOTPEnc, true); err != nil {
 			return err
 		}
-		ok, err := c.usePasscode(ctx, tx, u, passcode)
+		ok, err := svc.usePasscode(ctx, tx, u, passcode)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return ErrInvalidPasscode
 		}
-		return c.Record(ctx, tx, a, "user.second_step_enabled", "user", u.Username, nil)
+		return svc.rec.Record(ctx, tx, a, "user.second_step_enabled", "user", u.Username, nil)
 	})
 }
 
 // TurnOffSecondStep turns two-step sign-in off with a current passcode and forgets the
 // secret.
-func (c *Core) TurnOffSecondStep(ctx context.Context, a *Actor, passcode string) error {
-	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
+func (svc *Service) TurnOffSecondStep(ctx context.Context, a *core.Actor, passcode string) error {
+	return svc.DB.WithTx(ctx, func(tx *store.Tx) error {
 		u, err := tx.UserByID(ctx, a.UserID)
 		if err != nil {
 			return err
@@ -382,7 +388,7 @@ func (c *Core) TurnOffSecondStep(ctx context.Context, a *Actor, passcode string)
 		if !u.TOTPOn {
 			return ErrSecondStepOff
 		}
-		ok, err := c.usePasscode(ctx, tx, u, passcode)
+		ok, err := svc.usePasscode(ctx, tx, u, passcode)
 		if err != nil {
 			return err
 		}
@@ -392,15 +398,15 @@ func (c *Core) TurnOffSecondStep(ctx context.Context, a *Actor, passcode string)
 		if err := tx.SetUserTOTP(ctx, u.ID, nil, false); err != nil {
 			return err
 		}
-		return c.Record(ctx, tx, a, "user.second_step_disabled", "user", u.Username, nil)
+		return svc.rec.Record(ctx, tx, a, "user.second_step_disabled", "user", u.Username, nil)
 	})
 }
 
 // ChangeOwnEmail changes the actor's own email after checking the current password:
 // 400 invalid / current_password, email_required, email_invalid. Only the caller's
 // own address can change here, so email_change_own_only cannot arise.
-func (c *Core) ChangeOwnEmail(ctx context.Context, a *Actor, current, email string) (store.User, error) {
-	u, err := c.SessionUser(ctx, a)
+func (svc *Service) ChangeOwnEmail(ctx context.Context, a *core.Actor, current, email string) (store.User, error) {
+	u, err := svc.SessionUser(ctx, a)
 	if err != nil {
 		return store.User{}, err
 	}
@@ -409,16 +415,16 @@ func (c *Core) ChangeOwnEmail(ctx context.Context, a *Actor, current, email stri
 	}
 	email = strings.TrimSpace(email)
 	if email == "" {
-		return store.User{}, Invalid("email_required")
+		return store.User{}, core.Invalid("email_required")
 	}
-	if !ValidEmail(email) {
-		return store.User{}, Invalid("email_invalid")
+	if !core.ValidEmail(email) {
+		return store.User{}, core.Invalid("email_invalid")
 	}
-	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
+	err = svc.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if err := tx.SetUserEmail(ctx, u.ID, email); err != nil {
 			return err
 		}
-		return c.Record(ctx, tx, a, "user.email_changed", "user", u.Username, nil)
+		return svc.rec.Record(ctx, tx, a, "user.email_changed", "user", u.Username, nil)
 	})
 	u.Email = email
 	return u, err

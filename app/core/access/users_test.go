@@ -1,4 +1,4 @@
-package core_test
+package access_test
 
 import (
 	"context"
@@ -8,15 +8,17 @@ import (
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/store/storetest"
 )
 
 func TestPasswordPolicy(t *testing.T) {
 	db := storetest.Open(t, nil)
 	keys, _ := core.NewKeyring(make([]byte, 32))
-	c := core.New(db, keys, "http://x.test", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	cc := core.New(db, keys, "http://x.test", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := access.New(db, keys, nil, "http://x.test", nil)
 	ctx := context.Background()
-	if _, err := c.CreateChannel(ctx, core.Console(), core.NewChannel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Lavanta", Domains: []string{"shop.example"}}); err != nil {
+	if _, err := cc.CreateChannel(ctx, core.Console(), core.NewChannel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Lavanta", Domains: []string{"shop.example"}}); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct{ password, want string }{
@@ -29,7 +31,7 @@ func TestPasswordPolicy(t *testing.T) {
 		{"correct horse battery", ""},
 	}
 	for _, tc := range cases {
-		_, err := c.CreateUser(ctx, core.Console(), core.NewUser{Username: "ana", Email: "ana@shop.example", Role: "owner", Password: tc.password})
+		_, err := c.CreateUser(ctx, core.Console(), access.NewUser{Username: "ana", Email: "ana@shop.example", Role: "owner", Password: tc.password})
 		got := ""
 		var ce *core.Error
 		if errors.As(err, &ce) {
@@ -41,10 +43,10 @@ func TestPasswordPolicy(t *testing.T) {
 			t.Errorf("password %q: got %q, want %q", tc.password, got, tc.want)
 		}
 	}
-	if _, err := c.CreateUser(ctx, core.Console(), core.NewUser{Username: "ana", Email: "ana2@shop.example", Role: "owner", Password: "another good phrase"}); err == nil || err.(*core.Error).Detail != "username_taken" {
+	if _, err := c.CreateUser(ctx, core.Console(), access.NewUser{Username: "ana", Email: "ana2@shop.example", Role: "owner", Password: "another good phrase"}); err == nil || err.(*core.Error).Detail != "username_taken" {
 		t.Fatalf("duplicate username: %v", err)
 	}
-	for _, bad := range []core.NewUser{
+	for _, bad := range []access.NewUser{
 		{Username: "bo", Email: "", Role: "owner", Password: "correct horse battery"},
 		{Username: "bo", Email: "not-an-address", Role: "owner", Password: "correct horse battery"},
 		{Username: "bo", Email: "bo@shop.example", Role: "king", Password: "correct horse battery"},

@@ -1,9 +1,10 @@
-package core
+package access
 
 import (
 	"context"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -29,7 +30,7 @@ func signInBackoff(ctx context.Context, q *store.Q, username string, now time.Ti
 		return err
 	}
 	if n >= MaxSignInFailures {
-		return ErrRateLimited
+		return core.ErrRateLimited
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package core_test
+package access_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -19,7 +20,7 @@ import (
 const testPassword = "Velvet-Harbor-42"
 
 type sessionEnv struct {
-	c     *core.Core
+	c     *access.Service
 	clock *storetest.Clock
 	path  string
 	user  store.User
@@ -39,8 +40,8 @@ func newSessionEnv(t *testing.T) *sessionEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := core.New(db, keys, "https://reviews.example", nil)
-	u, err := c.CreateUser(context.Background(), core.Console(), core.NewUser{Username: "ayla", Email: "ayla@shop.example",
+	c := access.New(db, keys, nil, "https://reviews.example", nil)
+	u, err := c.CreateUser(context.Background(), core.Console(), access.NewUser{Username: "ayla", Email: "ayla@shop.example",
 		Role: "manager", Password: testPassword})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +106,7 @@ func TestSignInRefusals(t *testing.T) {
 				e.disable(t)
 			}
 			_, err := e.c.SignIn(context.Background(), &core.Actor{IP: "203.0.113.9"}, tt.username, tt.password, "")
-			wantErr(t, err, core.ErrCredentialsInvalid)
+			wantErr(t, err, access.ErrCredentialsInvalid)
 			var ce *core.Error
 			if errors.As(err, &ce); !ce.Refusal {
 				t.Fatal("refusal not counted")
@@ -170,8 +171,8 @@ func TestSecondStep(t *testing.T) {
 	}
 	a, _ := e.c.SessionActor(ctx, s.Token)
 
-	wantErr(t, e.c.ConfirmSecondStep(ctx, a, "123456"), core.ErrSecondStepNotStarted)
-	wantErr(t, e.c.TurnOffSecondStep(ctx, a, "123456"), core.ErrSecondStepOff)
+	wantErr(t, e.c.ConfirmSecondStep(ctx, a, "123456"), access.ErrSecondStepNotStarted)
+	wantErr(t, e.c.TurnOffSecondStep(ctx, a, "123456"), access.ErrSecondStepOff)
 	setup, err := e.c.StartSecondStep(ctx, a)
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +187,7 @@ func TestSecondStep(t *testing.T) {
 	if on, pending, _ := e.c.SecondStepState(ctx, a); on || !pending {
 		t.Fatalf("state = %v %v", on, pending)
 	}
-	wantErr(t, e.c.ConfirmSecondStep(ctx, a, "000000x"), core.ErrInvalidPasscode)
+	wantErr(t, e.c.ConfirmSecondStep(ctx, a, "000000x"), access.ErrInvalidPasscode)
 	confirm := code(t, setup.Secret, e.clock.T)
 	if err := e.c.ConfirmSecondStep(ctx, a, confirm); err != nil {
 		t.Fatal(err)
@@ -195,7 +196,7 @@ func TestSecondStep(t *testing.T) {
 		t.Fatalf("state = %v %v", on, pending)
 	}
 	_, err = e.c.StartSecondStep(ctx, a)
-	wantErr(t, err, core.ErrSecondStepOn)
+	wantErr(t, err, access.ErrSecondStepOn)
 
 	// Password step: a pending session that authenticates nothing.
 	p, err := e.c.SignIn(ctx, &core.Actor{}, "ayla", testPassword, "")
@@ -210,17 +211,17 @@ func TestSecondStep(t *testing.T) {
 	}
 	// The confirming passcode was used already.
 	_, err = e.c.SignInPasscode(ctx, &core.Actor{}, p.Token, confirm)
-	wantErr(t, err, core.ErrInvalidPasscode)
+	wantErr(t, err, access.ErrInvalidPasscode)
 	// A full session is no password step.
 	_, err = e.c.SignInPasscode(ctx, &core.Actor{}, s.Token, code(t, setup.Secret, e.clock.T))
-	wantErr(t, err, core.ErrSecondStepExpired)
+	wantErr(t, err, access.ErrSecondStepExpired)
 	_, err = e.c.SignInPasscode(ctx, &core.Actor{}, "", "123456")
-	wantErr(t, err, core.ErrSecondStepExpired)
+	wantErr(t, err, access.ErrSecondStepExpired)
 
 	// One step of clock skew either way is accepted, two are not.
 	e.clock.Advance(2 * time.Minute)
 	_, err = e.c.SignInPasscode(ctx, &core.Actor{}, p.Token, code(t, setup.Secret, e.clock.T.Add(-60*time.Second)))
-	wantErr(t, err, core.ErrInvalidPasscode)
+	wantErr(t, err, access.ErrInvalidPasscode)
 	full, err := e.c.SignInPasscode(ctx, &core.Actor{}, p.Token, code(t, setup.Secret, e.clock.T.Add(30*time.Second)))
 	if err != nil {
 		t.Fatal(err)
@@ -233,17 +234,17 @@ func TestSecondStep(t *testing.T) {
 	}
 	// The password-step session is gone.
 	_, err = e.c.SignInPasscode(ctx, &core.Actor{}, p.Token, code(t, setup.Secret, e.clock.T.Add(30*time.Second)))
-	wantErr(t, err, core.ErrSecondStepExpired)
+	wantErr(t, err, access.ErrSecondStepExpired)
 
 	// The 10-minute window.
 	p, _ = e.c.SignIn(ctx, &core.Actor{}, "ayla", testPassword, "")
 	e.clock.Advance(10 * time.Minute)
 	_, err = e.c.SignInPasscode(ctx, &core.Actor{}, p.Token, code(t, setup.Secret, e.clock.T))
-	wantErr(t, err, core.ErrSecondStepExpired)
+	wantErr(t, err, access.ErrSecondStepExpired)
 
 	// Off needs a passcode and forgets the secret.
 	a, _ = e.c.SessionActor(ctx, full.Token)
-	wantErr(t, e.c.TurnOffSecondStep(ctx, a, "999999"), core.ErrInvalidPasscode)
+	wantErr(t, e.c.TurnOffSecondStep(ctx, a, "999999"), access.ErrInvalidPasscode)
 	e.clock.Advance(time.Minute)
 	if err := e.c.TurnOffSecondStep(ctx, a, code(t, setup.Secret, e.clock.T)); err != nil {
 		t.Fatal(err)
@@ -267,7 +268,7 @@ func TestChangeOwnEmail(t *testing.T) {
 		name, current, email string
 		want                 *core.Error
 	}{
-		{"wrong password", "nope-nope-nope", "new@shop.example", core.ErrCurrentPassword},
+		{"wrong password", "nope-nope-nope", "new@shop.example", access.ErrCurrentPassword},
 		{"email missing", testPassword, "  ", core.Invalid("email_required")},
 		{"email invalid", testPassword, "Ayla <a@shop.example>", core.Invalid("email_invalid")},
 		{"email invalid no at", testPassword, "shop.example", core.Invalid("email_invalid")},

@@ -1,14 +1,14 @@
-package core
+package access
 
 import (
 	"context"
 	"errors"
-	"net/mail"
 	"regexp"
 	"strings"
 
 	"golang.org/x/crypto/bcrypt"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -30,34 +30,25 @@ type NewUser struct {
 	Username, Email, Role, Password string
 }
 
-// ValidEmail reports whether s is one plain address of at most 254 characters.
-func ValidEmail(s string) bool {
-	if len(s) > 254 || !strings.Contains(s, "@") {
-		return false
-	}
-	a, err := mail.ParseAddress(s)
-	return err == nil && a.Address == s && a.Name == ""
-}
-
 // CheckPasswordStrength refuses passwords that are short or common
 // (password_guessable) or that contain the service, brand or user name
 // (password_names_account).
 func CheckPasswordStrength(password string, names ...string) error {
 	lower := strings.ToLower(password)
 	if len([]rune(password)) < 10 || commonPasswords[lower] {
-		return Invalid("password_guessable")
+		return core.Invalid("password_guessable")
 	}
 	distinct := map[rune]bool{}
 	for _, r := range lower {
 		distinct[r] = true
 	}
 	if len(distinct) < 4 {
-		return Invalid("password_guessable")
+		return core.Invalid("password_guessable")
 	}
 	for _, n := range append(names, "reviewd") {
 		n = strings.ToLower(strings.TrimSpace(n))
 		if len(n) >= 3 && strings.Contains(lower, n) {
-			return Invalid("password_names_account")
+			return core.Invalid("password_names_account")
 		}
 	}
 	return nil
@@ -84,24 +75,24 @@ func CheckPassword(hash, password string) bool {
 }
 
 // CreateUser validates and stores a panel user.
-func (c *Core) CreateUser(ctx context.Context, a *Actor, in NewUser) (store.User, error) {
+func (s *Service) CreateUser(ctx context.Context, a *core.Actor, in NewUser) (store.User, error) {
 	in.Username = strings.TrimSpace(in.Username)
 	in.Email = strings.TrimSpace(in.Email)
 	if !reUsername.MatchString(in.Username) {
-		return store.User{}, Invalid("username")
+		return store.User{}, core.Invalid("username")
 	}
 	if in.Email == "" {
-		return store.User{}, Invalid("email_required")
+		return store.User{}, core.Invalid("email_required")
 	}
-	if !ValidEmail(in.Email) {
-		return store.User{}, Invalid("email_invalid")
+	if !core.ValidEmail(in.Email) {
+		return store.User{}, core.Invalid("email_invalid")
 	}
-	if PermsOfRole(in.Role)[PermRead] == false {
-		return store.User{}, Invalid("role")
+	if core.PermsOfRole(in.Role)[core.PermRead] == false {
+		return store.User{}, core.Invalid("role")
 	}
 	local, _, _ := strings.Cut(in.Email, "@")
 	names := []string{in.Username, local}
-	chans, err := c.DB.Read().ListChannels(ctx)
+	chans, err := s.DB.Read().ListChannels(ctx)
 	if err != nil {
 		return store.User{}, err
 	}
@@ -116,16 +107,16 @@ func (c *Core) CreateUser(ctx context.Context, a *Actor, in NewUser) (store.User
 		return store.User{}, err
 	}
 	u := store.User{Username: in.Username, Email: in.Email, Role: in.Role, PasswordHash: hash}
-	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
+	err = s.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.UserByUsername(ctx, u.Username); err == nil {
-			return Invalid("username_taken")
+			return core.Invalid("username_taken")
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 		if u, err = tx.CreateUser(ctx, u); err != nil {
 			return err
 		}
-		return c.Record(ctx, tx, a, "user.created", "user", u.Username, map[string]any{"role": u.Role})
+		return s.rec.Record(ctx, tx, a, "user.created", "user", u.Username, map[string]any{"role": u.Role})
 	})
 	return u, err
 }
