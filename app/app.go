@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"reviewd/app/core"
-	"reviewd/app/core/audit"
 	"reviewd/app/core/access"
+	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"

@@ -9,7 +9,7 @@ import (
 
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
-	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/docs"
 )
 
@@ -20,11 +20,11 @@ func TestOpenAPIPrivacyAnswers(t *testing.T) {
 	env := apptest.New(t, cli.TestSurfaces)
 	env.Channel("web", "TR", "tr")
 	admin := map[string]string{"Authorization": "Api-Key " + env.Key("api", "", "read", "export")}
-	env.User(core.NewUser{Username: "olcay", Email: "olcay@shop.example", Role: "owner", Password: "correct horse battery staple 7"})
+	env.User(access.NewUser{Username: "olcay", Email: "olcay@shop.example", Role: "owner", Password: "correct horse battery staple 7"})
 	in := env.Do("POST", "/admin/v1/session", map[string]any{"username": "olcay", "password": "correct horse battery staple 7"}, nil)
 	var cookie string
 	for _, c := range (&http.Response{Header: in.Header}).Cookies() {
-		if c.Name == core.SessionCookie {
+		if c.Name == access.SessionCookie {
 			cookie = c.Name + "=" + c.Value
 		}
 	}

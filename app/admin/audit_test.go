@@ -11,7 +11,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/jobs"
 	"reviewd/store"
 )
@@ -412,8 +412,8 @@ func TestAuditFile(t *testing.T) {
 // viewers (and read or moderate keys) get forbidden / scope_missing.
 func TestAuditRoutesRoles(t *testing.T) {
 	p := newPrivacyEnv(t)
-	p.env.User(core.NewUser{Username: "mina", Email: "mina@shop.example", Role: "moderator", Password: panelPassword})
-	p.env.User(core.NewUser{Username: "veli", Email: "veli@shop.example", Role: "viewer", Password: panelPassword})
+	p.env.User(access.NewUser{Username: "mina", Email: "mina@shop.example", Role: "moderator", Password: panelPassword})
+	p.env.User(access.NewUser{Username: "veli", Email: "veli@shop.example", Role: "viewer", Password: panelPassword})
 	mod, viewer := newBrowser(t, p.env), newBrowser(t, p.env)
 	expect(t, mod.signIn("mina", panelPassword), 200, "")
 	expect(t, viewer.signIn("veli", panelPassword), 200, "")

@@ -10,8 +10,8 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
-	"reviewd/app/core/audit"
 	"reviewd/app/core/access"
+	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"

@@ -8,6 +8,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/store"
 )
 
@@ -21,8 +22,8 @@ type privacyEnv struct {
 func newPrivacyEnv(t *testing.T) *privacyEnv {
 	t.Helper()
 	m := newModEnv(t)
-	m.env.User(core.NewUser{Username: "olcay", Email: "olcay@shop.example", Role: "owner", Password: panelPassword})
-	m.env.User(core.NewUser{Username: "mert", Email: "mert@shop.example", Role: "manager", Password: panelPassword})
+	m.env.User(access.NewUser{Username: "olcay", Email: "olcay@shop.example", Role: "owner", Password: panelPassword})
+	m.env.User(access.NewUser{Username: "mert", Email: "mert@shop.example", Role: "manager", Password: panelPassword})
 	p := &privacyEnv{modEnv: m, owner: newBrowser(t, m.env), manager: newBrowser(t, m.env)}
 	expect(t, p.owner.signIn("olcay", panelPassword), 200, "")
 	expect(t, p.manager.signIn("mert", panelPassword), 200, "")
