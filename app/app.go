@@ -11,6 +11,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
@@ -84,6 +85,7 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
 	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
 	d := NewDomain(c)
+	d.Channels.DNS = channels.NewResolver(cfg.DNS.Server)
 	if db.UpgradedFrom > 0 && db.UpgradedFrom < store.ReadModelVersion {
 		// Reviews stored before the read model existed get their product figures,
 		// listing and search rows now.
@@ -99,14 +101,16 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 
 // Domain is the set of domain services over one kernel.
 type Domain struct {
-	Brand   *brand.Service
-	Checks  *checks.Service
-	Buyer   *buyer.Service
-	Read    *readmodel.Service
-	Sending *sending.Service
-	Reviews *reviews.Service
-	QA      *qa.Service
-	Orders  *orders.Service
+	Brand *brand.Service
+	// Channels holds channels, their domains and the keys made from a brand's panel.
+	Channels *channels.Service
+	Checks   *checks.Service
+	Buyer    *buyer.Service
+	Read     *readmodel.Service
+	Sending  *sending.Service
+	Reviews  *reviews.Service
+	QA       *qa.Service
+	Orders   *orders.Service
 }
 
 // NewDomain builds the domain services bottom-up, each holding only the services
@@ -114,6 +118,7 @@ type Domain struct {
 func NewDomain(c *core.Core) Domain {
 	var d Domain
 	d.Brand = brand.New(c)
+	d.Channels = channels.New(c.DB, c, c.Outbound, nil)
 	d.Checks = checks.New(c)
 	d.Buyer = buyer.New(c, d.Brand)
 	d.Read = readmodel.New(c, d.Brand)

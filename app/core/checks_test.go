@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/channels"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
@@ -118,7 +119,7 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 	}
 	c := core.New(db, keys, "http://reviewd.test", nil)
 	c.MediaDir = t.TempDir()
-	ch, err := c.CreateChannel(ctx, core.Console(), core.NewChannel{Code: "web", Market: "TR", Language: "tr",
+	ch, err := channels.New(c.DB, c, nil, nil).CreateChannel(ctx, core.Console(), channels.NewChannel{Code: "web", Market: "TR", Language: "tr",
 		Label: "Web", BrandName: "Acme", LandingURL: "https://shop.example/review#old"})
 	if err != nil {
 		t.Fatal(err)

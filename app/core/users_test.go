@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/core/channels"
 	"reviewd/store/storetest"
 )
 
@@ -16,7 +17,7 @@ func TestPasswordPolicy(t *testing.T) {
 	keys, _ := core.NewKeyring(make([]byte, 32))
 	c := core.New(db, keys, "http://x.test", slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ctx := context.Background()
-	if _, err := c.CreateChannel(ctx, core.Console(), core.NewChannel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Lavanta", Domains: []string{"shop.example"}}); err != nil {
+	if _, err := channels.New(c.DB, c, nil, nil).CreateChannel(ctx, core.Console(), channels.NewChannel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Lavanta", Domains: []string{"shop.example"}}); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct{ password, want string }{
