@@ -10,6 +10,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
+	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
@@ -29,8 +30,10 @@ type Handler struct {
 	Read    *readmodel.Service
 	Checks  *checks.Service
 	Brand   *brand.Service
-	Auth    *web.Auth
-	Limits  *web.Limits
+	// Channels: channels, domains and keys made from the panel.
+	Channels *channels.Service
+	Auth     *web.Auth
+	Limits   *web.Limits
 }
 
 // route is one line of the route table: method, path, who may call it, the
