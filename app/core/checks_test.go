@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"reviewd/app/core"
-	"reviewd/app/core/channels"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/readmodel"

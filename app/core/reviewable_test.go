@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"reviewd/app/core"
-	"reviewd/app/core/channels"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/channels"
 	"reviewd/app/core/orders"
 	"reviewd/store"
 	"reviewd/store/storetest"
