@@ -273,7 +273,7 @@ func adminOps() []op {
 		p(a("GET", "/admin/v1/order-sources/"+conn, "One order connection", nil, nil, any200("The connection."), "404 not_found")),
 		p(a("PATCH", "/admin/v1/order-sources/"+conn, "Change an order connection", nil, json(anyObj()), any200("The connection."), "404 not_found", "400 invalid / address_needs_credentials", "400 invalid / base_url")),
 		p(a("DELETE", "/admin/v1/order-sources/"+conn, "Remove an order connection", nil, nil, noContent("Removed."), "404 not_found")),
-		p(a("POST", "/admin/v1/order-sources/"+conn+"/check", "Dry run with saved details", nil, nil, any200("orders, complete, skipped, sample."), "404 not_found", "400 platform_refused / <reason>")),
+		p(a("POST", "/admin/v1/order-sources/"+conn+"/check", "Dry run with saved details", nil, nil, any200("orders, complete, skipped, sample."), "404 not_found", "400 invalid / base_url", "400 platform_refused / <reason>")),
 		p(a("POST", "/admin/v1/order-sources/"+conn+"/run", "Start a read", nil, nil, okJSON(202, "Queued.", anyObj()), "404 not_found", "409 source_inactive", "409 channel_inactive")),
 		a("GET", "/admin/v1/diagnostics", "Connection log", listQuery, nil, any200("Rows.")),
 		a("GET", "/admin/v1/reviews", "Reviews; export=csv|xlsx|json downloads a file (export)", append([]param{q("export", "csv, xlsx or json.", enum("csv", "xlsx", "json")),
