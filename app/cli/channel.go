@@ -19,7 +19,7 @@ import (
 
 func newChannelCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "channel", Short: "create and list sales channels"}
-	cmd.AddCommand(newChannelCreateCmd(e), newChannelListCmd(e))
+	cmd.AddCommand(newChannelCreateCmd(e), newChannelListCmd(e), newChannelAllowanceCmd(e), newChannelRequestsCmd(e))
 	return cmd
 }
 
