@@ -91,11 +91,18 @@ func (q *Q) AddPendingDomain(ctx context.Context, channelID int64, domain, token
 	return translate(err)
 }
 
-// MarkDomainVerified records that a domain of a channel passed its proof.
+// MarkDomainVerified records that a domain of a channel passed its proof;
+// ErrNotFound when the channel no longer has the domain.
 func (q *Q) MarkDomainVerified(ctx context.Context, channelID int64, domain string) error {
-	_, err := q.c.ExecContext(ctx, `UPDATE channel_domains SET verified_at = ? WHERE channel_id = ? AND domain = ?`,
+	res, err := q.c.ExecContext(ctx, `UPDATE channel_domains SET verified_at = ? WHERE channel_id = ? AND domain = ?`,
 		Ms(q.Now), channelID, domain)
-	return translate(err)
+	if err != nil {
+		return translate(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
 }
 
 // DeleteChannelDomain removes a domain from a channel.

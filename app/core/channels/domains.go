@@ -141,7 +141,10 @@ func (s *Service) VerifyDomain(ctx context.Context, a *core.Actor, code, domain,
 		return Verified{}, core.E(400, "proof_refused", detail).With(map[string]any{"path": p.Path, "dns_name": p.DNSName, "token": p.Token})
 	}
 	err = s.DB.WithTx(ctx, func(tx *store.Tx) error {
-		if err := tx.MarkDomainVerified(ctx, ch.ID, domain); err != nil {
+		// The domain may have been removed while the proof was checked.
+		if err := tx.MarkDomainVerified(ctx, ch.ID, domain); errors.Is(err, store.ErrNotFound) {
+			return core.ErrNotFound
+		} else if err != nil {
 			return err
 		}
 		return s.record(ctx, tx, a, "domain.verified", "channel", ch.Code, map[string]any{"domain": domain, "method": method})
