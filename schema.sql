@@ -935,3 +935,24 @@ CREATE TABLE brand_state (
 -- A change of state ends every cached storefront answer and verified caller.
 CREATE TRIGGER read_generation_brand_state_insert AFTER INSERT ON brand_state BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
 CREATE TRIGGER read_generation_brand_state_update AFTER UPDATE ON brand_state BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+
+-- @version 11: channel requests and domain verification tokens
+
+-- A brand's request for another channel beyond its allowance (settings key
+-- channel_allowance, default 3). At most one is open at a time; the operator grants
+-- it with `reviewd channel requests grant ID`, which raises the allowance by one.
+CREATE TABLE channel_requests (
+	id          INTEGER PRIMARY KEY,
+	market      TEXT NOT NULL,
+	label       TEXT NOT NULL,
+	note        TEXT NOT NULL DEFAULT '',
+	state       TEXT NOT NULL CHECK (state IN ('open', 'granted')),
+	actor       TEXT NOT NULL DEFAULT '',
+	created_at  INTEGER NOT NULL,
+	granted_at  INTEGER
+);
+CREATE UNIQUE INDEX channel_requests_one_open ON channel_requests(state) WHERE state = 'open';
+
+-- The proof token a domain is verified with (a file at the domain or a TXT record);
+-- empty for domains recorded as verified by the operator.
+ALTER TABLE channel_domains ADD COLUMN token TEXT NOT NULL DEFAULT '';

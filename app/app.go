@@ -13,6 +13,7 @@ import (
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/privacy"
@@ -94,6 +95,7 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	}
 	d.Reviews.Media = ms
 	d.Read.MediaPublicURL = cfg.Media.PublicURL
+	d.Channels.DNS = channels.NewResolver(cfg.DNS.Server)
 	if db.UpgradedFrom > 0 && db.UpgradedFrom < store.ReadModelVersion {
 		// Reviews stored before the read model existed get their product figures,
 		// listing and search rows now.
@@ -120,6 +122,8 @@ type Domain struct {
 	Orders  *orders.Service
 	Audit   *audit.Service
 	Privacy *privacy.Service
+	// Channels holds channels, their domains and the keys made from a brand's panel.
+	Channels *channels.Service
 }
 
 // NewDomain builds the domain services bottom-up, each holding only the services
@@ -128,6 +132,7 @@ func NewDomain(c *core.Core) Domain {
 	var d Domain
 	d.Access = access.New(c.DB, c.Keys, c.Mailer, c.PublicURL, c.Log)
 	d.Brand = brand.New(c)
+	d.Channels = channels.New(c.DB, c, c.Outbound, nil)
 	d.Checks = checks.New(c)
 	d.Buyer = buyer.New(c, d.Brand)
 	d.Read = readmodel.New(c, d.Brand)

@@ -19,6 +19,7 @@ var layers = map[string]int{
 	"reviewd/app/core/checks":    1,
 	"reviewd/app/core/audit":     1,
 	"reviewd/app/core/brand":     2,
+	"reviewd/app/core/channels":  2,
 	"reviewd/app/core/buyer":     3,
 	"reviewd/app/core/readmodel": 3,
 	"reviewd/app/core/sending":   4,

@@ -24,6 +24,7 @@ type Config struct {
 	Clamd          Clamd    `mapstructure:"clamd"`
 	FFmpeg         FFmpeg   `mapstructure:"ffmpeg"`
 	Outbound       Outbound `mapstructure:"outbound"`
+	DNS            DNS      `mapstructure:"dns"`
 	TrustedProxies []string `mapstructure:"trusted_proxies"`
 	Jobs           Jobs     `mapstructure:"jobs"`
 	Log            Log      `mapstructure:"log"`
@@ -53,6 +54,12 @@ type Clamd struct {
 type FFmpeg struct {
 	FFmpeg  string `mapstructure:"ffmpeg"`
 	FFprobe string `mapstructure:"ffprobe"`
+}
+
+// DNS names the DNS server asked for domain proofs (TXT records) and sender
+// domains, HOST:PORT; empty is the system resolver.
+type DNS struct {
+	Server string `mapstructure:"server"`
 }
 
 // Outbound configures the SSRF-safe outbound client.
@@ -102,6 +109,7 @@ func Defaults(v *viper.Viper) {
 	v.SetDefault("ffmpeg.ffprobe", "")
 	v.SetDefault("outbound.resolve", []string{})
 	v.SetDefault("outbound.ca_file", "")
+	v.SetDefault("dns.server", "")
 	v.SetDefault("trusted_proxies", []string{})
 	v.SetDefault("jobs.enabled", true)
 	v.SetDefault("log.level", "info")
@@ -192,6 +200,11 @@ func (c Config) Validate() error {
 	for _, r := range c.Outbound.Resolve {
 		if _, _, err := ParseResolve(r); err != nil {
 			errs = append(errs, fmt.Errorf("outbound.resolve: %w", err))
+		}
+	}
+	if s := c.DNS.Server; s != "" {
+		if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
+			errs = append(errs, fmt.Errorf("dns.server: %q must be HOST:PORT", s))
 		}
 	}
 	for _, p := range c.TrustedProxies {

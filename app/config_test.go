@@ -224,3 +224,30 @@ func TestConfigMedia(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigDNSServer: dns.server is HOST:PORT or empty (the system resolver).
+func TestConfigDNSServer(t *testing.T) {
+	for body, wantErr := range map[string]string{
+		"":                                     "",
+		"dns:\n  server: \"127.0.0.1:5353\"\n": "",
+		"dns:\n  server: \"[::1]:53\"\n":       "",
+		"dns:\n  server: \"127.0.0.1\"\n":      "dns.server",
+		"dns:\n  server: \"ns.example:\"\n":    "dns.server",
+	} {
+		v := viper.New()
+		app.Defaults(v)
+		v.SetConfigFile(writeYAML(t, body))
+		if err := v.ReadInConfig(); err != nil {
+			t.Fatal(err)
+		}
+		c, err := app.Load(v)
+		switch {
+		case wantErr == "" && err != nil:
+			t.Errorf("%q: %v", body, err)
+		case wantErr != "" && (err == nil || !strings.Contains(err.Error(), wantErr)):
+			t.Errorf("%q: error %v, want one about %s", body, err, wantErr)
+		case body == "" && c.DNS.Server != "":
+			t.Errorf("dns.server set by default: %q", c.DNS.Server)
+		}
+	}
+}

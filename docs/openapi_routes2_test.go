@@ -291,7 +291,7 @@ func adminOps() []op {
 		p(a("GET", "/admin/v1/order-sources/"+conn, "One order connection", nil, nil, okJSON(200, "The connection.", ref("OrderSource")), "404 not_found")),
 		p(a("PATCH", "/admin/v1/order-sources/"+conn, "Change an order connection", nil, json(ref("OrderSourceFields")), okJSON(200, "The connection.", ref("OrderSource")), "404 not_found", "400 invalid / address_needs_credentials", "400 invalid / base_url")),
 		p(a("DELETE", "/admin/v1/order-sources/"+conn, "Remove an order connection", nil, nil, noContent("Removed."), "404 not_found")),
-		p(a("POST", "/admin/v1/order-sources/"+conn+"/check", "Dry run with saved details", nil, nil, okJSON(200, "orders, complete, skipped, sample.", ref("OrderSourceCheck")), "404 not_found", "400 platform_refused / <reason>")),
+		p(a("POST", "/admin/v1/order-sources/"+conn+"/check", "Dry run with saved details", nil, nil, okJSON(200, "orders, complete, skipped, sample.", ref("OrderSourceCheck")), "404 not_found", "400 invalid / base_url", "400 platform_refused / <reason>")),
 		p(a("POST", "/admin/v1/order-sources/"+conn+"/run", "Start a read", nil, nil, okJSON(202, "Queued; the connection with its next_run_at.", ref("OrderSource")), "404 not_found", "409 source_inactive", "409 channel_inactive")),
 		a("GET", "/admin/v1/diagnostics", "Connection log and the state of every connection", append([]param{q("connection", "Connection id.", str()),
 			q("outcome", "ok, partial or failed.", enum("ok", "partial", "failed"))}, listQuery...), nil, okJSON(200, "Rows and connections.", ref("Diagnostics"))),

@@ -56,11 +56,5 @@ func accessOps() []op {
 			json(obj(map[string]any{"kind": enum("site"), "channel": str(), "label": str()}, "kind", "channel")),
 			okJSON(201, "The key row with key.", key), "400 invalid / kind", "400 invalid / channel", "400 invalid / channel_required"),
 		panelOp("DELETE", "/admin/v1/keys/{id:key_[0-9a-f]{16}}", "Revoke a key (change-settings)", nil, nil, noContent("Revoked."), "404 not_found"),
-		panelOp("POST", "/admin/v1/channels", "Create a channel, or with kind api_key a server key (no scopes) or an admin API key (change-settings)", nil,
-			json(obj(map[string]any{"kind": enum("website", "api_key"), "label": str(), "channel": str(), "scopes": arr(enum("read", "moderate", "export", "write"))})),
-			okJSON(201, "For api_key: id, kind, key (shown this once), scopes, channel, label.",
-				obj(map[string]any{"id": str(), "kind": enum("server", "api"), "key": str(), "scopes": arr(str()), "channel": nullable(str()), "label": str()}, "id", "kind", "key", "scopes", "channel", "label")),
-			"400 invalid / kind", "400 invalid / scopes_required", "400 invalid / unknown_scope: <permission>", "400 invalid / scope_reserved: write",
-			"400 invalid / channel", "400 invalid / channel_required"),
 	}
 }

@@ -155,6 +155,7 @@ func ops() []op {
 	out = append(out, adminOps()...)
 	out = append(out, privacyOps()...)
 	out = append(out, accessOps()...)
+	out = append(out, channelsOps()...)
 	return out
 }
 

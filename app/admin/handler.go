@@ -13,6 +13,7 @@ import (
 	"reviewd/app/core/access"
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
+	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/privacy"
@@ -38,6 +39,8 @@ type Handler struct {
 	Privacy *privacy.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
+	// Channels: channels, domains and keys made from the panel.
+	Channels *channels.Service
 }
 
 // route is one line of the route table: method, path, who may call it, the

@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -115,38 +114,4 @@ func (h *Handler) handleKeyDelete(w http.ResponseWriter, r *http.Request, a *cor
 		return err
 	}
 	return web.NoContent(w)
-}
-
-// handleChannelPost serves POST /admin/v1/channels. kind api_key (spec 3, rule 1)
-// makes a key: a server key of channel without scopes, an admin API key with them.
-// kind website (the default) creates a channel.
-func (h *Handler) handleChannelPost(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	var raw json.RawMessage
-	if err := web.DecodeJSON(r, keyBodyLimit, web.ModeAPI, &raw); err != nil {
-		return err
-	}
-	var in struct {
-		Kind    string    `json:"kind"`
-		Label   string    `json:"label"`
-		Channel string    `json:"channel"`
-		Scopes  *[]string `json:"scopes"`
-	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return core.Invalid("body_invalid")
-	}
-	if in.Kind != "api_key" {
-		return h.createWebsiteChannel(w, r, a, raw)
-	}
-	k, err := h.Access.CreatePanelKey(r.Context(), a, in.Label, in.Channel, in.Scopes)
-	if err != nil {
-		return err
-	}
-	return web.JSON(w, http.StatusCreated, map[string]any{"id": k.PublicID, "kind": k.Kind, "key": k.Secret,
-		"scopes": scopeList(k.Scopes), "channel": optCode(k.Channel), "label": k.Label})
-}
-
-// createWebsiteChannel is the kind website branch of POST /admin/v1/channels. The
-// channel resource itself is not served by this surface yet: 400 invalid / kind.
-func (h *Handler) createWebsiteChannel(_ http.ResponseWriter, _ *http.Request, _ *core.Actor, _ json.RawMessage) error {
-	return core.Invalid("kind")
 }

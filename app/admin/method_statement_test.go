@@ -3,9 +3,12 @@ package admin_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"sync"
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/platform/platformtest"
 )
 
 // TestMethodStatementAdmin: rows for every channel and language with the
@@ -70,7 +73,35 @@ func TestMethodStatementAdmin(t *testing.T) {
 		t.Fatalf("old fingerprint: %d %s", s, c)
 	}
 
-	// Own page address: https on a verified domain of the channel.
+	// Own page address: https on a verified domain of the channel, readable there
+	// (fetched over the outbound client; www.shop.example is a local https server).
+	var mu sync.Mutex
+	var fetched []string
+	pages := func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), fetched...) }
+	page := platformtest.StartTLS(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		fetched = append(fetched, r.URL.Path)
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/how-we-collect-reviews":
+			_, _ = w.Write([]byte("<h1>How we collect reviews</h1>"))
+		case "/moved":
+			http.Redirect(w, r, "https://elsewhere.example/", http.StatusFound)
+		case "/broken":
+			w.WriteHeader(http.StatusInternalServerError)
+		default:
+			http.NotFound(w, r)
+		}
+	}), "www.shop.example")
+	o.env.App.Core.Outbound = page.Client
+	for path, want := range map[string]string{"/missing": "page_unreadable / http_status: 404",
+		"/broken": "page_unreadable / http_status: 500", "/moved": "page_unreadable / redirect_refused"} {
+		expect(t, o.env.Do("POST", "/admin/v1/method-statement", map[string]any{"channel": "web-tr", "language": "tr",
+			"external_url": "https://www.shop.example" + path}, o.write), 502, want)
+	}
+	if row := one(); row["external_url"] != "" {
+		t.Fatalf("an unreadable page was saved: %v", row)
+	}
 	save := func(url string) map[string]any {
 		t.Helper()
 		r := o.env.Do("POST", "/admin/v1/method-statement", map[string]any{"channel": "web-tr", "language": "tr", "external_url": url}, o.write)
@@ -82,10 +113,15 @@ func TestMethodStatementAdmin(t *testing.T) {
 		expect(t, o.env.Do("POST", "/admin/v1/method-statement", map[string]any{"channel": "web-tr", "language": "tr",
 			"external_url": url}, o.write), 400, want)
 	}
+	n := len(pages())
 	expect(t, o.env.Do("POST", "/admin/v1/method-statement", map[string]any{"channel": "zz", "language": "tr"}, o.write), 400, "invalid / channel")
 	if got := save("https://www.shop.example/how-we-collect-reviews"); got["external_url"] != "https://www.shop.example/how-we-collect-reviews" ||
 		got["effective_url"] != got["external_url"] {
 		t.Fatalf("saved = %v", got)
+	}
+	// Refused addresses were never fetched; the saved one was, once.
+	if got := pages(); len(got) != n+1 || got[n] != "/how-we-collect-reviews" {
+		t.Fatalf("pages fetched: %v", got)
 	}
 	if got := save(""); got["external_url"] != "" || got["effective_url"] != got["hosted_url"] {
 		t.Fatalf("back to hosted = %v", got)

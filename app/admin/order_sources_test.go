@@ -47,7 +47,7 @@ func shopifyBody(s *platformtest.Shopify, channel string) map[string]any {
 func TestOrderSourceAccess(t *testing.T) {
 	p := newSourcePanel(t)
 	res := p.do("POST", "/admin/v1/order-sources", map[string]any{"platform": "woocommerce", "channel": "web-tr",
-		"base_url": "woo.shop.example"})
+		"base_url": "woo.shop.example", "consumer_key": "ck_1", "consumer_secret": "cs_1"})
 	expect(t, res, 201, "")
 	id := res.JSON["id"].(string)
 	writeKey := p.env.Key("api", "", "read", "write")
@@ -114,9 +114,9 @@ func TestOrderSourceRecords(t *testing.T) {
 	shop := j["id"].(string)
 
 	expect(t, p.do("POST", "/admin/v1/order-sources", map[string]any{"platform": "shopify", "channel": "web-tr",
-		"base_url": "other.myshopify.com"}), 409, "source_exists / source_exists")
+		"base_url": "other.myshopify.com", "client_secret": "shpat_other"}), 409, "source_exists / source_exists")
 	expect(t, p.do("POST", "/admin/v1/order-sources", map[string]any{"platform": "shopify", "channel": "web-gb",
-		"base_url": "acme-uk.myshopify.com"}), 201, "")
+		"base_url": "acme-uk.myshopify.com", "client_secret": "shpat_uk"}), 201, "")
 	res = p.do("POST", "/admin/v1/order-sources", map[string]any{"platform": "magento", "channel": "web-tr",
 		"base_url": "https://magento.shop.example/", "remote_channel": "3", "username": "api", "password": "pw"})
 	expect(t, res, 201, "")
@@ -125,9 +125,9 @@ func TestOrderSourceRecords(t *testing.T) {
 	}
 	mag := res.JSON["id"].(string)
 	res = p.do("POST", "/admin/v1/order-sources", map[string]any{"platform": "woocommerce", "channel": "web-tr",
-		"base_url": "https://woo.shop.example/shop/", "enabled": false, "backfill_days": 365})
+		"base_url": "https://woo.shop.example/shop/", "enabled": false, "backfill_days": 365, "consumer_key": "ck_0", "consumer_secret": "cs_0"})
 	expect(t, res, 201, "")
-	if res.JSON["has_credentials"] != false || res.JSON["enabled"] != false || res.JSON["next_run_at"] != nil {
+	if res.JSON["has_credentials"] != true || res.JSON["enabled"] != false || res.JSON["next_run_at"] != nil {
 		t.Fatalf("woocommerce = %v", res.JSON)
 	}
 	woo := res.JSON["id"].(string)
@@ -221,6 +221,21 @@ func TestOrderSourceValidation(t *testing.T) {
 		{"enabled not boolean", shop(map[string]any{"enabled": "yes"}), "invalid / enabled"},
 		{"secret not a string", shop(map[string]any{"client_secret": 12}), "invalid / client_secret"},
 		{"magento without store", map[string]any{"platform": "magento", "channel": "web-tr", "base_url": "m.shop.example"}, "invalid / remote_channel_required"},
+		// Every required platform field at set-up (spec 3: <field>_required).
+		{"shopify without secret", shop(map[string]any{"client_secret": nil}), "invalid / client_secret_required"},
+		{"shopify empty secret", shop(map[string]any{"client_secret": ""}), "invalid / client_secret_required"},
+		{"woocommerce without key", map[string]any{"platform": "woocommerce", "channel": "web-tr", "base_url": "woo.shop.example",
+			"consumer_secret": "cs"}, "invalid / consumer_key_required"},
+		{"woocommerce without secret", map[string]any{"platform": "woocommerce", "channel": "web-tr", "base_url": "woo.shop.example",
+			"consumer_key": "ck"}, "invalid / consumer_secret_required"},
+		{"magento without username", map[string]any{"platform": "magento", "channel": "web-tr", "base_url": "m.shop.example",
+			"remote_channel": 1, "password": "pw"}, "invalid / username_required"},
+		{"magento without password", map[string]any{"platform": "magento", "channel": "web-tr", "base_url": "m.shop.example",
+			"remote_channel": 1, "username": "api"}, "invalid / password_required"},
+		// The hosted store's own domain only: a custom domain or the admin host is
+		// refused before any request.
+		{"shopify custom domain", shop(map[string]any{"base_url": "https://shop.example"}), "invalid / base_url"},
+		{"shopify admin host", shop(map[string]any{"base_url": "https://admin.shopify.com/store/acme"}), "invalid / base_url"},
 		{"magento store not a number", map[string]any{"platform": "magento", "channel": "web-tr", "base_url": "m.shop.example",
 			"remote_channel": "default"}, "invalid / remote_channel"},
 		{"not JSON", "{platform", "invalid_json / invalid_json"},
@@ -274,9 +289,11 @@ func TestOrderSourceTries(t *testing.T) {
 	s.Reset()
 	custom := shopifyBody(s, "web-tr")
 	custom["base_url"] = "https://shop.example"
-	expect(t, p.do("POST", "/admin/v1/order-sources/check", custom), 400, "platform_refused / shop_address_invalid")
+	expect(t, p.do("POST", "/admin/v1/order-sources/check", custom), 400, "invalid / base_url")
+	expect(t, p.do("POST", "/admin/v1/order-sources", custom), 400, "invalid / base_url")
 	custom["base_url"] = "https://admin.shopify.com/store/acme"
-	expect(t, p.do("POST", "/admin/v1/order-sources/check", custom), 400, "platform_refused / shop_address_invalid")
+	expect(t, p.do("POST", "/admin/v1/order-sources/check", custom), 400, "invalid / base_url")
+	expect(t, p.do("POST", "/admin/v1/order-sources", custom), 400, "invalid / base_url")
 	noSecret := shopifyBody(s, "web-tr")
 	delete(noSecret, "client_secret")
 	expect(t, p.do("POST", "/admin/v1/order-sources/check", noSecret), 400, "platform_refused / api_credentials_missing")
@@ -312,8 +329,29 @@ func TestOrderSourceTries(t *testing.T) {
 	if v := p.do("GET", "/admin/v1/order-sources/"+id, nil); v.JSON["last_run_at"] != nil {
 		t.Fatalf("a dry run moved the connection: %v", v.JSON)
 	}
+	// A connection to a custom domain saved before set-up refused one is refused
+	// at its check too, before any request (and is not a try).
+	ctx := context.Background()
+	var old store.OrderSource
+	err := p.env.App.DB.WithTx(ctx, func(tx *store.Tx) error {
+		ch, err := tx.ChannelByCode(ctx, "web-gb")
+		if err != nil {
+			return err
+		}
+		old, err = tx.CreateOrderSource(ctx, store.OrderSource{Platform: "shopify", ChannelID: ch.ID, BaseURL: "https://shop.example",
+			BackfillDays: 30, IntervalMinutes: 60, Enabled: true, NextRunAt: tx.Now})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Reset()
+	expect(t, p.do("POST", "/admin/v1/order-sources/"+orders.OrderSourcePublicID(old.ID)+"/check", nil), 400, "invalid / base_url")
+	if n := len(s.Requests()); n != 0 {
+		t.Fatalf("requests sent for a custom domain: %d", n)
+	}
 	acts, total, _ := p.env.App.DB.Read().ListActivity(context.Background(), store.ActivityFilter{Action: orders.ActOrderSourceTried, Limit: 50})
-	if total != 9 || acts[0].TargetID != id {
+	if total != 7 || acts[0].TargetID != id {
 		t.Fatalf("tries in the activity history = %d", total)
 	}
 }

@@ -2,6 +2,12 @@ package admin
 
 import "reviewd/app/core"
 
+// Path patterns of a channel code and a domain name.
+const (
+	channelCode = `[A-Za-z0-9][A-Za-z0-9_.-]{0,31}`
+	domainName  = `[A-Za-z0-9][A-Za-z0-9.-]{0,252}`
+)
+
 // routes is the audit table of the admin surface: method, path, callers (open,
 // keyOrPanel, panel, panelNotKey: see access), permission, handler. guard enforces
 // both columns before a handler runs.
@@ -34,7 +40,6 @@ func (h *Handler) routes() []route {
 		{"GET", "/admin/v1/keys", panel, core.PermWrite, h.handleKeyList},
 		{"POST", "/admin/v1/keys", panel, core.PermWrite, h.handleKeyCreate},
 		{"DELETE", "/admin/v1/keys/{id:key_[0-9a-f]{16}}", panel, core.PermWrite, h.handleKeyDelete},
-		{"POST", "/admin/v1/channels", panel, core.PermWrite, h.handleChannelPost},
 		{"GET", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsGet},
 		{"POST", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsUpdate},
 		{"POST", "/admin/v1/settings/webhook-secret", keyOrPanel, core.PermWrite, h.handleWebhookSecretCreate},
@@ -72,6 +77,16 @@ func (h *Handler) routes() []route {
 		{"DELETE", "/admin/v1/order-sources/{id:conn_[0-9]+}", panelNotKey, core.PermWrite, h.handleOrderSourceDelete},
 		{"POST", "/admin/v1/order-sources/{id:conn_[0-9]+}/check", panelNotKey, core.PermWrite, h.handleOrderSourceCheckSaved},
 		{"POST", "/admin/v1/order-sources/{id:conn_[0-9]+}/run", panelNotKey, core.PermWrite, h.handleOrderSourceRun},
+		// Channels, their domains and keys made from the panel (channels.go): panel
+		// session only; a key gets 403 forbidden / scope_missing.
+		{"GET", "/admin/v1/channels", panel, core.PermRead, h.handleChannelList},
+		{"POST", "/admin/v1/channels", panel, core.PermWrite, h.handleChannelCreate},
+		{"PATCH", "/admin/v1/channels/{code:" + channelCode + "}", panel, core.PermWrite, h.handleChannelUpdate},
+		{"DELETE", "/admin/v1/channels/{code:" + channelCode + "}", panel, core.PermWrite, h.handleChannelDelete},
+		{"POST", "/admin/v1/channels/{code:" + channelCode + "}/domains", panel, core.PermWrite, h.handleDomainAdd},
+		{"POST", "/admin/v1/channels/{code:" + channelCode + "}/domains/{domain:" + domainName + "}/verify", panel, core.PermWrite, h.handleDomainVerify},
+		{"DELETE", "/admin/v1/channels/{code:" + channelCode + "}/domains/{domain:" + domainName + "}", panel, core.PermWrite, h.handleDomainDelete},
+		{"POST", "/admin/v1/channel-requests", panel, core.PermWrite, h.handleChannelRequest},
 		// Connection log (diagnostics.go).
 		{"GET", "/admin/v1/diagnostics", keyOrPanel, core.PermRead, h.handleDiagnostics},
 		// Reviews and moderation (reviews.go, moderation.go, trace.go, reasons.go).

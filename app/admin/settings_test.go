@@ -129,8 +129,9 @@ func TestSettingsErrors(t *testing.T) {
 }
 
 // TestSettingsRouteFieldsNeedPanel: route fields change only in a panel session
-// (403 refused / panel_session_required with a key, nothing saved); unchanged route
-// fields sent back by a key are fine; the webhook password is panel-only too.
+// (403 refused / panel_session_required with a key); the other settings in the
+// same request are saved (spec 3, rule 3); unchanged route fields sent back by a
+// key are fine; the webhook password is panel-only too.
 func TestSettingsRouteFieldsNeedPanel(t *testing.T) {
 	o := newOwnerEnv(t)
 	for _, f := range []map[string]any{
@@ -139,17 +140,31 @@ func TestSettingsRouteFieldsNeedPanel(t *testing.T) {
 		{"reminder_delivery": "webhook"},
 		{"support_url": "https://shop.example/help"},
 		{"sender_address": "news@shop.example"},
-		{"sender_address": "news@shop.example", "daily_limit": 2},
 	} {
 		expect(t, o.env.Do("POST", "/admin/v1/settings", f, o.write), 403, "refused / panel_session_required")
 	}
-	if got := o.env.Do("GET", "/admin/v1/settings", nil, o.write); got.JSON["daily_limit"] != float64(1) {
+	if got := o.env.Do("GET", "/admin/v1/settings", nil, o.write); got.JSON["invite_delivery"] != "email" ||
+		got.JSON["webhook_url"] != "" || got.JSON["support_url"] != "" || got.JSON["sender_address"] != "" {
 		t.Fatalf("a refused request changed settings: %s", got.Body)
+	}
+	// The route fields are refused, the other setting in the request is saved.
+	res := o.env.Do("POST", "/admin/v1/settings", map[string]any{"sender_address": "news@shop.example", "daily_limit": 2,
+		"support_url": "https://shop.example/help"}, o.write)
+	expect(t, res, 403, "refused / panel_session_required")
+	if r, _ := res.JSON["refused_fields"].([]any); len(r) != 2 || r[0] != "support_url" || r[1] != "sender_address" {
+		t.Fatalf("refused_fields: %s", res)
+	}
+	if s, _ := res.JSON["saved_fields"].([]any); len(s) != 1 || s[0] != "daily_limit" {
+		t.Fatalf("saved_fields: %s", res)
+	}
+	if got := o.env.Do("GET", "/admin/v1/settings", nil, o.write); got.JSON["daily_limit"] != float64(2) ||
+		got.JSON["sender_address"] != "" || got.JSON["support_url"] != "" {
+		t.Fatalf("after a partly refused request: %s", got.Body)
 	}
 	expect(t, o.env.Do("POST", "/admin/v1/settings/webhook-secret", nil, o.write), 403, "refused / panel_session_required")
 
 	// The panel creates the password (shown once) and turns own-system sending on.
-	res := o.owner.do("POST", "/admin/v1/settings/webhook-secret", nil, true)
+	res = o.owner.do("POST", "/admin/v1/settings/webhook-secret", nil, true)
 	expect(t, res, 201, "")
 	if id, _ := res.JSON["id"].(string); !strings.HasPrefix(id, "pw_") || res.JSON["password"] == "" {
 		t.Fatalf("webhook secret answer %s", res.Body)
@@ -165,7 +180,7 @@ func TestSettingsRouteFieldsNeedPanel(t *testing.T) {
 	full["daily_limit"] = 3
 	expect(t, o.env.Do("POST", "/admin/v1/settings", full, o.write), 200, "")
 	a := activityEntries(t, o.env, "settings.changed")
-	if len(a) != 2 || a[0].ActorType != core.ViaAPIKey || a[1].ActorType != core.ViaSession {
+	if len(a) != 3 || a[0].ActorType != core.ViaAPIKey || a[1].ActorType != core.ViaSession || a[2].ActorType != core.ViaAPIKey {
 		t.Fatalf("activity = %+v", a)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"reviewd/app"
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/channels"
 	"reviewd/app/web"
 	"reviewd/store"
 	"reviewd/store/storetest"
@@ -81,7 +82,7 @@ func NewWith(t testing.TB, mount Mounter, edit func(*app.Config)) *Env {
 // Channel creates an active channel with a verified domain shop.example.
 func (e *Env) Channel(code, market, lang string) string {
 	e.T.Helper()
-	_, err := e.App.Core.CreateChannel(context.Background(), core.Console(), core.NewChannel{
+	_, err := e.App.Domain.Channels.CreateChannel(context.Background(), core.Console(), channels.NewChannel{
 		Code: code, Market: market, Language: lang, Label: code + " store", BrandName: "Acme",
 		Domains: []string{"shop.example"}, LandingURL: "https://shop.example/review"})
 	if err != nil {

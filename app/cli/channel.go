@@ -13,12 +13,13 @@ import (
 	"reviewd/app"
 
 	"reviewd/app/core"
+	"reviewd/app/core/channels"
 	"reviewd/store"
 )
 
 func newChannelCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "channel", Short: "create and list sales channels"}
-	cmd.AddCommand(newChannelCreateCmd(e), newChannelListCmd(e))
+	cmd.AddCommand(newChannelCreateCmd(e), newChannelListCmd(e), newChannelAllowanceCmd(e), newChannelRequestsCmd(e))
 	return cmd
 }
 
@@ -45,13 +46,13 @@ func toChannelRow(c store.Channel) channelRow {
 }
 
 func newChannelCreateCmd(e *env) *cobra.Command {
-	var in core.NewChannel
+	var in channels.NewChannel
 	cmd := &cobra.Command{
 		Use:   "create",
 		Short: "create a channel; every --domain is recorded as verified",
 		Args:  cobra.NoArgs,
 		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
-			ch, err := a.Core.CreateChannel(cmd.Context(), core.Console(), in)
+			ch, err := a.Domain.Channels.CreateChannel(cmd.Context(), core.Console(), in)
 			if err != nil {
 				return consoleErr(err)
 			}

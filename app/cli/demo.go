@@ -18,6 +18,7 @@ import (
 	"reviewd/app"
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/channels"
 )
 
 // demoDir is the data folder of `reviewd demo` unless --data is given.
@@ -182,7 +183,7 @@ func seedDemo(ctx context.Context, a *app.App) (demoInfo, error) {
 		{"demo-tr", "TR", "tr", "Demo Türkiye"},
 		{"demo-en", "GB", "en", "Demo United Kingdom"},
 	} {
-		if _, err := c.CreateChannel(ctx, actor, core.NewChannel{Code: ch.code, Market: ch.market, Language: ch.lang,
+		if _, err := a.Domain.Channels.CreateChannel(ctx, actor, channels.NewChannel{Code: ch.code, Market: ch.market, Language: ch.lang,
 			Label: ch.label, BrandName: info.Brand, Domains: []string{"localhost"}}); err != nil {
 			return info, demoErr("channel", err)
 		}

@@ -19,6 +19,7 @@ import (
 	"reviewd/app"
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/channels"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
 	"reviewd/store"
@@ -93,7 +94,7 @@ func TestSeedDemo(t *testing.T) {
 
 	// Data without demo.json is not silently mixed with a new demo.
 	other := openTestApp(t, t.TempDir())
-	if _, err := other.Core.CreateChannel(ctx, core.Console(), core.NewChannel{Code: "x", Market: "TR", Language: "tr", Label: "x", BrandName: "x"}); err != nil {
+	if _, err := other.Domain.Channels.CreateChannel(ctx, core.Console(), channels.NewChannel{Code: "x", Market: "TR", Language: "tr", Label: "x", BrandName: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := seedDemo(ctx, other); err == nil || !strings.Contains(err.Error(), "remove the folder") {

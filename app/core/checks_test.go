@@ -10,6 +10,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/readmodel"
@@ -118,7 +119,7 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 	}
 	c := core.New(db, keys, "http://reviewd.test", nil)
 	c.MediaDir = t.TempDir()
-	ch, err := c.CreateChannel(ctx, core.Console(), core.NewChannel{Code: "web", Market: "TR", Language: "tr",
+	ch, err := channels.New(c.DB, c, nil, nil).CreateChannel(ctx, core.Console(), channels.NewChannel{Code: "web", Market: "TR", Language: "tr",
 		Label: "Web", BrandName: "Acme", LandingURL: "https://shop.example/review#old"})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/channels"
 	"reviewd/app/core/orders"
 	"reviewd/store"
 	"reviewd/store/storetest"
@@ -83,7 +84,7 @@ func newOrderEnv(t *testing.T) *orderEnv {
 		t.Fatal(err)
 	}
 	c := core.New(db, keys, "http://reviewd.test", nil)
-	if _, err := c.CreateChannel(context.Background(), core.Console(), core.NewChannel{Code: "web", Market: "TR", Language: "tr",
+	if _, err := channels.New(c.DB, c, nil, nil).CreateChannel(context.Background(), core.Console(), channels.NewChannel{Code: "web", Market: "TR", Language: "tr",
 		Label: "Web", BrandName: "Acme"}); err != nil {
 		t.Fatal(err)
 	}

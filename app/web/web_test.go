@@ -15,6 +15,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/channels"
 	"reviewd/app/web"
 	"reviewd/store"
 	"reviewd/store/storetest"
@@ -103,7 +104,7 @@ func newRig(t *testing.T, proxies ...string) *rig {
 	})).Methods("GET")
 	rg.ts = httptest.NewServer(web.Base(r, web.ParseProxies(proxies), limits))
 	t.Cleanup(rg.ts.Close)
-	_, err := c.CreateChannel(context.Background(), core.Console(), core.NewChannel{Code: "tr", Market: "TR", Language: "tr", Label: "TR", BrandName: "Acme", Domains: []string{"shop.example"}})
+	_, err := channels.New(c.DB, c, nil, nil).CreateChannel(context.Background(), core.Console(), channels.NewChannel{Code: "tr", Market: "TR", Language: "tr", Label: "TR", BrandName: "Acme", Domains: []string{"shop.example"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/channels"
 	"reviewd/store/storetest"
 )
 
@@ -18,7 +19,7 @@ func TestPasswordPolicy(t *testing.T) {
 	cc := core.New(db, keys, "http://x.test", slog.New(slog.NewTextHandler(io.Discard, nil)))
 	c := access.New(db, keys, nil, "http://x.test", nil)
 	ctx := context.Background()
-	if _, err := cc.CreateChannel(ctx, core.Console(), core.NewChannel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Lavanta", Domains: []string{"shop.example"}}); err != nil {
+	if _, err := channels.New(db, cc, nil, nil).CreateChannel(ctx, core.Console(), channels.NewChannel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Lavanta", Domains: []string{"shop.example"}}); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct{ password, want string }{

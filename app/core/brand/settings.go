@@ -136,14 +136,17 @@ func (c *Service) SettingsOf(ctx context.Context) (SettingsView, error) {
 
 // UpdateSettings changes the settings named in fields (a partial update: fields not
 // sent keep their value; unknown fields and deliveries are ignored). The route
-// fields change only in a panel session; a key caller changing one gets 403 refused
-// / panel_session_required and nothing is saved. Sending a route field with its
-// current value is not a change. Errors: invalid / <field> for a wrong type or an
+// fields change only in a panel session (spec 3, Authentication rule 3): a key
+// caller changing one gets 403 refused / panel_session_required (the answer names
+// refused_fields and saved_fields) and only those fields keep their value; the
+// other settings in the request are saved. Sending a route field with its current
+// value is not a change. Errors: invalid / <field> for a wrong type or an
 // out-of-range value, url_invalid, invite_delivery_unavailable,
 // reminder_delivery_unavailable, webhook_url_required, webhook_secret_missing,
 // sender_domain_unverified. The change is written to the activity history.
 func (c *Service) UpdateSettings(ctx context.Context, a *core.Actor, fields map[string]json.RawMessage) (SettingsView, error) {
 	var view SettingsView
+	var refused, saved []string
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		cur, err := c.LoadSettings(ctx, tx.Q)
 		if err != nil {
@@ -153,11 +156,19 @@ func (c *Service) UpdateSettings(ctx context.Context, a *core.Actor, fields map[
 		if err != nil {
 			return err
 		}
-		for _, f := range changed {
-			if routeFields[f] && !a.IsPanel() {
-				return core.Refused("panel_session_required")
+		if !a.IsPanel() {
+			var kept []string
+			for _, f := range changed {
+				if routeFields[f] {
+					keepRouteField(&next, cur, f)
+					refused = append(refused, f)
+				} else {
+					kept = append(kept, f)
+				}
 			}
+			changed = kept
 		}
+		saved = changed
 		if err := c.validateSettings(ctx, tx.Q, next); err != nil {
 			return err
 		}
@@ -172,7 +183,29 @@ func (c *Service) UpdateSettings(ctx context.Context, a *core.Actor, fields map[
 		view, err = c.settingsView(ctx, tx.Q, next)
 		return err
 	})
+	if err == nil && len(refused) > 0 {
+		if saved == nil {
+			saved = []string{}
+		}
+		return view, core.Refused("panel_session_required").With(map[string]any{"refused_fields": refused, "saved_fields": saved})
+	}
 	return view, err
+}
+
+// keepRouteField puts route field f of cur back into next.
+func keepRouteField(next *Settings, cur Settings, f string) {
+	switch f {
+	case "invite_delivery":
+		next.InviteDelivery = cur.InviteDelivery
+	case "reminder_delivery":
+		next.ReminderDelivery = cur.ReminderDelivery
+	case "webhook_url":
+		next.WebhookURL = cur.WebhookURL
+	case "support_url":
+		next.SupportURL = cur.SupportURL
+	case "sender_address":
+		next.SenderAddress = cur.SenderAddress
+	}
 }
 
 // mergeSettings lays the sent fields over cur and lists the fields whose value

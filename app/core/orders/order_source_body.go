@@ -181,6 +181,9 @@ func (c *Service) parseSourceBody(ctx context.Context, q *store.Q, b sourceBody,
 		if f.baseURL, err = NormalizeBaseURL(raw); err != nil {
 			return f, err
 		}
+		if err := def.checkHost(f.baseURL); err != nil {
+			return f, err
+		}
 		f.hasBaseURL = true
 	}
 	if def.Code == PlatformMagento {

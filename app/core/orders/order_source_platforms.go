@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"regexp"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/app/outbound"
 )
 
@@ -155,7 +159,14 @@ type PlatformDef struct {
 	MaxPages int `json:"max_pages"`
 	// missing is the failure code of a connection without complete credentials.
 	missing string
+	// hostOK, when set, is the platform's rule for the address's host: a host it
+	// refuses is invalid / base_url before any request is sent.
+	hostOK func(host string) bool
 }
+
+// shopHost is the hosted store's own domain (<store>.myshopify.com); custom
+// domains and the admin host (admin.shopify.com) do not serve its Admin API.
+var shopHost = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*\.myshopify\.com$`)
 
 // credentialFields lists the names of the secret fields.
 func (d PlatformDef) credentialFields() []PlatformField {
@@ -171,7 +182,7 @@ func (d PlatformDef) credentialFields() []PlatformField {
 // platformDefs are the three platform kinds of spec 1, in the order the panel
 // lists them.
 var platformDefs = []PlatformDef{
-	{Code: PlatformShopify, Kind: "hosted_store", PageSize: 25, MaxPages: 50, missing: FailAPICredentialsMissing,
+	{Code: PlatformShopify, Kind: "hosted_store", PageSize: 25, MaxPages: 50, missing: FailAPICredentialsMissing, hostOK: shopHost.MatchString,
 		Fields: []PlatformField{{Name: "base_url", Required: true}, {Name: "client_id", Secret: true},
 			{Name: "client_secret", Required: true, Secret: true}}},
 	{Code: PlatformWooCommerce, Kind: "open_source_plugin", PageSize: 100, MaxPages: 20, missing: FailAPICredentialsMissing,
@@ -184,6 +195,42 @@ var platformDefs = []PlatformDef{
 
 // PlatformDefs lists the platform kinds.
 func PlatformDefs() []PlatformDef { return append([]PlatformDef(nil), platformDefs...) }
+
+// checkHost applies the platform's host rule to a normalised address (invalid /
+// base_url).
+func (d PlatformDef) checkHost(base string) error {
+	if d.hostOK == nil {
+		return nil
+	}
+	u, err := url.Parse(base)
+	if err != nil || !d.hostOK(strings.ToLower(u.Hostname())) {
+		return core.Invalid("base_url")
+	}
+	return nil
+}
+
+// requiredMissing names the first required field a set-up lacks
+// ("<field>_required"), "" when none is missing.
+func (d PlatformDef) requiredMissing(f sourceFields) string {
+	for _, pf := range d.Fields {
+		if !pf.Required {
+			continue
+		}
+		var ok bool
+		switch {
+		case pf.Name == "base_url":
+			ok = f.hasBaseURL
+		case pf.Name == "remote_channel":
+			ok = f.hasRemote
+		default:
+			ok = f.creds[pf.Name] != ""
+		}
+		if !ok {
+			return pf.Name + "_required"
+		}
+	}
+	return ""
+}
 
 func platformDef(code string) (PlatformDef, bool) {
 	for _, d := range platformDefs {

@@ -527,6 +527,13 @@ func (c *Service) CheckSavedOrderSource(ctx context.Context, a *core.Actor, id s
 	if err != nil {
 		return OrderSourceCheck{}, err
 	}
+	// A saved address the platform's host rule refuses (stored before the rule
+	// applied at set-up) is refused again, before any request.
+	if def, ok := platformDef(s.Platform); ok {
+		if err := def.checkHost(s.BaseURL); err != nil {
+			return OrderSourceCheck{}, err
+		}
+	}
 	rctx, cancel := context.WithTimeout(ctx, 2*PlatformTimeout)
 	defer cancel()
 	res, rerr := c.readSource(rctx, a, s, readSince(s, c.Now()), true)

@@ -220,11 +220,8 @@ func (c *Service) CreateOrderSource(ctx context.Context, a *core.Actor, raw map[
 		if !f.hasChannel {
 			return core.Invalid("channel_required")
 		}
-		if !f.hasBaseURL {
-			return core.Invalid("base_url_required")
-		}
-		if f.def.Code == PlatformMagento && !f.hasRemote {
-			return core.Invalid("remote_channel_required")
+		if missing := f.def.requiredMissing(f); missing != "" {
+			return core.Invalid(missing)
 		}
 		s := store.OrderSource{Platform: f.def.Code, ChannelID: f.channel.ID, BaseURL: f.baseURL, RemoteChannel: f.remoteChannel,
 			HasCredentials: f.def.complete(f.creds), BackfillDays: DefaultBackfillDays, IntervalMinutes: DefaultIntervalMinutes,

@@ -6,12 +6,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
+	"reviewd/app/outbound"
 	"reviewd/store"
 )
 
@@ -356,9 +359,25 @@ type StatementInput struct {
 // language (POST /admin/v1/method-statement); an empty external_url returns to the
 // hosted page. The address must be a full https address (invalid / url_invalid)
 // on a verified domain of the channel or a subdomain of one (invalid /
-// host_unverified). Errors also: invalid / channel, language.
+// host_unverified), and the page must be readable there: it is fetched over the
+// SSRF-safe client before saving, and an answer other than 2xx or a failed call is
+// 502 page_unreadable / http_status: <code> or / <outbound code>. Errors also:
+// invalid / channel, language.
 func (c *Service) SaveMethodStatement(ctx context.Context, a *core.Actor, in StatementInput) (StatementRow, error) {
 	var row StatementRow
+	if ext := strings.TrimSpace(in.ExternalURL); ext != "" {
+		// Checked and fetched before the transaction: the fetch calls the network.
+		ch, _, err := statementTarget(ctx, c.DB.Read(), in.Channel, in.Language, "language")
+		if err != nil {
+			return row, err
+		}
+		if err := checkStatementHost(ctx, c.DB.Read(), ch, ext); err != nil {
+			return row, err
+		}
+		if err := c.fetchStatementPage(ctx, ext); err != nil {
+			return row, err
+		}
+	}
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		ch, lang, err := statementTarget(ctx, tx.Q, in.Channel, in.Language, "language")
 		if err != nil {
@@ -366,16 +385,8 @@ func (c *Service) SaveMethodStatement(ctx context.Context, a *core.Actor, in Sta
 		}
 		ext := strings.TrimSpace(in.ExternalURL)
 		if ext != "" {
-			if !brand.HttpsURL(ext) {
-				return core.Invalid("url_invalid")
-			}
-			u, _ := url.Parse(ext)
-			domains, err := tx.ChannelDomains(ctx, ch.ID)
-			if err != nil {
+			if err := checkStatementHost(ctx, tx.Q, ch, ext); err != nil {
 				return err
-			}
-			if !core.DomainVerified(core.NormalizeDomain(u.Hostname()), domains) {
-				return core.Invalid("host_unverified")
 			}
 		}
 		if err := tx.SetMethodStatementURL(ctx, ch.ID, lang, ext); err != nil {
@@ -389,6 +400,46 @@ func (c *Service) SaveMethodStatement(ctx context.Context, a *core.Actor, in Sta
 		return err
 	})
 	return row, err
+}
+
+// checkStatementHost applies the address rules of an own statement page: url_invalid,
+// host_unverified.
+func checkStatementHost(ctx context.Context, q *store.Q, ch store.Channel, ext string) error {
+	if !brand.HttpsURL(ext) {
+		return core.Invalid("url_invalid")
+	}
+	u, _ := url.Parse(ext)
+	domains, err := q.ChannelDomains(ctx, ch.ID)
+	if err != nil {
+		return err
+	}
+	if !core.DomainVerified(core.NormalizeDomain(u.Hostname()), domains) {
+		return core.Invalid("host_unverified")
+	}
+	return nil
+}
+
+// Limits of the statement page fetch.
+const (
+	statementPageTimeout = 10 * time.Second
+	statementPageMax     = 2 << 20
+)
+
+// fetchStatementPage reads an own statement page once: nil for a 2xx answer, else
+// 502 page_unreadable / http_status: <code> or / <outbound failure code>.
+func (c *Service) fetchStatementPage(ctx context.Context, ext string) error {
+	if c.Outbound == nil {
+		return core.E(http.StatusBadGateway, "page_unreadable", outbound.CodeUnexpected)
+	}
+	res, err := c.Outbound.Do(outbound.WithTarget(ctx, "method_statement"), outbound.Request{URL: ext,
+		Timeout: statementPageTimeout, MaxBytes: statementPageMax})
+	if err != nil {
+		return core.E(http.StatusBadGateway, "page_unreadable", outbound.Code(err))
+	}
+	if res.Status < 200 || res.Status > 299 {
+		return core.E(http.StatusBadGateway, "page_unreadable", "http_status: "+strconv.Itoa(res.Status))
+	}
+	return nil
 }
 
 // ErrStatementChanged is 409 statement_changed: the text was changed since the
