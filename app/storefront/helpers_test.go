@@ -390,7 +390,7 @@ func clip(t *testing.T, fps int, seconds float64) []byte {
 
 // useVideoTools points the installation at the test ffmpeg/ffprobe.
 func (f *fx) useVideoTools() {
-	f.App.Core.Probe = media.Probe{FFmpeg: os.Getenv("REVIEWD_FFMPEG"), FFprobe: os.Getenv("REVIEWD_FFPROBE")}
+	f.App.SetProbe(media.Probe{FFmpeg: os.Getenv("REVIEWD_FFMPEG"), FFprobe: os.Getenv("REVIEWD_FFPROBE")})
 }
 
 func wantCode(t *testing.T, res apptest.Response, status int, code string) {

@@ -358,7 +358,7 @@ func (c *Service) routeReady(ctx context.Context, tx *store.Tx, job *sendJob, st
 	} else if err != nil {
 		return err
 	}
-	secret, err := c.PasswordSecret(p)
+	secret, err := c.Keys.Decrypt(p.SecretEnc)
 	if err != nil {
 		return routeError(errUndecryptable)
 	}
