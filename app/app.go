@@ -21,6 +21,9 @@ import (
 	"reviewd/app/media"
 	"reviewd/app/metrics"
 	"reviewd/app/outbound"
+	"reviewd/app/platform/magento"
+	"reviewd/app/platform/shopify"
+	"reviewd/app/platform/woocommerce"
 	"reviewd/store"
 )
 
@@ -79,11 +82,12 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	}
 	c := core.New(db, keys, cfg.PublicURL, log)
 	d := NewDomain(c, Parts{
-		MediaDir: filepath.Join(cfg.DataDir, MediaDir),
-		Outbound: out,
-		Mailer:   mail.New(mcfg),
-		Scanner:  &media.Scanner{Address: cfg.Clamd.Address},
-		Probe:    media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe},
+		MediaDir:  filepath.Join(cfg.DataDir, MediaDir),
+		Outbound:  out,
+		Mailer:    mail.New(mcfg),
+		Scanner:   &media.Scanner{Address: cfg.Clamd.Address},
+		Probe:     media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe},
+		Platforms: orders.NewPlatforms(magento.Reader{}, shopify.Reader{}, woocommerce.Reader{}),
 	})
 	if db.UpgradedFrom > 0 && db.UpgradedFrom < store.ReadModelVersion {
 		// Reviews stored before the read model existed get their product figures,
@@ -124,6 +128,8 @@ type Parts struct {
 	Scanner *media.Scanner
 	// Probe runs ffprobe and ffmpeg for videos.
 	Probe media.Probe
+	// Platforms are the store-platform readers of order connections.
+	Platforms orders.Platforms
 }
 
 // NewDomain builds the domain services bottom-up, each holding only its own
@@ -144,7 +150,7 @@ func NewDomain(c *core.Core, p Parts) Domain {
 	d.QA = &qa.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url, Mailer: p.Mailer,
 		Sending: d.Sending, Buyer: d.Buyer, Brand: d.Brand}
 	d.Orders = &orders.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, Outbound: p.Outbound,
-		Reviews: d.Reviews, Sending: d.Sending, Brand: d.Brand}
+		Platforms: p.Platforms, Reviews: d.Reviews, Sending: d.Sending, Brand: d.Brand}
 	return d
 }
 

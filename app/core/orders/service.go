@@ -25,6 +25,8 @@ type Service struct {
 	Log *slog.Logger
 	// Outbound is the SSRF-safe client of order-connection reads.
 	Outbound *outbound.Client
+	// Platforms are the readers of the order connections' platforms.
+	Platforms Platforms
 	// Reviews marks reviews Returned when their order line is refunded or returned.
 	Reviews *reviews.Service
 	// Sending queues experience invitations for cancelled or returned lines.
