@@ -177,7 +177,7 @@ func TestNotifyRejection(t *testing.T) {
 	r, _ := e.c.DB.Read().ReviewByPublicID(ctx, w[0].ID)
 	var noticeID int64
 	err := e.c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		if err := tx.SetReviewState(ctx, r.ID, core.ReviewRejected, time.Time{}); err != nil {
+		if err := storetest.SetReviewState(ctx, tx, r.ID, core.ReviewRejected); err != nil {
 			return err
 		}
 		var err error
