@@ -167,3 +167,62 @@ func TestReviewStateWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Size limits of the code under app/ (non-test Go, in lines).
+const (
+	maxPackageLines = 4000
+	maxFileLines    = 600
+	maxKernelLines  = 1500
+)
+
+// TestSizeLimits fails on a package under app/ over maxPackageLines lines of
+// non-test Go, on a non-test file over maxFileLines, and on a kernel (app/core top
+// level) of maxKernelLines or more.
+func TestSizeLimits(t *testing.T) {
+	perPackage := map[string]int{}
+	err := filepath.WalkDir(filepath.Join("..", "app"), func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "testdata" || d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		n := bytes.Count(b, []byte("\n"))
+		if n > maxFileLines {
+			t.Errorf("%s has %d lines (at most %d: split it by aggregate)", filepath.ToSlash(p), n, maxFileLines)
+		}
+		perPackage[filepath.ToSlash(filepath.Dir(p))] += n
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(perPackage) == 0 {
+		t.Fatal("no Go files found under app/")
+	}
+	for dir, n := range perPackage {
+		if n > maxPackageLines {
+			t.Errorf("%s has %d lines of non-test Go (at most %d: split the package)", dir, n, maxPackageLines)
+		}
+	}
+	t.Run("kernel", func(t *testing.T) {
+		n := perPackage["../app/core"]
+		if n < maxKernelLines {
+			return
+		}
+		if _, err := os.Stat(filepath.Join("..", "app", "core", "session.go")); err == nil {
+			t.Skipf("app/core has %d lines (limit %d) while it still holds the users, sessions, keys and passwords code; enforced once the access package takes it", n, maxKernelLines)
+		}
+		t.Errorf("app/core (the kernel) has %d lines of non-test Go; it stays under %d", n, maxKernelLines)
+	})
+}
