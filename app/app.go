@@ -25,6 +25,9 @@ import (
 	"reviewd/app/media"
 	"reviewd/app/metrics"
 	"reviewd/app/outbound"
+	"reviewd/app/platform/magento"
+	"reviewd/app/platform/shopify"
+	"reviewd/app/platform/woocommerce"
 	"reviewd/store"
 )
 
@@ -82,13 +85,15 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		return nil, fmt.Errorf("app: outbound: %w", err)
 	}
 	c := core.New(db, keys, cfg.PublicURL, log)
-	c.MediaDir = filepath.Join(cfg.DataDir, MediaDir)
-	c.Outbound = out
-	c.Mailer = mail.New(mcfg)
-	c.Scanner = &media.Scanner{Address: cfg.Clamd.Address}
-	c.Probe = media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe}
-	d := NewDomain(c)
-	ms, err := cfg.Media.Open(ctx, c.MediaDir)
+	d := NewDomain(c, Parts{
+		MediaDir:  filepath.Join(cfg.DataDir, MediaDir),
+		Outbound:  out,
+		Mailer:    mail.New(mcfg),
+		Scanner:   &media.Scanner{Address: cfg.Clamd.Address},
+		Probe:     media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe},
+		Platforms: orders.NewPlatforms(magento.Reader{}, shopify.Reader{}, woocommerce.Reader{}),
+	})
+	ms, err := cfg.Media.Open(ctx, d.MediaDir())
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("app: media store: %w", err)
@@ -111,38 +116,88 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 
 // Domain is the set of domain services over one kernel.
 type Domain struct {
-	Access  *access.Service
-	Brand   *brand.Service
-	Checks  *checks.Service
-	Buyer   *buyer.Service
-	Read    *readmodel.Service
-	Sending *sending.Service
-	Reviews *reviews.Service
-	QA      *qa.Service
-	Orders  *orders.Service
-	Audit   *audit.Service
-	Privacy *privacy.Service
+	Access *access.Service
+	Brand  *brand.Service
 	// Channels holds channels, their domains and the keys made from a brand's panel.
 	Channels *channels.Service
+	Checks   *checks.Service
+	Buyer    *buyer.Service
+	Read     *readmodel.Service
+	Sending  *sending.Service
+	Reviews  *reviews.Service
+	QA       *qa.Service
+	Orders   *orders.Service
+	Audit    *audit.Service
+	Privacy  *privacy.Service
 }
 
-// NewDomain builds the domain services bottom-up, each holding only the services
-// below it that it uses.
-func NewDomain(c *core.Core) Domain {
+// Parts are the infrastructure parts of the domain services beside the kernel's
+// database, keyring, public address and logger.
+type Parts struct {
+	// MediaDir is the folder of uploaded and processed media files.
+	MediaDir string
+	// Outbound is the SSRF-safe client for notices and order-connection reads.
+	Outbound *outbound.Client
+	// Mailer sends e-mails over the configured SMTP server (sending is off when it
+	// has no host; e-mails then wait).
+	Mailer *mail.Mailer
+	// Scanner scans uploads with clamd (scanning is off without an address).
+	Scanner *media.Scanner
+	// Probe runs ffprobe and ffmpeg for videos.
+	Probe media.Probe
+	// Platforms are the store-platform readers of order connections.
+	Platforms orders.Platforms
+}
+
+// NewDomain builds the domain services bottom-up, each holding only its own
+// dependencies and the services below it that it uses. c gives the database,
+// keyring, public address, logger, recorder and clock.
+func NewDomain(c *core.Core, p Parts) Domain {
+	db, keys, rec, clock, log, url := c.DB, c.Keys, c.Recorder, c.Clock, c.Log, c.PublicURL
 	var d Domain
-	d.Access = access.New(c.DB, c.Keys, c.Mailer, c.PublicURL, c.Log)
-	d.Brand = brand.New(c)
-	d.Channels = channels.New(c.DB, c, c.Outbound, nil)
-	d.Checks = checks.New(c)
-	d.Buyer = buyer.New(c, d.Brand)
-	d.Read = readmodel.New(c, d.Brand)
-	d.Sending = sending.New(c, d.Buyer, d.Brand)
-	d.Reviews = reviews.New(c, d.Sending, d.Read, d.Buyer, d.Checks, d.Brand)
-	d.QA = qa.New(c, d.Sending, d.Buyer, d.Brand)
-	d.Orders = orders.New(c, d.Reviews, d.Sending, d.Brand)
-	d.Audit = audit.New(c.DB, c.Keys, c.PublicURL)
-	d.Privacy = privacy.New(c.DB, c.Keys, d.Orders, d.Reviews)
+	d.Access = access.New(db, keys, p.Mailer, url, log)
+	d.Brand = &brand.Service{DB: db, Recorder: rec, Clock: clock, Passwords: c}
+	d.Channels = channels.New(db, c, p.Outbound, nil)
+	d.Checks = &checks.Service{DB: db, Recorder: rec}
+	d.Buyer = &buyer.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Brand: d.Brand}
+	d.Read = readmodel.New(readmodel.Service{DB: db, Recorder: rec, Clock: clock, PublicURL: url, Brand: d.Brand, Outbound: p.Outbound})
+	d.Sending = &sending.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
+		Mailer: p.Mailer, Outbound: p.Outbound, Buyer: d.Buyer, Brand: d.Brand}
+	d.Reviews = &reviews.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
+		MediaDir: p.MediaDir, Scanner: p.Scanner, Probe: p.Probe,
+		Sending: d.Sending, Buyer: d.Buyer, Checks: d.Checks, Read: d.Read, Brand: d.Brand}
+	d.QA = &qa.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url, Mailer: p.Mailer,
+		Sending: d.Sending, Buyer: d.Buyer, Brand: d.Brand}
+	d.Orders = &orders.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, Outbound: p.Outbound,
+		Platforms: p.Platforms, Reviews: d.Reviews, Sending: d.Sending, Brand: d.Brand}
+	d.Audit = audit.New(db, keys, url)
+	d.Privacy = privacy.New(db, keys, d.Orders, d.Reviews)
 	return d
+}
+
+// SetMailer replaces the mailer of every service that sends e-mail.
+func (d Domain) SetMailer(m *mail.Mailer) { d.Sending.Mailer, d.QA.Mailer, d.Access.Mailer = m, m, m }
+
+// SetOutbound replaces the outbound client of every service that calls out.
+func (d Domain) SetOutbound(o *outbound.Client) {
+	d.Sending.Outbound, d.Orders.Outbound, d.Channels.Outbound, d.Read.Outbound = o, o, o, o
+}
+
+// SetScanner replaces the upload scanner.
+func (d Domain) SetScanner(s *media.Scanner) { d.Reviews.Scanner = s }
+
+// SetProbe replaces the video probe.
+func (d Domain) SetProbe(p media.Probe) { d.Reviews.Probe = p }
+
+// MediaDir is the folder of uploaded and processed media files.
+func (d Domain) MediaDir() string { return d.Reviews.MediaDir }
+
+// SetPublicURL changes the public address (the demo learns its port late) in the
+// kernel and in every service that writes links.
+func (a *App) SetPublicURL(u string) {
+	a.Core.PublicURL = u
+	a.Read.PublicURL, a.Sending.PublicURL, a.Reviews.PublicURL, a.QA.PublicURL = u, u, u, u
+	a.Access.PublicURL = u
 }
 
 // Close closes the database.

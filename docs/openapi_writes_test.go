@@ -101,7 +101,7 @@ func (f *flow) writes(server, site, api string) {
 
 	// An order connection against the Shopify fake.
 	shop := platformtest.StartShopify(t)
-	env.App.Core.Outbound = shop.Client
+	env.App.SetOutbound(shop.Client)
 	shop.SetOrders(platformtest.Fixture(t, platformtest.ShopifyFixture))
 	conn := map[string]any{"platform": "shopify", "channel": "web", "base_url": platformtest.ShopifyHost,
 		"client_id": shop.ClientID, "client_secret": shop.ClientSecret}

@@ -5,10 +5,6 @@ import (
 	"time"
 
 	"reviewd/app/core/orders"
-	// The platform readers register themselves with core.
-	_ "reviewd/app/platform/magento"
-	_ "reviewd/app/platform/shopify"
-	_ "reviewd/app/platform/woocommerce"
 )
 
 // OrderSources is the order-sources job: it reads every due platform order

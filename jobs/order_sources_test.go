@@ -18,9 +18,8 @@ func TestOrderSourcesJob(t *testing.T) {
 	env := apptest.New(t, nil)
 	env.Channel("web-tr", "TR", "tr")
 	env.Channel("web-gb", "GB", "en")
-	c := env.App.Core
 	s := platformtest.StartShopify(t)
-	c.Outbound = s.Client
+	env.App.SetOutbound(s.Client)
 	now := env.Clock.T
 	s.AddOrders(platformtest.ShopifyOrder(1, now.Add(-48*time.Hour), now.Add(-time.Hour)),
 		platformtest.ShopifyOrder(2, now.Add(-30*time.Hour), now.Add(-2*time.Hour)))

@@ -54,7 +54,7 @@ func accessCount(t *testing.T, o *ownerEnv, action string) int {
 func TestInviteAndSendLogLists(t *testing.T) {
 	o := newOwnerEnv(t)
 	smtp := sendtest.StartSMTP(t)
-	o.env.App.Core.Mailer = smtp.Mailer()
+	o.env.App.SetMailer(smtp.Mailer())
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	o.sendOrders(t, delivered, map[string]string{"L-1": "one@mail.example", "L-2": "two@mail.example"})
 	smtp.FailData(550)
@@ -120,8 +120,7 @@ func TestInviteAndSendLogLists(t *testing.T) {
 func TestInviteRetry(t *testing.T) {
 	o := newOwnerEnv(t)
 	smtp := sendtest.StartSMTP(t)
-	c := o.env.App.Core
-	c.Mailer = smtp.Mailer()
+	o.env.App.SetMailer(smtp.Mailer())
 	smtp.FailData(550)
 	old := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	o.sendOrders(t, old, map[string]string{"X-OLD": "old@mail.example"})

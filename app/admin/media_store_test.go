@@ -138,7 +138,7 @@ func TestMediaStoreFlow(t *testing.T) {
 			}
 			stagingEmpty := func() {
 				t.Helper()
-				entries, _ := os.ReadDir(filepath.Join(a.Core.MediaDir, media.StagingDir))
+				entries, _ := os.ReadDir(filepath.Join(a.MediaDir(), media.StagingDir))
 				if len(entries) != 0 {
 					var names []string
 					for _, e := range entries {
@@ -292,7 +292,7 @@ func TestMediaStoreFlow(t *testing.T) {
 			if err := st.Put(ctx, media.Key(orphan, "image.jpg"), bytes.NewReader(full.Body), int64(len(full.Body))); err != nil {
 				t.Fatal(err)
 			}
-			staged := filepath.Join(a.Core.MediaDir, media.StagingDir, orphan+".jpeg")
+			staged := filepath.Join(a.MediaDir(), media.StagingDir, orphan+".jpeg")
 			if err := os.WriteFile(staged, []byte("half"), 0o640); err != nil {
 				t.Fatal(err)
 			}
@@ -403,7 +403,7 @@ func TestMediaMigrate(t *testing.T) {
 		t.Fatalf("reconcile after the switch: %+v %v", rec, err)
 	}
 	for _, id := range []string{pub, pend} {
-		if err := os.RemoveAll(filepath.Join(a.Core.MediaDir, id)); err != nil {
+		if err := os.RemoveAll(filepath.Join(a.MediaDir(), id)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -539,7 +539,7 @@ func TestMediaStoreOutage(t *testing.T) {
 	ext := m.order(review{channel: "web", email: "a@mail.example", variant: "SKU-1", product: "Kettle"})
 	mid := m.upload(ext, photo(t, 900, 600))
 	id := m.writeFor(ext, review{channel: "web", body: "Outage.", media: []string{mid}})
-	staged := filepath.Join(a.Core.MediaDir, media.StagingDir, mid+".jpeg")
+	staged := filepath.Join(a.MediaDir(), media.StagingDir, mid+".jpeg")
 	srv.Down(true)
 	for range 2 {
 		run, err := a.Reviews.ProcessMedia(ctx, m.env.Clock.T, 50)
@@ -560,7 +560,7 @@ func TestMediaStoreOutage(t *testing.T) {
 	if keys := srv.KeysOf(t, mid); len(keys) != 3 { // image, 320 and 640 px
 		t.Fatalf("bucket after the outage: %v", keys)
 	}
-	if entries, _ := os.ReadDir(filepath.Join(a.Core.MediaDir, media.StagingDir)); len(entries) != 0 {
+	if entries, _ := os.ReadDir(filepath.Join(a.MediaDir(), media.StagingDir)); len(entries) != 0 {
 		t.Fatalf("staging after the outage: %d entries", len(entries))
 	}
 	expect(t, m.transition(id, "approve", ""), 200, "")

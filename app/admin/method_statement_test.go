@@ -93,7 +93,7 @@ func TestMethodStatementAdmin(t *testing.T) {
 			http.NotFound(w, r)
 		}
 	}), "www.shop.example")
-	o.env.App.Core.Outbound = page.Client
+	o.env.App.SetOutbound(page.Client)
 	for path, want := range map[string]string{"/missing": "page_unreadable / http_status: 404",
 		"/broken": "page_unreadable / http_status: 500", "/moved": "page_unreadable / redirect_refused"} {
 		expect(t, o.env.Do("POST", "/admin/v1/method-statement", map[string]any{"channel": "web-tr", "language": "tr",

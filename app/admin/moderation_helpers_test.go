@@ -19,6 +19,7 @@ import (
 	"reviewd/app/core/orders"
 	"reviewd/app/core/reviews"
 	"reviewd/store"
+	"reviewd/store/storetest"
 )
 
 // modEnv is an installation with the manual publishing method (written reviews
@@ -151,20 +152,13 @@ func (m *modEnv) channel(code string) store.Channel {
 func (m *modEnv) raw(channel, state string, mods ...func(*store.Review)) string {
 	m.t.Helper()
 	ch := m.channel(channel)
-	r := store.Review{PublicID: reviews.NewReviewID(), ChannelID: ch.ID, Market: ch.Market, Language: ch.Language,
-		VariantKey: "SKU-RAW", ProductName: "Raw product", Experience: core.ExperienceProduct, Origin: core.OriginOwn,
-		State: state, Rating: 3, Body: "Stored directly.", AuthorName: "Raw Author", SubmittedAt: m.env.Clock.T}
+	r := storetest.Review(ch, reviews.NewReviewID(), state, m.env.Clock.T)
+	r.VariantKey, r.ProductName, r.Experience, r.Origin = "SKU-RAW", "Raw product", core.ExperienceProduct, core.OriginOwn
+	r.Rating, r.Body, r.AuthorName = 3, "Stored directly.", "Raw Author"
 	for _, f := range mods {
 		f(&r)
 	}
-	err := m.env.App.DB.WithTx(m.ctx, func(tx *store.Tx) error {
-		_, err := tx.CreateReview(m.ctx, r)
-		return err
-	})
-	if err != nil {
-		m.t.Fatal(err)
-	}
-	return r.PublicID
+	return storetest.CreateReview(m.t, m.env.App.DB, r).PublicID
 }
 
 func (m *modEnv) get(id string) store.Review {
@@ -188,7 +182,7 @@ func (m *modEnv) tx(fn func(tx *store.Tx) error) {
 func (m *modEnv) setState(id, state string) {
 	m.t.Helper()
 	r := m.get(id)
-	m.tx(func(tx *store.Tx) error { return tx.SetReviewState(m.ctx, r.ID, state, time.Time{}) })
+	m.tx(func(tx *store.Tx) error { return storetest.SetReviewState(m.ctx, tx, r.ID, state) })
 }
 
 // anonymize marks a review as erased (as a personal-data request does).

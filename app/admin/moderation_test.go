@@ -158,7 +158,7 @@ func TestAvailableEvents(t *testing.T) {
 func TestRejectionNotice(t *testing.T) {
 	m := newModEnv(t)
 	smtp := sendtest.StartSMTP(t)
-	m.env.App.Core.Mailer = smtp.Mailer()
+	m.env.App.SetMailer(smtp.Mailer())
 	id, ext := m.write(review{email: "ayse@mail.example", author: "Ayşe", product: "Red mug"})
 	expect(t, m.transition(id, "reject", "off_topic"), 200, "")
 	msgs := smtp.Messages()

@@ -261,7 +261,7 @@ func TestOrderSourceValidation(t *testing.T) {
 func TestOrderSourceTries(t *testing.T) {
 	p := newSourcePanel(t)
 	s := platformtest.StartShopify(t)
-	p.env.App.Core.Outbound = s.Client
+	p.env.App.SetOutbound(s.Client)
 	s.SetOrders(platformtest.Fixture(t, platformtest.ShopifyFixture))
 
 	body := shopifyBody(s, "")
@@ -361,7 +361,7 @@ func TestOrderSourceTries(t *testing.T) {
 func TestOrderSourceRun(t *testing.T) {
 	p := newSourcePanel(t)
 	s := platformtest.StartShopify(t)
-	p.env.App.Core.Outbound = s.Client
+	p.env.App.SetOutbound(s.Client)
 	s.SetOrders(platformtest.Fixture(t, platformtest.ShopifyFixture))
 	res := p.do("POST", "/admin/v1/order-sources", shopifyBody(s, "web-tr"))
 	expect(t, res, 201, "")

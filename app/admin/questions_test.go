@@ -154,7 +154,7 @@ func TestQuestionAdminListAndDetail(t *testing.T) {
 func TestQuestionTransitions(t *testing.T) {
 	e := newQAEnv(t)
 	smtp := sendtest.StartSMTP(t)
-	e.env.App.Core.Mailer = smtp.Mailer()
+	e.env.App.SetMailer(smtp.Mailer())
 	qid, _ := e.ask(t, map[string]any{"body": "Is it safe? see www.x-shop.com", "email": "asker@mail.example"})
 	tr := func(path, event string, h map[string]string) map[string]any {
 		t.Helper()
@@ -220,7 +220,7 @@ func TestQuestionTransitions(t *testing.T) {
 func TestBrandAnswer(t *testing.T) {
 	e := newQAEnv(t)
 	smtp := sendtest.StartSMTP(t)
-	e.env.App.Core.Mailer = smtp.Mailer()
+	e.env.App.SetMailer(smtp.Mailer())
 	live, _ := e.ask(t, map[string]any{"email": "asker@mail.example", "language": "en"})
 	waiting, _ := e.ask(t, map[string]any{"body": "Contact me on asker@mail.example"})
 	path := "/admin/v1/questions/" + live + "/answer"

@@ -157,7 +157,7 @@ func TestReviewMediaAdmin(t *testing.T) {
 	} {
 		expect(t, m.do("DELETE", c.path, c.body, c.h), c.status, c.code)
 	}
-	dir := filepath.Join(m.env.App.Core.MediaDir, mid)
+	dir := filepath.Join(m.env.App.MediaDir(), mid)
 	if _, err := os.Stat(dir); err != nil {
 		t.Fatalf("files before removal: %v", err)
 	}

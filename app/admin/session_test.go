@@ -140,7 +140,7 @@ func TestSessionSignIn(t *testing.T) {
 
 func TestSessionSecureCookie(t *testing.T) {
 	env := newPanelEnv(t)
-	env.App.Core.PublicURL = "https://reviews.example"
+	env.App.SetPublicURL("https://reviews.example")
 	b := newBrowser(t, env)
 	expect(t, b.signIn(panelUser, panelPassword), 200, "")
 	if b.set == nil || !b.set.Secure {

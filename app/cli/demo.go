@@ -95,7 +95,7 @@ func newDemoCmd(e *env) *cobra.Command {
 			if local {
 				_, port, _ := net.SplitHostPort(a.Config.Listen)
 				a.Config.PublicURL = "http://localhost:" + port
-				a.Core.PublicURL = a.Config.PublicURL
+				a.SetPublicURL(a.Config.PublicURL)
 			}
 			info, err := seedDemo(cmd.Context(), a)
 			if err != nil {
@@ -108,7 +108,7 @@ func newDemoCmd(e *env) *cobra.Command {
 					if local {
 						_, port, _ := net.SplitHostPort(addr.String())
 						surface.base = "http://localhost:" + port
-						a.Core.PublicURL = surface.base
+						a.SetPublicURL(surface.base)
 					}
 				}
 				printDemo(cmd.OutOrStdout(), a.Config.DataDir, surface.base, info)

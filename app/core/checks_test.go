@@ -3,6 +3,7 @@ package core_test
 import (
 	"context"
 	"encoding/json"
+	"reviewd/app"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,7 @@ func TestPublishDecision(t *testing.T) {
 // paid order R-1 with lines 1 and 2.
 type reviewEnv struct {
 	c     *core.Core
+	d     domain
 	rv    *reviews.Service
 	clock *storetest.Clock
 	site  store.Channel
@@ -118,8 +120,8 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 		t.Fatal(err)
 	}
 	c := core.New(db, keys, "http://reviewd.test", nil)
-	c.MediaDir = t.TempDir()
-	ch, err := channels.New(c.DB, c, nil, nil).CreateChannel(ctx, core.Console(), channels.NewChannel{Code: "web", Market: "TR", Language: "tr",
+	d := newDomain(c, app.Parts{MediaDir: t.TempDir()})
+	ch, err := d.channels.CreateChannel(ctx, core.Console(), channels.NewChannel{Code: "web", Market: "TR", Language: "tr",
 		Label: "Web", BrandName: "Acme", LandingURL: "https://shop.example/review#old"})
 	if err != nil {
 		t.Fatal(err)
@@ -128,12 +130,12 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 		return orders.LineInput{LineReference: ref, VariantKey: "SKU-" + ref, Title: "Product " + ref,
 			FulfilmentState: "delivered", DeliveredAt: "2026-05-30T10:00:00Z"}
 	}
-	if _, err := newDomain(c).orders.IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
+	if _, err := d.orders.IngestOrders(ctx, core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{Channel: "web",
 		ExternalID: "R-1", PaymentState: "paid", PlacedAt: "2026-05-20T10:00:00Z", CustomerEmail: "ayse@example.com",
 		Items: []orders.LineInput{line("1"), line("2")}}}}); err != nil {
 		t.Fatal(err)
 	}
-	return &reviewEnv{c: c, rv: newDomain(c).reviews, clock: clock, site: ch}
+	return &reviewEnv{c: c, d: d, rv: d.reviews, clock: clock, site: ch}
 }
 
 func (e *reviewEnv) write(t *testing.T, kind string, body string, refs ...string) []reviews.WrittenReview {
@@ -176,7 +178,7 @@ func TestNotifyRejection(t *testing.T) {
 	r, _ := e.c.DB.Read().ReviewByPublicID(ctx, w[0].ID)
 	var noticeID int64
 	err := e.c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		if err := tx.SetReviewState(ctx, r.ID, core.ReviewRejected, time.Time{}); err != nil {
+		if err := storetest.SetReviewState(ctx, tx, r.ID, core.ReviewRejected); err != nil {
 			return err
 		}
 		var err error
@@ -201,7 +203,7 @@ func TestNotifyRejection(t *testing.T) {
 		p.CorrectionURL != "https://shop.example/review#review_token="+p.Token || p.ReasonText == "" {
 		t.Fatalf("notice %+v %+v", inv, p)
 	}
-	view, err := newDomain(e.c).buyer.OpenToken(ctx, e.site, p.Token, "")
+	view, err := e.d.buyer.OpenToken(ctx, e.site, p.Token, "")
 	if err != nil || view.Mode != "revise" || view.Review.ID != r.PublicID {
 		t.Fatalf("correction link: %+v %v", view, err)
 	}
@@ -249,7 +251,7 @@ func TestTemplateTopicsLocked(t *testing.T) {
 		Label: map[string]string{"tr": "Kulp", "en": "Handle"},
 		Steps: map[string][]string{"tr": {"1", "2", "3", "4", "5"}, "en": {"1", "2", "3", "4", "5"}}}}
 	def := true
-	tpl, err := brand.New(e.c).SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Name: &name, Aspects: &aspects, Default: &def})
+	tpl, err := e.d.brand.SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Name: &name, Aspects: &aspects, Default: &def})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,12 +259,12 @@ func TestTemplateTopicsLocked(t *testing.T) {
 	changed := append([]brand.AspectDef(nil), aspects...)
 	changed[0].Scale = 3
 	changed[0].Steps = map[string][]string{"tr": {"1", "2", "3"}, "en": {"1", "2", "3"}}
-	_, err = brand.New(e.c).SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Key: tpl.Key, Aspects: &changed})
+	_, err = e.d.brand.SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Key: tpl.Key, Aspects: &changed})
 	if ce, ok := err.(*core.Error); !ok || ce.Detail != "template_assigned" || ce.Status != 409 {
 		t.Fatalf("got %v", err)
 	}
 	renamed := "Cups"
-	if got, err := brand.New(e.c).SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Key: tpl.Key, Name: &renamed}); err != nil || got.Name != "Cups" || got.Reviews != 1 {
+	if got, err := e.d.brand.SaveAspectTemplate(ctx, core.Console(), brand.AspectTemplateInput{Key: tpl.Key, Name: &renamed}); err != nil || got.Name != "Cups" || got.Reviews != 1 {
 		t.Fatalf("rename: %+v %v", got, err)
 	}
 }

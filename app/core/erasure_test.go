@@ -104,7 +104,7 @@ func TestErasureOfUninvitableOrders(t *testing.T) {
 // (a deletion request) is skipped and never names the recipient again.
 func TestErasureStopsQueuedMessages(t *testing.T) {
 	e := newSendEnv(t)
-	e.c.Mailer = sendtest.DownMailer(t)
+	e.env.App.SetMailer(sendtest.DownMailer(t))
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	e.order("Q-1", "queued@mail.example", delivered)
 	due := delivered.Add(48 * hour)

@@ -3,9 +3,21 @@
 // *Error values into responses with app/web.
 package core
 
-import (
-	"fmt"
-	"net/http"
+import "fmt"
+
+// Status codes of the errors: the HTTP status a surface answers with.
+const (
+	StatusOK                    = 200
+	StatusBadRequest            = 400
+	StatusUnauthorized          = 401
+	StatusForbidden             = 403
+	StatusNotFound              = 404
+	StatusMethodNotAllowed      = 405
+	StatusConflict              = 409
+	StatusRequestEntityTooLarge = 413
+	StatusTooManyRequests       = 429
+	StatusInternalServerError   = 500
+	StatusBadGateway            = 502
 )
 
 // Error is a failure a client sees: an HTTP status and the spec's error and detail
@@ -47,33 +59,33 @@ func (e *Error) With(extra map[string]any) *Error {
 }
 
 // Invalid is 400 invalid / detail.
-func Invalid(detail string) *Error { return E(http.StatusBadRequest, "invalid", detail) }
+func Invalid(detail string) *Error { return E(StatusBadRequest, "invalid", detail) }
 
 // Invalidf is 400 invalid / "<detail>: <value>".
 func Invalidf(detail string, value any) *Error {
-	return E(http.StatusBadRequest, "invalid", fmt.Sprintf("%s: %v", detail, value))
+	return E(StatusBadRequest, "invalid", fmt.Sprintf("%s: %v", detail, value))
 }
 
 // Refused is 403 refused / detail.
-func Refused(detail string) *Error { return E(http.StatusForbidden, "refused", detail) }
+func Refused(detail string) *Error { return E(StatusForbidden, "refused", detail) }
 
 // Forbidden is 403 forbidden / detail.
-func Forbidden(detail string) *Error { return E(http.StatusForbidden, "forbidden", detail) }
+func Forbidden(detail string) *Error { return E(StatusForbidden, "forbidden", detail) }
 
 // Conflict is 409 code / detail.
-func Conflict(code, detail string) *Error { return E(http.StatusConflict, code, detail) }
+func Conflict(code, detail string) *Error { return E(StatusConflict, code, detail) }
 
 // Common errors shared by every surface.
 var (
-	ErrNotFound         = E(http.StatusNotFound, "not_found", "")
-	ErrRateLimited      = E(http.StatusTooManyRequests, "rate_limited", "")
-	ErrInvalidJSON      = E(http.StatusBadRequest, "invalid_json", "")
+	ErrNotFound         = E(StatusNotFound, "not_found", "")
+	ErrRateLimited      = E(StatusTooManyRequests, "rate_limited", "")
+	ErrInvalidJSON      = E(StatusBadRequest, "invalid_json", "")
 	ErrBodyEmpty        = Invalid("body_empty")
 	ErrBodyInvalid      = Invalid("body_invalid")
 	ErrQueryInvalid     = Invalid("invalid")
-	ErrTokenRequired    = E(http.StatusUnauthorized, "token_required", "")
+	ErrTokenRequired    = E(StatusUnauthorized, "token_required", "")
 	ErrScopeMissing     = Forbidden("scope_missing")
 	ErrPanelSession     = Forbidden("panel_session_required")
-	ErrInternal         = E(http.StatusInternalServerError, "internal", "")
-	ErrMethodNotAllowed = E(http.StatusMethodNotAllowed, "method_not_allowed", "")
+	ErrInternal         = E(StatusInternalServerError, "internal", "")
+	ErrMethodNotAllowed = E(StatusMethodNotAllowed, "method_not_allowed", "")
 )

@@ -169,7 +169,7 @@ func TestInvitationSkips(t *testing.T) {
 
 	// With SMTP off the invitation waits (no attempt, no log) until its link
 	// expires; then it is skipped.
-	e.c.Mailer = mail.New(mail.Config{})
+	e.env.App.SetMailer(mail.New(mail.Config{}))
 	e.order("S-WAIT", "wait@mail.example", delivered)
 	wantRun(t, e.run(delivered.Add(48*hour)), sending.InvitationRun{Created: 1, Deferred: 1})
 	inv := e.invite("S-WAIT", sending.MsgInvitation)
@@ -329,8 +329,8 @@ func channelOf(t *testing.T, e *sendEnv, code string) store.Channel {
 // retries it (nothing is lost); a permanent refusal fails it.
 func TestSMTPTrouble(t *testing.T) {
 	e := newSendEnv(t)
-	working := e.c.Mailer
-	e.c.Mailer = sendtest.DownMailer(t)
+	working := e.env.App.Sending.Mailer
+	e.env.App.SetMailer(sendtest.DownMailer(t))
 	delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 	e.order("T-1", "down@mail.example", delivered)
 	due := delivered.Add(48 * hour)
@@ -343,7 +343,7 @@ func TestSMTPTrouble(t *testing.T) {
 	if inv = e.invite("T-1", sending.MsgInvitation); !inv.NextAttemptAt.Equal(due.Add(sending.MailRetry[0] + sending.MailRetry[1])) {
 		t.Fatalf("second wait: next %s", inv.NextAttemptAt)
 	}
-	e.c.Mailer = working
+	e.env.App.SetMailer(working)
 	wantRun(t, e.run(inv.NextAttemptAt), sending.InvitationRun{Sent: 1})
 	logs := e.logs(inv.ID)
 	if len(logs) != 3 || logs[0].Status != sending.LogRetry || logs[2].Status != sending.LogSent || logs[0].EventID == logs[2].EventID {

@@ -28,7 +28,7 @@ func newNoticeEnv(t *testing.T) *noticeEnv {
 	t.Helper()
 	e := newSendEnv(t)
 	rx := sendtest.StartReceiver(t)
-	e.c.Outbound = rx.Client
+	e.env.App.SetOutbound(rx.Client)
 	p, err := e.env.App.Brand.CreateWebhookSecret(e.ctx, owner())
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestNoticeFailures(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				n.c.Outbound = c
+				n.env.App.SetOutbound(c)
 			}
 			delivered := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 			n.order("F-1", "f@mail.example", delivered)

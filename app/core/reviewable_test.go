@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"reviewd/app"
 	"testing"
 	"time"
 
@@ -88,7 +89,7 @@ func newOrderEnv(t *testing.T) *orderEnv {
 		Label: "Web", BrandName: "Acme"}); err != nil {
 		t.Fatal(err)
 	}
-	return &orderEnv{c: c, orders: newDomain(c).orders, clock: clock}
+	return &orderEnv{c: c, orders: newDomain(c, app.Parts{}).orders, clock: clock}
 }
 
 func (e *orderEnv) reviewability(t *testing.T, ext string) buyer.Reviewability {
@@ -103,7 +104,7 @@ func (e *orderEnv) reviewability(t *testing.T, ext string) buyer.Reviewability {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := newDomain(e.c).buyer.OrderReviewability(ctx, q, o, lines, e.clock.T)
+	rs, err := newDomain(e.c, app.Parts{}).buyer.OrderReviewability(ctx, q, o, lines, e.clock.T)
 	if err != nil {
 		t.Fatal(err)
 	}

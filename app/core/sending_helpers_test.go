@@ -34,9 +34,9 @@ func newSendEnv(t *testing.T) *sendEnv {
 	env := apptest.New(t, nil)
 	env.Channel("web-tr", "TR", "tr")
 	c := env.App.Core
-	c.PublicURL = "https://reviews.example"
+	env.App.SetPublicURL("https://reviews.example")
 	s := sendtest.StartSMTP(t)
-	c.Mailer = s.Mailer()
+	env.App.SetMailer(s.Mailer())
 	return &sendEnv{t: t, env: env, c: c, smtp: s, ctx: context.Background()}
 }
 

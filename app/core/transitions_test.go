@@ -20,13 +20,13 @@ func TestTransitionEffects(t *testing.T) {
 
 	// Order: payment becomes refunded or voided. The queued invitation is not sent
 	// (no line is reviewable any more), and the change is in the activity history.
-	e.c.Mailer = mail.New(mail.Config{}) // e-mail off: invitations wait
+	e.env.App.SetMailer(mail.New(mail.Config{})) // e-mail off: invitations wait
 	e.order("T-REFUND", "refund@mail.example", delivered)
 	e.order("T-VOID", "void@mail.example", delivered)
 	e.run(due)
 	e.order("T-REFUND", "refund@mail.example", delivered, func(in *orders.OrderInput) { in.PaymentState = "refunded" })
 	e.order("T-VOID", "void@mail.example", delivered, func(in *orders.OrderInput) { in.PaymentState = "voided" })
-	e.c.Mailer = e.smtp.Mailer()
+	e.env.App.SetMailer(e.smtp.Mailer())
 	wantRun(t, e.run(due.Add(hour)), sending.InvitationRun{Skipped: 2})
 	for ext, action := range map[string]string{"T-REFUND": "order.refunded", "T-VOID": "order.voided"} {
 		if inv := e.invite(ext, sending.MsgInvitation); inv.State != sending.StateSkipped || inv.LastError != sending.SkipNotReviewable {

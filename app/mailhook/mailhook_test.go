@@ -39,9 +39,9 @@ func newHookEnv(t *testing.T) *hookEnv {
 	env := apptest.New(t, cli.TestSurfaces)
 	env.Channel("web-tr", "TR", "tr")
 	c := env.App.Core
-	c.PublicURL = "https://reviews.example"
+	env.App.SetPublicURL("https://reviews.example")
 	s := sendtest.StartSMTP(t)
-	c.Mailer = s.Mailer()
+	env.App.SetMailer(s.Mailer())
 	return &hookEnv{t: t, env: env, c: c, smtp: s, ctx: context.Background()}
 }
 

@@ -25,6 +25,7 @@ import (
 	"reviewd/app/core/buyer"
 	"reviewd/app/media"
 	"reviewd/store"
+	"reviewd/store/storetest"
 )
 
 // fx is a running installation with a TR channel "web" (verified domain
@@ -188,13 +189,7 @@ func (f *fx) setMethod(method string) {
 func (f *fx) setState(id, state string) {
 	f.T.Helper()
 	r := f.review(id)
-	err := f.App.DB.WithTx(ctx, func(tx *store.Tx) error {
-		at := time.Time{}
-		if state == core.ReviewPublished {
-			at = tx.Now
-		}
-		return tx.SetReviewState(ctx, r.ID, state, at)
-	})
+	err := f.App.DB.WithTx(ctx, func(tx *store.Tx) error { return storetest.SetReviewState(ctx, tx, r.ID, state) })
 	if err != nil {
 		f.T.Fatal(err)
 	}
@@ -390,7 +385,7 @@ func clip(t *testing.T, fps int, seconds float64) []byte {
 
 // useVideoTools points the installation at the test ffmpeg/ffprobe.
 func (f *fx) useVideoTools() {
-	f.App.Core.Probe = media.Probe{FFmpeg: os.Getenv("REVIEWD_FFMPEG"), FFprobe: os.Getenv("REVIEWD_FFPROBE")}
+	f.App.SetProbe(media.Probe{FFmpeg: os.Getenv("REVIEWD_FFMPEG"), FFprobe: os.Getenv("REVIEWD_FFPROBE")})
 }
 
 func wantCode(t *testing.T, res apptest.Response, status int, code string) {

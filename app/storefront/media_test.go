@@ -68,7 +68,7 @@ func TestMediaRefusals(t *testing.T) {
 		t.Fatalf("line 2: want 201, got %s", res)
 	}
 	// Nothing refused was kept.
-	entries, _ := os.ReadDir(f.App.Core.MediaDir + "/incoming")
+	entries, _ := os.ReadDir(f.App.MediaDir() + "/incoming")
 	if len(entries) != 19 {
 		t.Fatalf("%d files waiting, want 19", len(entries))
 	}
@@ -102,12 +102,12 @@ func TestMediaQuarantined(t *testing.T) {
 		t.Skip("REVIEWD_TEST_CLAMD is not set: start the test clamd with scripts/clamd-test.sh start and export its address")
 	}
 	f := newFx(t)
-	f.App.Core.Scanner = &media.Scanner{Address: addr}
+	f.App.SetScanner(&media.Scanner{Address: addr})
 	f.order("Q-1", "ayse@example.com")
 	tok := f.issue(buyer.TokenInvitation, "Q-1", "1")
 	infected := append(testJPEG(t, 16, 16), []byte("EICAR-STANDARD-"+"ANTIVIRUS-TEST-FILE")...)
 	wantCode(t, f.upload(tok, "1", infected), 422, "refused / quarantined")
-	entries, _ := os.ReadDir(f.App.Core.MediaDir + "/incoming")
+	entries, _ := os.ReadDir(f.App.MediaDir() + "/incoming")
 	if len(entries) != 0 {
 		t.Fatalf("quarantined file kept: %v", entries)
 	}
@@ -115,7 +115,7 @@ func TestMediaQuarantined(t *testing.T) {
 		t.Fatalf("clean file: want 201, got %s", res)
 	}
 	// An unreachable scanner never lets a file through.
-	f.App.Core.Scanner = &media.Scanner{Address: "tcp:127.0.0.1:1"}
+	f.App.SetScanner(&media.Scanner{Address: "tcp:127.0.0.1:1"})
 	wantCode(t, f.upload(tok, "1", testJPEG(t, 16, 16)), 422, "refused / scan_failed")
 }
 
@@ -213,7 +213,7 @@ func TestMediaPipeline(t *testing.T) {
 		t.Fatalf("hidden: want 404, got %s", res)
 	}
 	// The waiting upload is gone once processed.
-	if entries, _ := os.ReadDir(f.App.Core.MediaDir + "/incoming"); len(entries) != 0 {
+	if entries, _ := os.ReadDir(f.App.MediaDir() + "/incoming"); len(entries) != 0 {
 		t.Fatalf("incoming not emptied: %v", entries)
 	}
 }

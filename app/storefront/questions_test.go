@@ -382,7 +382,7 @@ func TestAnswerEmails(t *testing.T) {
 	f := newFx(t)
 	f.questionsOn()
 	smtp := sendtest.StartSMTP(t)
-	f.App.Core.Mailer = smtp.Mailer()
+	f.App.SetMailer(smtp.Mailer())
 	f.order("E-1", "buyer@example.com")
 	tok := f.issue(buyer.TokenInvitation, "E-1", "1")
 	qid, _ := f.mustAsk(map[string]any{"email": "Asker@Example.com", "name": "Zeynep"})

@@ -13,6 +13,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/reviews"
 	"reviewd/store"
+	"reviewd/store/storetest"
 )
 
 // seedRev is a review stored directly (with its order for own reviews) and passed
@@ -73,14 +74,11 @@ func (f *fx) seed(rs ...seedRev) []string {
 				return fmt.Errorf("no channel of market %s", s.market)
 			}
 			at := f.Clock.T.Add(-s.ago)
-			r := store.Review{PublicID: reviews.NewReviewID(), ChannelID: ch.ID, Market: s.market, Language: s.lang,
-				VariantKey: s.variant, GroupKey: s.group, ProductName: "Product " + s.variant,
-				Experience: core.ExperienceProduct, Origin: core.OriginOwn, State: s.state, Rating: s.rating,
-				Title: s.title, Body: s.body, AuthorName: s.author, HideName: s.hide, Aspects: s.aspects,
-				AspectTemplate: s.template, SubmittedAt: at}
-			if s.state == core.ReviewPublished {
-				r.PublishedAt = at
-			}
+			r := storetest.Review(ch, reviews.NewReviewID(), s.state, at)
+			r.Market, r.Language = s.market, s.lang
+			r.VariantKey, r.GroupKey, r.ProductName = s.variant, s.group, "Product "+s.variant
+			r.Experience, r.Origin, r.Rating, r.Title, r.Body = core.ExperienceProduct, core.OriginOwn, s.rating, s.title, s.body
+			r.AuthorName, r.HideName, r.Aspects, r.AspectTemplate = s.author, s.hide, s.aspects, s.template
 			if s.process {
 				r.Experience = core.ExperienceProcess
 			}
@@ -128,11 +126,7 @@ func (f *fx) moderate(id, state string) {
 	f.T.Helper()
 	r := f.review(id)
 	err := f.App.DB.WithTx(ctx, func(tx *store.Tx) error {
-		at := time.Time{}
-		if state == core.ReviewPublished {
-			at = tx.Now
-		}
-		if err := tx.SetReviewState(ctx, r.ID, state, at); err != nil {
+		if err := storetest.SetReviewState(ctx, tx, r.ID, state); err != nil {
 			return err
 		}
 		return f.App.Reviews.AfterReviewStateChange(ctx, tx, r.ID)

@@ -33,7 +33,7 @@ func TestCleanupRemovesUnattachedUploads(t *testing.T) {
 		}
 		return err == nil
 	}
-	file := func(id string) string { return filepath.Join(f.App.Core.MediaDir, "incoming", id+".png") }
+	file := func(id string) string { return filepath.Join(f.App.MediaDir(), "incoming", id+".png") }
 	run := func(at time.Time) {
 		t.Helper()
 		if _, err := cleanup.Run(ctx, at); err != nil {

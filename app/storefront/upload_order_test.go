@@ -77,7 +77,7 @@ func (p *pendingUpload) answer(t *testing.T) *http.Response {
 
 func incomingFiles(t *testing.T, f *fx) []string {
 	t.Helper()
-	entries, _ := os.ReadDir(filepath.Join(f.App.Core.MediaDir, "incoming"))
+	entries, _ := os.ReadDir(filepath.Join(f.App.MediaDir(), "incoming"))
 	var out []string
 	for _, e := range entries {
 		out = append(out, e.Name())

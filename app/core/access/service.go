@@ -20,7 +20,7 @@ type Service struct {
 	Mailer    *mail.Mailer
 	PublicURL string
 	Log       *slog.Logger
-	rec       core.Recorder
+	rec       *core.Recorder
 }
 
 // New builds the access service.
@@ -28,5 +28,5 @@ func New(db *store.DB, keys *core.Keyring, mailer *mail.Mailer, publicURL string
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{DB: db, Keys: keys, Mailer: mailer, PublicURL: publicURL, Log: log, rec: core.Recorder{Keys: keys}}
+	return &Service{DB: db, Keys: keys, Mailer: mailer, PublicURL: publicURL, Log: log, rec: core.NewRecorder(keys)}
 }

@@ -3,12 +3,24 @@
 // word lists.
 package brand
 
-import "reviewd/app/core"
+import (
+	"context"
+
+	"reviewd/app/core"
+	"reviewd/store"
+)
 
 // Service is the brand domain service.
 type Service struct {
-	*core.Core
+	DB *store.DB
+	// Recorder writes the activity history.
+	*core.Recorder
+	core.Clock
+	// Passwords makes the notification password of own-system sending.
+	Passwords Passwords
 }
 
-// New builds the brand service.
-func New(c *core.Core) *Service { return &Service{Core: c} }
+// Passwords makes stored passwords (the users, keys and passwords code).
+type Passwords interface {
+	CreatePassword(ctx context.Context, a *core.Actor, purpose, channelCode string) (core.CreatedPassword, error)
+}

@@ -362,7 +362,7 @@ func (c *Service) CreateWebhookSecret(ctx context.Context, a *core.Actor) (core.
 	if !a.IsPanel() {
 		return core.CreatedPassword{}, core.Refused("panel_session_required")
 	}
-	return c.CreatePassword(ctx, a, core.PurposeNotification, "")
+	return c.Passwords.CreatePassword(ctx, a, core.PurposeNotification, "")
 }
 
 // SendWindow is the daily sending hours: minutes after local midnight, Start

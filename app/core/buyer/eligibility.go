@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/hmac"
 	"errors"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -17,7 +16,7 @@ import (
 // ErrNotEligible is the one general refusal of the order check: the same for an
 // unknown order, a wrong address, an unpaid or undelivered order, an order of
 // another market or one already reviewed.
-var ErrNotEligible = core.E(http.StatusForbidden, "token_refused", "not_eligible")
+var ErrNotEligible = core.E(core.StatusForbidden, "token_refused", "not_eligible")
 
 // OrderCheckLifetime caps how long an order-check token stays valid (it also ends
 // with the review window of its lines). See docs/decisions.md.

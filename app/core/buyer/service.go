@@ -6,14 +6,17 @@ package buyer
 import (
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
+	"reviewd/store"
 )
 
 // Service is the buyer domain service.
 type Service struct {
-	*core.Core
+	DB *store.DB
+	// Keys seals addresses and pseudonymises the order and customer references.
+	Keys *core.Keyring
+	// Recorder writes the activity history.
+	*core.Recorder
+	core.Clock
 	// Brand reads the settings, market rules and rating-topic templates.
 	Brand *brand.Service
 }
-
-// New builds the buyer service.
-func New(c *core.Core, br *brand.Service) *Service { return &Service{Core: c, Brand: br} }

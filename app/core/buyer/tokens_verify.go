@@ -3,7 +3,6 @@ package buyer
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 
 	"reviewd/app/core"
@@ -24,7 +23,7 @@ const (
 
 // TokenRefused is 403 token_refused / detail.
 func TokenRefused(detail string) *core.Error {
-	return core.E(http.StatusForbidden, "token_refused", detail)
+	return core.E(core.StatusForbidden, "token_refused", detail)
 }
 
 // tenantTagLen is the length of the installation tag a tagged token starts with.

@@ -8,16 +8,16 @@ import (
 	"sync"
 
 	"reviewd/app/core"
+	"reviewd/store"
 )
 
 // Service is the content-check domain service.
 type Service struct {
-	*core.Core
+	DB *store.DB
+	// Recorder writes the activity history.
+	*core.Recorder
 	terms termCache
 }
-
-// New builds the content-check service.
-func New(c *core.Core) *Service { return &Service{Core: c} }
 
 // termCache keeps the compiled brand expressions of one service by their text.
 // Expressions are validated when saved, so it holds at most the saved list and the

@@ -2,7 +2,6 @@ package orders
 
 import (
 	"context"
-	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -220,7 +219,7 @@ func (c *Service) IngestDeliveries(ctx context.Context, a *core.Actor, req Deliv
 		if err := c.Record(ctx, tx, a, "deliveries.received", "channel", code, map[string]any{"accepted": res.Accepted, "unknown": len(res.Unknown)}); err != nil {
 			return err
 		}
-		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: code, Kind: KindDelivery, Status: http.StatusOK,
+		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: code, Kind: KindDelivery, Status: core.StatusOK,
 			Records: res.Accepted, ActorID: actorID(a)})
 	})
 	return res, err

@@ -3,7 +3,6 @@ package orders
 import (
 	"context"
 	"errors"
-	"net/http"
 	"time"
 
 	"reviewd/app/core"
@@ -18,7 +17,7 @@ import (
 // refused request into a write. Failures are logged, never returned: the figures
 // must not change the answer.
 func (c *Service) RecordRefusedIngest(ctx context.Context, a *core.Actor, kind, channel string, records int, refusal error) {
-	status, code := http.StatusInternalServerError, core.ErrInternal.Code+" / "+core.ErrInternal.Detail
+	status, code := core.StatusInternalServerError, core.ErrInternal.Code+" / "+core.ErrInternal.Detail
 	var ce *core.Error
 	switch {
 	case errors.As(refusal, &ce):
@@ -26,7 +25,7 @@ func (c *Service) RecordRefusedIngest(ctx context.Context, a *core.Actor, kind, 
 	case errors.Is(refusal, context.Canceled):
 		return
 	}
-	if status == http.StatusTooManyRequests {
+	if status == core.StatusTooManyRequests {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)

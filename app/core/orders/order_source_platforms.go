@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"reviewd/app/core"
@@ -283,7 +281,7 @@ func (o *PlatformOrder) SkipLine(key string) {
 }
 
 // PlatformReader reads orders from one platform kind; app/platform/<name> holds one
-// each and registers it with RegisterPlatform.
+// each, and app.Open hands them to the order service (Platforms).
 type PlatformReader interface {
 	// Code is the platform code the reader serves.
 	Code() string
@@ -294,34 +292,22 @@ type PlatformReader interface {
 	Read(ctx context.Context, r PlatformRead, page func(PlatformPage) (bool, error)) error
 }
 
-var (
-	readersMu sync.RWMutex
-	readers   = map[string]PlatformReader{}
-)
+// Platforms holds the platform readers order connections read with, by platform
+// code. app.Open builds it from the readers of app/platform; the order service holds
+// it as a field.
+type Platforms struct{ readers map[string]PlatformReader }
 
-// RegisterPlatform makes a platform reader available to order connections (called
-// from the platform package's init, like a database/sql driver).
-func RegisterPlatform(r PlatformReader) {
-	readersMu.Lock()
-	defer readersMu.Unlock()
-	readers[r.Code()] = r
-}
-
-func platformReader(code string) (PlatformReader, bool) {
-	readersMu.RLock()
-	defer readersMu.RUnlock()
-	r, ok := readers[code]
-	return r, ok
-}
-
-// RegisteredPlatforms lists the codes of the registered readers, sorted.
-func RegisteredPlatforms() []string {
-	readersMu.RLock()
-	defer readersMu.RUnlock()
-	var out []string
-	for c := range readers {
-		out = append(out, c)
+// NewPlatforms holds readers by their codes.
+func NewPlatforms(readers ...PlatformReader) Platforms {
+	p := Platforms{readers: map[string]PlatformReader{}}
+	for _, r := range readers {
+		p.readers[r.Code()] = r
 	}
-	sort.Strings(out)
-	return out
+	return p
+}
+
+// Reader is the reader of platform code.
+func (p Platforms) Reader(code string) (PlatformReader, bool) {
+	r, ok := p.readers[code]
+	return r, ok
 }

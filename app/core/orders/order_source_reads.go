@@ -372,7 +372,7 @@ func (c *Service) ReadOrderSource(ctx context.Context, id int64, now time.Time, 
 // readSource reads a stored connection with its stored credentials.
 func (c *Service) readSource(ctx context.Context, a *core.Actor, s store.OrderSource, since time.Time, dry bool) (readResult, error) {
 	def, ok := platformDef(s.Platform)
-	reader, has := platformReader(s.Platform)
+	reader, has := c.Platforms.Reader(s.Platform)
 	if !ok || !has {
 		return readResult{report: ReadReport{Skipped: map[string]int{}}}, Failure(FailUnexpected, errors.New("no reader for "+s.Platform))
 	}
@@ -487,7 +487,7 @@ func (c *Service) CheckOrderSource(ctx context.Context, a *core.Actor, raw map[s
 	if f.def.Code == PlatformMagento && !f.hasRemote {
 		return OrderSourceCheck{}, core.Invalid("remote_channel_required")
 	}
-	reader, ok := platformReader(f.def.Code)
+	reader, ok := c.Platforms.Reader(f.def.Code)
 	if !ok {
 		return OrderSourceCheck{}, PlatformRefused(FailUnexpected)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -47,7 +46,7 @@ var (
 // PlatformRefused is the answer of a failed connection try: 400 platform_refused /
 // <failure code>.
 func PlatformRefused(code string) *core.Error {
-	return core.E(http.StatusBadRequest, "platform_refused", code)
+	return core.E(core.StatusBadRequest, "platform_refused", code)
 }
 
 // OrderSourcePublicID is the id of a connection in answers ("conn_<n>").

@@ -15,10 +15,6 @@ import (
 	"reviewd/app/core/orders"
 	"reviewd/app/platform/platformtest"
 	"reviewd/store"
-
-	_ "reviewd/app/platform/magento"
-	_ "reviewd/app/platform/shopify"
-	_ "reviewd/app/platform/woocommerce"
 )
 
 // srcStart is the test clock's start (apptest): 2026-06-01T10:00:00Z.

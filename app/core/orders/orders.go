@@ -3,7 +3,6 @@ package orders
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -470,7 +469,7 @@ func (c *Service) IngestOrders(ctx context.Context, a *core.Actor, req OrderRequ
 		if err := c.Record(ctx, tx, a, "orders.received", "channel", ch.Code, map[string]any{"orders": res.Accepted}); err != nil {
 			return err
 		}
-		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: ch.Code, Kind: KindOrder, Status: http.StatusOK,
+		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: ch.Code, Kind: KindOrder, Status: core.StatusOK,
 			Records: res.Accepted, ActorID: actorID(a)})
 	})
 	return res, err

@@ -4,24 +4,33 @@
 package orders
 
 import (
+	"log/slog"
+
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
+	"reviewd/app/outbound"
+	"reviewd/store"
 )
 
 // Service is the order domain service.
 type Service struct {
-	*core.Core
+	DB *store.DB
+	// Keys seals customer addresses and pseudonymises references.
+	Keys *core.Keyring
+	// Recorder writes the activity history.
+	*core.Recorder
+	core.Clock
+	Log *slog.Logger
+	// Outbound is the SSRF-safe client of order-connection reads.
+	Outbound *outbound.Client
+	// Platforms are the readers of the order connections' platforms.
+	Platforms Platforms
 	// Reviews marks reviews Returned when their order line is refunded or returned.
 	Reviews *reviews.Service
 	// Sending queues experience invitations for cancelled or returned lines.
 	Sending *sending.Service
 	// Brand reads the settings, market rules and rating-topic templates.
 	Brand *brand.Service
-}
-
-// New builds the order service.
-func New(c *core.Core, rv *reviews.Service, snd *sending.Service, br *brand.Service) *Service {
-	return &Service{Core: c, Reviews: rv, Sending: snd, Brand: br}
 }

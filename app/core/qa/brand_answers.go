@@ -2,7 +2,6 @@ package qa
 
 import (
 	"context"
-	"net/http"
 	"reviewd/app/core"
 	"reviewd/app/core/checks"
 	"reviewd/store"
@@ -10,7 +9,7 @@ import (
 
 // AnswerRefused is 409 answer_refused / detail (a brand answer refused).
 func AnswerRefused(detail string) *core.Error {
-	return core.E(http.StatusConflict, "answer_refused", detail)
+	return core.E(core.StatusConflict, "answer_refused", detail)
 }
 
 // qaSteeringPhrases are what a brand answer may not say: asking for a better rating

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -429,15 +428,15 @@ const (
 // 502 page_unreadable / http_status: <code> or / <outbound failure code>.
 func (c *Service) fetchStatementPage(ctx context.Context, ext string) error {
 	if c.Outbound == nil {
-		return core.E(http.StatusBadGateway, "page_unreadable", outbound.CodeUnexpected)
+		return core.E(core.StatusBadGateway, "page_unreadable", outbound.CodeUnexpected)
 	}
 	res, err := c.Outbound.Do(outbound.WithTarget(ctx, "method_statement"), outbound.Request{URL: ext,
 		Timeout: statementPageTimeout, MaxBytes: statementPageMax})
 	if err != nil {
-		return core.E(http.StatusBadGateway, "page_unreadable", outbound.Code(err))
+		return core.E(core.StatusBadGateway, "page_unreadable", outbound.Code(err))
 	}
 	if res.Status < 200 || res.Status > 299 {
-		return core.E(http.StatusBadGateway, "page_unreadable", "http_status: "+strconv.Itoa(res.Status))
+		return core.E(core.StatusBadGateway, "page_unreadable", "http_status: "+strconv.Itoa(res.Status))
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -32,7 +31,7 @@ const (
 )
 
 // ErrSortNotAllowed is 400 sort_not_allowed.
-var ErrSortNotAllowed = core.E(http.StatusBadRequest, "sort_not_allowed", "")
+var ErrSortNotAllowed = core.E(core.StatusBadRequest, "sort_not_allowed", "")
 
 // ListInput is the query of GET /v1/reviews/list as received (strings, unparsed).
 type ListInput struct {

@@ -5,12 +5,19 @@ package readmodel
 
 import (
 	"reviewd/app/core"
+	"reviewd/app/outbound"
 	"reviewd/app/core/brand"
+	"reviewd/store"
 )
 
 // Service is the read-model domain service.
 type Service struct {
-	*core.Core
+	DB *store.DB
+	// Recorder writes the activity history.
+	*core.Recorder
+	core.Clock
+	// PublicURL is reviewd's public address (links in the served HTML).
+	PublicURL string
 	// cache holds the built answers, channel configurations and verified callers of
 	// this service (one per opened data folder).
 	cache *readCaches
@@ -19,9 +26,12 @@ type Service struct {
 	// MediaPublicURL is media.public_url: the address media files are served at
 	// ("<it>/<media id>/<file>"); empty is {public_url}/media.
 	MediaPublicURL string
+	// Outbound fetches a method statement's external page to check it.
+	Outbound *outbound.Client
 }
 
-// New builds the read-model service.
-func New(c *core.Core, br *brand.Service) *Service {
-	return &Service{Core: c, cache: &readCaches{list: newAnswerCache(), ssr: newAnswerCache()}, Brand: br}
+// New builds the read-model service from s (its exported fields), with empty caches.
+func New(s Service) *Service {
+	s.cache = &readCaches{list: newAnswerCache(), ssr: newAnswerCache()}
+	return &s
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"html/template"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +34,7 @@ const (
 )
 
 // ErrNoSiteKey is 409 refused / no_site_key.
-var ErrNoSiteKey = core.E(http.StatusConflict, "refused", "no_site_key")
+var ErrNoSiteKey = core.E(core.StatusConflict, "refused", "no_site_key")
 
 // ssrTemplates are parsed once, at start; a broken template stops the binary.
 var ssrTemplates = template.Must(template.New("ssr").ParseFS(assets.Templates(), "ssr/*.html"))

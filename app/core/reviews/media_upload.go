@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path"
 	"path/filepath"
@@ -40,7 +39,7 @@ const (
 
 // ErrBodyTooLarge is 413 refused / too_large: 200 for an upload body over
 // MaxUploadBody.
-var ErrBodyTooLarge = core.E(http.StatusRequestEntityTooLarge, "refused", "too_large: "+strconv.Itoa(media.VideoMaxBytes>>20))
+var ErrBodyTooLarge = core.E(core.StatusRequestEntityTooLarge, "refused", "too_large: "+strconv.Itoa(media.VideoMaxBytes>>20))
 
 // refusalOf turns a media library refusal into the spec's answer.
 func refusalOf(r *media.Refusal) *core.Error { return core.E(r.Status(), r.Code(), r.Detail()) }

@@ -3,7 +3,6 @@ package reviews
 import (
 	"context"
 	"errors"
-	"net/http"
 	"unicode/utf8"
 
 	"reviewd/app/core"
@@ -17,7 +16,7 @@ import (
 // reporting again returns the open report. Moderators close reports (admin).
 
 // ErrInvalidReason is 400 invalid_reason.
-var ErrInvalidReason = core.E(http.StatusBadRequest, "invalid_reason", "")
+var ErrInvalidReason = core.E(core.StatusBadRequest, "invalid_reason", "")
 
 // ReportInput is the body of POST /v1/reviews/<id>/report.
 type ReportInput struct {

@@ -5,6 +5,7 @@
 package reviews
 
 import (
+	"log/slog"
 	"sync"
 
 	"reviewd/app/core"
@@ -14,11 +15,26 @@ import (
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/sending"
 	"reviewd/app/media"
+	"reviewd/store"
 )
 
 // Service is the review domain service.
 type Service struct {
-	*core.Core
+	DB *store.DB
+	// Keys pseudonymises voters and reporters and tells erased order references.
+	Keys *core.Keyring
+	// Recorder writes the activity history and the personal-data access log.
+	*core.Recorder
+	core.Clock
+	Log *slog.Logger
+	// PublicURL is reviewd's public address (media and admin links).
+	PublicURL string
+	// MediaDir is the folder of uploaded and processed media files.
+	MediaDir string
+	// Scanner scans uploads with clamd (scanning is off without an address).
+	Scanner *media.Scanner
+	// Probe runs ffprobe and ffmpeg for videos.
+	Probe media.Probe
 	// Sending queues rejection notices and sends them.
 	Sending *sending.Service
 	// Buyer reads and verifies the customer tokens.
@@ -34,9 +50,4 @@ type Service struct {
 	Media media.Store
 	// publicSync orders the public-copy updates of this process (media_store.go).
 	publicSync sync.Mutex
-}
-
-// New builds the review service.
-func New(c *core.Core, snd *sending.Service, read *readmodel.Service, b *buyer.Service, chk *checks.Service, br *brand.Service) *Service {
-	return &Service{Core: c, Sending: snd, Read: read, Buyer: b, Checks: chk, Brand: br}
 }

@@ -2,7 +2,6 @@ package reviews
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -11,7 +10,7 @@ import (
 	"reviewd/store"
 )
 
-var errTooManyUploads = core.E(http.StatusBadRequest, "refused", "too_many_items: "+strconv.Itoa(MaxUnattachedPerLine))
+var errTooManyUploads = core.E(core.StatusBadRequest, "refused", "too_many_items: "+strconv.Itoa(MaxUnattachedPerLine))
 
 // CheckUploadToken is what UploadMedia would refuse about the token and the line,
 // checked before any byte of the file is received, so a request without a valid

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -358,7 +357,7 @@ func (c *Service) routeReady(ctx context.Context, tx *store.Tx, job *sendJob, st
 	} else if err != nil {
 		return err
 	}
-	secret, err := c.PasswordSecret(p)
+	secret, err := c.Keys.Decrypt(p.SecretEnc)
 	if err != nil {
 		return routeError(errUndecryptable)
 	}
@@ -428,17 +427,12 @@ func (c *Service) postNotice(ctx context.Context, job *sendJob) sendResult {
 		return sendResult{reason: ErrRenderFailed}
 	}
 	ts := NoticeTimestamp(c.Now())
-	h := http.Header{}
-	h.Set("Content-Type", "application/json")
-	h.Set("User-Agent", NoticeUserAgent)
-	h.Set("X-Service-Timestamp", ts)
-	h.Set("X-Service-Event-Id", job.eventID)
-	h.Set("X-Service-Signature", core.Sign(job.secret, ts, body))
 	if c.Outbound == nil {
 		return sendResult{temporary: true, reason: outbound.CodeConnectionFailed}
 	}
-	resp, err := c.Outbound.Do(ctx, outbound.Request{Method: http.MethodPost, URL: job.webhook, Header: h, Body: body,
-		Timeout: NoticeTimeout, MaxBytes: noticeMaxBytes})
+	resp, err := c.Outbound.Do(ctx, outbound.Notice{URL: job.webhook, UserAgent: NoticeUserAgent, Timestamp: ts,
+		EventID: job.eventID, Signature: core.Sign(job.secret, ts, body), Body: body,
+		Timeout: NoticeTimeout, MaxBytes: noticeMaxBytes}.Request())
 	if err != nil {
 		switch code := outbound.Code(err); code {
 		case outbound.CodePortRefused, outbound.CodeSchemeRefused, outbound.CodeURLInvalid, outbound.CodeAddressRefused,
@@ -451,7 +445,7 @@ func (c *Service) postNotice(ctx context.Context, job *sendJob) sendResult {
 	switch s := resp.Status; {
 	case s >= 200 && s < 300:
 		return sendResult{ok: true}
-	case s >= 500 || s == http.StatusRequestTimeout || s == http.StatusTooManyRequests:
+	case outbound.Retryable(s):
 		return sendResult{temporary: true, reason: "http_status: " + strconv.Itoa(s)}
 	default:
 		return sendResult{reason: "http_status: " + strconv.Itoa(s)}

@@ -20,8 +20,6 @@ import (
 	"reviewd/app/outbound"
 )
 
-func init() { orders.RegisterPlatform(Reader{}) }
-
 // Reader is the Magento order reader.
 type Reader struct{}
 

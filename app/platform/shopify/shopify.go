@@ -24,8 +24,6 @@ import (
 // APIVersion is the Admin API version orders are read from.
 const APIVersion = "2026-10"
 
-func init() { orders.RegisterPlatform(Reader{}) }
-
 // Reader is the Shopify order reader.
 type Reader struct{}
 

@@ -18,8 +18,6 @@ import (
 	"reviewd/app/outbound"
 )
 
-func init() { orders.RegisterPlatform(Reader{}) }
-
 // Reader is the WooCommerce order reader.
 type Reader struct{}
 
