@@ -136,7 +136,9 @@ func TestConditionalAnswersFollowWrites(t *testing.T) {
 	})
 	after("policy", map[string]string{"list": `"sort":"oldest"`, "ssr": `"sort":"oldest"`, "questions": ""})
 	// Method statement.
-	tx(func(tx *store.Tx) error { return tx.SetMethodStatementURL(ctx, ch.ID, "tr", "https://shop.example/yontem") })
+	tx(func(tx *store.Tx) error {
+		return tx.SetMethodStatementURL(ctx, ch.ID, "tr", "https://shop.example/yontem")
+	})
 	after("method statement", map[string]string{"list": "https://shop.example/yontem", "ssr": "https://shop.example/yontem",
 		"questions": ""})
 	// A question published at once, then hidden by moderation: only the questions change.
