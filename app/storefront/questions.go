@@ -26,7 +26,7 @@ func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	_, caller, err := h.readCaller(r, rs.Gen)
+	_, caller, err := h.readCaller(r, q, rs.Gen)
 	if err != nil {
 		return err
 	}

@@ -16,12 +16,12 @@ import (
 // If-None-Match with the same content answers 304 without reading reviews.
 // Cache-Control is private with a server key and public with a site key.
 func (h *Handler) handleSSR(w http.ResponseWriter, r *http.Request) error {
-	rs, caller, err := h.readRequest(r)
+	v := r.URL.Query() // parsed once for the whole request
+	rs, caller, err := h.readRequest(r, v)
 	if err != nil {
 		return err
 	}
-	v := r.URL.Query()
-	out, err := h.Read.CachedSSR(r.Context(), caller.Channel, readmodel.SSRInput{ListInput: listInput(r), Name: v.Get("name"),
+	out, err := h.Read.CachedSSR(r.Context(), caller.Channel, readmodel.SSRInput{ListInput: listInput(v), Name: v.Get("name"),
 		Style: v.Get("style"), Theme: v.Get("theme")}, rs, heldBy(r))
 	if err != nil {
 		return err
