@@ -956,3 +956,29 @@ CREATE UNIQUE INDEX channel_requests_one_open ON channel_requests(state) WHERE s
 -- The proof token a domain is verified with (a file at the domain or a TXT record);
 -- empty for domains recorded as verified by the operator.
 ALTER TABLE channel_domains ADD COLUMN token TEXT NOT NULL DEFAULT '';
+
+-- @version 12: question and answer revisions per market, for the storefront's answer ETags
+
+-- qa_revisions.n moves on with every change of a question or answer of the market
+-- (insert, moderation, erasure, deletion), so a cached GET /v1/questions answer and
+-- its ETag are known stale without reading the questions.
+CREATE TABLE qa_revisions (
+	market TEXT PRIMARY KEY,
+	n      INTEGER NOT NULL
+);
+CREATE TRIGGER qa_revisions_questions_insert AFTER INSERT ON questions BEGIN
+	INSERT INTO qa_revisions (market, n) VALUES (NEW.market, 1) ON CONFLICT (market) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER qa_revisions_questions_update AFTER UPDATE ON questions BEGIN
+	INSERT INTO qa_revisions (market, n) VALUES (NEW.market, 1) ON CONFLICT (market) DO UPDATE SET n = n + 1;
+	INSERT INTO qa_revisions (market, n) VALUES (OLD.market, 1) ON CONFLICT (market) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER qa_revisions_questions_delete AFTER DELETE ON questions BEGIN
+	INSERT INTO qa_revisions (market, n) VALUES (OLD.market, 1) ON CONFLICT (market) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER qa_revisions_answers_insert AFTER INSERT ON answers BEGIN
+	INSERT INTO qa_revisions (market, n) SELECT market, 1 FROM questions WHERE id = NEW.question_id
+		ON CONFLICT (market) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER qa_revisions_answers_update AFTER UPDATE ON answers BEGIN
+	INSERT INTO qa_revisions (market, n) SELECT market, 1 FROM questions WHERE id = NEW.question_id
+		ON CONFLICT (market) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER qa_revisions_answers_delete AFTER DELETE ON answers BEGIN
+	INSERT INTO qa_revisions (market, n) SELECT market, 1 FROM questions WHERE id = OLD.question_id
+		ON CONFLICT (market) DO UPDATE SET n = n + 1; END;

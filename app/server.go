@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -24,6 +25,11 @@ type Surface interface {
 	Mount(r *mux.Router)
 }
 
+// BenchKeyLimitsEnv set to "off" lifts the per-key request limits (site, server and
+// API keys) so a load measurement can send every request with one key. It is for
+// benchmarks only, never for an installation (docs/benchmarks.md).
+const BenchKeyLimitsEnv = "REVIEWD_BENCHMARK_ONLY_KEY_LIMITS"
+
 // Server owns the router and the http.Server.
 type Server struct {
 	cfg    Config
@@ -38,6 +44,15 @@ type Server struct {
 // NewServer builds the router with the shared middleware and mounts the surfaces.
 func NewServer(cfg Config, c *core.Core, acc *access.Service, surfaces func(s *Server) []Surface) *Server {
 	limits := web.NewLimits(c.Now)
+	if os.Getenv(BenchKeyLimitsEnv) == "off" {
+		// For load measurements only (docs/benchmarks.md): one key sends every request.
+		// The limiters still run on every request.
+		limits.Keys = web.NewLimiter(1<<30, time.Second, c.Now)
+		limits.StoreServer = web.NewLimiter(1<<30, time.Second, c.Now)
+		if c.Log != nil {
+			c.Log.Warn("per-key request limits are off (" + BenchKeyLimitsEnv + "=off): for load measurements only")
+		}
+	}
 	s := &Server{cfg: cfg, router: mux.NewRouter(), Limits: limits, Core: c, Auth: &web.Auth{Access: acc, Limits: limits}}
 	s.router.Use(web.TagRoute)
 	s.router.NotFoundHandler = web.NotFound()

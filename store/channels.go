@@ -128,6 +128,12 @@ func (q *Q) SetChannelActive(ctx context.Context, id int64, active bool) error {
 	return translate(err)
 }
 
+// SetChannelLook sets a channel's component layout and theme.
+func (q *Q) SetChannelLook(ctx context.Context, id int64, style, theme string) error {
+	_, err := q.c.ExecContext(ctx, `UPDATE channels SET style = ?, theme = ? WHERE id = ?`, style, theme, id)
+	return translate(err)
+}
+
 // nullID is NULL for 0.
 func nullID(id int64) any {
 	if id == 0 {

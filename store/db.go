@@ -30,6 +30,7 @@ type conn interface {
 type Q struct {
 	c   conn
 	Now time.Time
+	w   *txWatch // in a transaction: the read state it changed (read_watch.go)
 }
 
 // DB is one database file opened twice: a read pool and a write pool of one
@@ -46,6 +47,8 @@ type DB struct {
 	UpgradedFrom int
 	// ObserveWriteTx, when set, is told the wait and hold time of every WithTx.
 	ObserveWriteTx WriteTxObserver
+	// watch keeps the storefront's read state in memory (read_watch.go).
+	watch readWatch
 }
 
 // Tx is a write transaction; Now is fixed when it begins so every row it stamps and
@@ -113,6 +116,9 @@ func Open(ctx context.Context, path, schemaSQL string) (*DB, error) {
 
 // Close drops the cached statements and closes both pools.
 func (db *DB) Close() error {
+	if db.watch.polling.CompareAndSwap(false, true) && db.watch.pollConn != nil {
+		_ = db.watch.pollConn.Close()
+	}
 	db.stmts.close()
 	return errors.Join(db.read.Close(), db.write.Close())
 }
@@ -138,7 +144,7 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		begun := time.Now()
 		defer func() { obs(begun.Sub(asked), time.Since(begun), committed) }()
 	}
-	tx := &Tx{Q: &Q{c: sqlTx, Now: db.Now()}, tx: sqlTx}
+	tx := &Tx{Q: &Q{c: sqlTx, Now: db.Now(), w: &txWatch{}}, tx: sqlTx}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = sqlTx.Rollback()
@@ -149,10 +155,16 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		_ = sqlTx.Rollback()
 		return err
 	}
+	gen, qaSum, err := tx.beforeCommit(ctx)
+	if err != nil {
+		_ = sqlTx.Rollback()
+		return err
+	}
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", translate(err))
 	}
 	committed = true
+	db.afterCommit(tx.w, gen, qaSum)
 	for _, fn := range tx.after {
 		fn()
 	}

@@ -81,6 +81,7 @@ func (q *Q) SaveProductStats(ctx context.Context, s ProductStats) error {
 			*js = "[]"
 		}
 	}
+	q.touchProduct(s.Scope, s.ProductKey)
 	_, err := q.c.ExecContext(ctx, `INSERT OR REPLACE INTO product_stats (`+qStatsCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.Scope, s.ProductKey, s.Market, s.Revision, s.Reviews, s.RatingSum, s.Ratings[0], s.Ratings[1], s.Ratings[2],
@@ -95,6 +96,7 @@ func (q *Q) SaveProductStats(ctx context.Context, s ProductStats) error {
 // BumpProductRevision moves the revision of a product's figures on (a helpful vote
 // changed one of its reviews); a product without figures is left alone.
 func (q *Q) BumpProductRevision(ctx context.Context, scope, key, market string) error {
+	q.touchProduct(scope, key)
 	_, err := q.c.ExecContext(ctx, `UPDATE product_stats SET revision = revision + 1, updated_at = ?
 		WHERE scope = ? AND product_key = ? AND market = ?`, Ms(q.Now), scope, key, market)
 	return translate(err)
@@ -226,6 +228,7 @@ func (q *Q) MediaReviewsNewest(ctx context.Context, scope, key, market string, l
 // sets every product's figures to zero (keeping their revisions), before a full
 // rebuild.
 func (q *Q) ResetReadModel(ctx context.Context) error {
+	q.touchAllProducts()
 	for _, s := range []string{`DELETE FROM review_listing`, `DELETE FROM product_words`,
 		`INSERT INTO review_search (review_search) VALUES ('delete-all')`,
 		`UPDATE product_stats SET reviews = 0, rating_sum = 0, rating_1 = 0, rating_2 = 0, rating_3 = 0, rating_4 = 0,

@@ -1,6 +1,7 @@
 package storefront_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -17,37 +20,105 @@ import (
 	"testing"
 	"time"
 
+	"reviewd/app"
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
-	"reviewd/app/core/readmodel"
-	"reviewd/app/web"
 	"reviewd/store"
 )
 
-// TestListThroughput is a load measurement, not a CI test: with REVIEWD_BENCH_LIST=1
-// it seeds REVIEWD_BENCH_SEED published reviews (default 1,000,000) over 20,000
-// products, the hottest (SKU-HOT) holding 20,000, builds the product figures, and
-// then runs 64 concurrent clients over loopback against the real server for
-// REVIEWD_BENCH_SECONDS (default 10) per phase: GET /healthz (a trivial JSON route
-// behind the same middleware), GET /v1/reviews/list of the hottest product (site
-// key), and GET /v1/ssr of it with If-None-Match (server key, 304 answers). It
-// reports requests per second and p50/p99 latency of each. The phases run in
-// REVIEWD_BENCH_ROUNDS (default 5) interleaved rounds. Targets on a 2-core
-// machine: list >= 4,000/s, p99 < 25 ms and >= 40% of /healthz; ssr 304 >= 8,000/s.
-// Then it measures building answers that are not cached (list and SSR of the
-// hottest product, pages 1..50).
-// The per-key limit (600 requests per 5 minutes) is raised for the measurement;
-// the limiter still runs on every request.
+// TestListThroughput is a load measurement, not a CI test (docs/benchmarks.md).
+// With REVIEWD_BENCH_LIST=1 it prepares a data folder of REVIEWD_BENCH_SEED
+// published reviews (default 1,000,000) over 20,000 products, the hottest (SKU-HOT)
+// holding 20,000, with the product figures built; the folder is kept in
+// REVIEWD_BENCH_CACHE (default <temp>/reviewd-bench-<seed>) and reused by later
+// runs. It builds the binary, starts `reviewd serve` on that folder (jobs off, and
+// the per-key limits lifted by the benchmark-only switch app.BenchKeyLimitsEnv, so
+// one key can send every request) and reports its ready time. Then 64 concurrent
+// clients over loopback measure, for REVIEWD_BENCH_SECONDS (default 10) per phase
+// in REVIEWD_BENCH_ROUNDS (default 5) interleaved rounds: the floor (an unknown
+// route's JSON 404 through the same middleware), GET /v1/reviews/list of the
+// hottest product (site key) full and with If-None-Match (304), and GET /v1/ssr of
+// it (server key) full and 304. It reports requests per second, p50/p99, each as a
+// share of the floor, and the server's resident memory (largest sample during the
+// load, and its peak).
 //
-//	REVIEWD_BENCH_LIST=1 go test -run TestListThroughput -v -timeout 60m ./app/storefront/
+//	REVIEWD_BENCH_LIST=1 go test -count=1 -run TestListThroughput -v -timeout 60m ./app/storefront/
 func TestListThroughput(t *testing.T) {
 	if os.Getenv("REVIEWD_BENCH_LIST") != "1" {
 		t.Skip("set REVIEWD_BENCH_LIST=1 to run the list load measurement")
 	}
 	seed := benchEnvInt("REVIEWD_BENCH_SEED", 1_000_000)
 	seconds := benchEnvInt("REVIEWD_BENCH_SECONDS", 10)
-	const clients, products, hottest = 64, 20000, 20000
+	const clients = 64
+	data, keys := benchData(t, seed)
+	bin := benchBinary(t)
+	srv := benchServe(t, bin, data)
+	t.Logf("serve ready in %s on %s (%d reviews)", srv.ready.Round(time.Millisecond), data, seed)
 
+	client := &http.Client{Transport: &http.Transport{MaxIdleConns: clients, MaxIdleConnsPerHost: clients}}
+	base := "http://" + srv.addr
+	site := map[string]string{"Origin": "https://shop.example"}
+	server := map[string]string{"Authorization": "Bearer " + keys.Server}
+	listURL := base + "/v1/reviews/list?key=" + url.QueryEscape(keys.Site) + "&product=SKU-HOT"
+	ssrURL := base + "/v1/ssr?channel=web&product=SKU-HOT&name=Hot+mug"
+
+	// The answers are right before they are fast.
+	list := benchGet(t, client, listURL, site)
+	if list.StatusCode != 200 || list.Header.Get("ETag") == "" {
+		t.Fatalf("list: %d", list.StatusCode)
+	}
+	ssr := benchGet(t, client, ssrURL, server)
+	if ssr.StatusCode != 200 || ssr.Header.Get("ETag") == "" {
+		t.Fatalf("ssr: %d", ssr.StatusCode)
+	}
+	with := func(h map[string]string, k, v string) map[string]string {
+		out := map[string]string{k: v}
+		for a, b := range h {
+			out[a] = b
+		}
+		return out
+	}
+	phases := []benchTarget{
+		{"floor", base + "/v1/no-such-route", nil, 404},
+		{"list", listURL, site, 200},
+		{"list-304", listURL, with(site, "If-None-Match", list.Header.Get("ETag")), 304},
+		{"ssr", ssrURL, server, 200},
+		{"ssr-304", ssrURL, with(server, "If-None-Match", ssr.Header.Get("ETag")), 304},
+	}
+	// REVIEWD_BENCH_REPEAT (default 1) repeats the measurement over the same data, to
+	// see how much a busy machine moves it.
+	for rep := benchEnvInt("REVIEWD_BENCH_REPEAT", 1); rep > 0; rep-- {
+		stop := srv.sampleRSS()
+		res := benchHTTP(t, client, phases, clients, seconds)
+		maxRSS := stop()
+		floor := res["floor"].rate
+		for _, p := range phases[1:] {
+			t.Logf("%-8s %5.0f%% of the floor, p99 %s", p.name, 100*res[p.name].rate/floor, res[p.name].p99.Round(10*time.Microsecond))
+		}
+		t.Logf("server RSS: largest sample during the load %d MB, peak since start %d MB", maxRSS>>20, srv.peakRSS()>>20)
+	}
+}
+
+// benchKeys are the secrets of the benchmark folder's keys.
+type benchKeys struct {
+	Site, Server string
+}
+
+// benchData returns the data folder of the measurement, built once and cached: a
+// channel "web" (TR, verified domain shop.example), a site and a server key, and
+// seed published reviews with their listing, search index and figures.
+func benchData(t *testing.T, seed int) (string, benchKeys) {
+	t.Helper()
+	cache := os.Getenv("REVIEWD_BENCH_CACHE")
+	if cache == "" {
+		cache = filepath.Join(os.TempDir(), fmt.Sprintf("reviewd-bench-%d", seed))
+	}
+	var keys benchKeys
+	if b, err := os.ReadFile(filepath.Join(cache, "keys.json")); err == nil && json.Unmarshal(b, &keys) == nil {
+		t.Logf("reusing the data folder %s", cache)
+		return filepath.Join(cache, "data"), keys
+	}
+	const products, hottest = 20000, 20000
 	env := apptest.New(t, cli.TestSurfaces)
 	env.Channel("web", "TR", "tr")
 	ctx := context.Background()
@@ -69,80 +140,173 @@ func TestListThroughput(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("built listing, search index and figures of %d reviews in %s", n, time.Since(start).Round(time.Millisecond))
+	keys = benchKeys{Site: env.Key("site", "web"), Server: env.Key("server", "web")}
 
-	site, server := env.Key("site", "web"), env.Key("server", "web")
-	env.Server.Limits.Keys = web.NewLimiter(1<<30, time.Second, env.App.Core.Now)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConns: clients, MaxIdleConnsPerHost: clients}}
-	listURL := env.URL + "/v1/reviews/list?key=" + url.QueryEscape(site) + "&product=SKU-HOT"
-	ssrURL := env.URL + "/v1/ssr?channel=web&product=SKU-HOT&name=Hot+mug"
-
-	// The answers are right before they are fast.
-	res := env.Do("GET", strings.TrimPrefix(listURL, env.URL), nil, map[string]string{"Origin": "https://shop.example"})
-	if res.Status != 200 || num(res.JSON["total"]) != hottest || len(res.JSON["reviews"].([]any)) != 10 {
-		t.Fatalf("list: %d %.300s", res.Status, res.Body)
+	// The folder is written next to the cache and renamed into place when complete.
+	tmp, err := os.MkdirTemp(filepath.Dir(cache), filepath.Base(cache)+".tmp-")
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("list answer: %d bytes", len(res.Body))
-	res = env.Do("GET", strings.TrimPrefix(ssrURL, env.URL), nil, map[string]string{"Authorization": "Bearer " + server})
-	etag := res.Header.Get("ETag")
-	if res.Status != 200 || etag == "" {
-		t.Fatalf("ssr: %d %.300s", res.Status, res.Body)
+	defer os.RemoveAll(tmp)
+	if err := os.MkdirAll(filepath.Join(tmp, "data"), 0o750); err != nil {
+		t.Fatal(err)
 	}
-
-	phases := []benchTarget{
-		{"healthz", env.URL + "/healthz", nil, 200},
-		{"list", listURL, map[string]string{"Origin": "https://shop.example"}, 200},
-		{"ssr-304", ssrURL, map[string]string{"Authorization": "Bearer " + server, "If-None-Match": etag}, 304},
+	if err := env.App.DB.SnapshotTo(ctx, filepath.Join(tmp, "data", app.DBFile)); err != nil {
+		t.Fatal(err)
 	}
-	// REVIEWD_BENCH_REPEAT (default 1) repeats the measurement over the same data, to
-	// see how much a busy machine moves it.
-	for rep := benchEnvInt("REVIEWD_BENCH_REPEAT", 1); rep > 0; rep-- {
-		benchHTTP(t, client, phases, clients, seconds)
+	entries, err := os.ReadDir(env.App.Config.DataDir)
+	if err != nil {
+		t.Fatal(err)
 	}
-
-	// Answers not in the cache: building one (the basis read, one page of the hottest
-	// product through the listing index, its media, the JSON; for SSR also the HTML and
-	// structured data), pages 1..REVIEWD_BENCH_PAGES (default 50) in turn, on every
-	// core for `seconds`. Deep pages cost more: the listing index is walked up to the
-	// page's offset.
-	buildPages := benchEnvInt("REVIEWD_BENCH_PAGES", 50)
-	for _, build := range []struct {
-		name string
-		fn   func(page int) error
-	}{
-		{"list-build", func(page int) error {
-			l, err := env.App.Read.ReviewList(ctx, ch, readmodel.ListInput{Product: "SKU-HOT", Page: strconv.Itoa(page)})
-			if err == nil {
-				_, err = json.Marshal(l)
-			}
-			return err
-		}},
-		{"ssr-build", func(page int) error {
-			_, err := env.App.Read.RenderSSR(ctx, ch, readmodel.SSRInput{ListInput: readmodel.ListInput{Product: "SKU-HOT"},
-				Name: "Hot mug " + strconv.Itoa(page)})
-			return err
-		}},
-	} {
-		var n atomic.Int64
-		var wg sync.WaitGroup
-		deadline := time.Now().Add(time.Duration(seconds) * time.Second)
-		began := time.Now()
-		for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				for i := w; time.Now().Before(deadline); i += runtime.GOMAXPROCS(0) {
-					if err := build.fn(1 + i%buildPages); err != nil {
-						t.Error(err)
-						return
-					}
-					n.Add(1)
-				}
-			}(w)
+	for _, e := range entries { // the master key and any other small files, not the database
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), app.DBFile) {
+			continue
 		}
-		wg.Wait()
-		rate := float64(n.Load()) / time.Since(began).Seconds()
-		t.Logf("%-10s %7.0f answers/s (%.2f ms of CPU each)", build.name, rate, 1000*float64(runtime.GOMAXPROCS(0))/rate)
+		b, err := os.ReadFile(filepath.Join(env.App.Config.DataDir, e.Name()))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(tmp, "data", e.Name()), b, 0o600)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
+	b, _ := json.Marshal(keys)
+	if err := os.WriteFile(filepath.Join(tmp, "keys.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, cache); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(cache, "data"), keys
+}
+
+// benchBinary builds the reviewd binary into a temporary folder.
+func benchBinary(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	bin := filepath.Join(t.TempDir(), "reviewd")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = filepath.Join(filepath.Dir(file), "..", "..")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// benchServer is a running `reviewd serve`.
+type benchServer struct {
+	cmd   *exec.Cmd
+	addr  string
+	ready time.Duration
+}
+
+// benchServe starts `reviewd serve` on the data folder and waits until /healthz
+// answers; ready is the time from the start of the process.
+func benchServe(t *testing.T, bin, data string) *benchServer {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--data", data, "--listen", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "REVIEWD_JOBS_ENABLED=false", "REVIEWD_LOG_LEVEL=error",
+		"REVIEWD_PUBLIC_URL=http://reviewd.test", app.BenchKeyLimitsEnv+"=off")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	began := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	addrc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if rest, ok := strings.CutPrefix(sc.Text(), "reviewd listening on "); ok {
+				addr, _, _ := strings.Cut(rest, " ")
+				addrc <- addr
+			}
+		}
+	}()
+	s := &benchServer{cmd: cmd}
+	select {
+	case s.addr = <-addrc:
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("serve did not report an address within 2 minutes\n%s", stderr.String())
+	}
+	for deadline := time.Now().Add(time.Minute); ; {
+		res, err := http.Get("http://" + s.addr + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not answer /healthz: %v", err)
+		}
+	}
+	s.ready = time.Since(began)
+	return s
+}
+
+// rss reads a field (VmRSS, VmHWM) of the server's /proc status in bytes.
+func (s *benchServer) rss(field string) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// peakRSS is the server's largest resident memory since it started.
+func (s *benchServer) peakRSS() int64 { return s.rss("VmHWM") }
+
+// sampleRSS samples the server's resident memory every 100 ms until the returned
+// function is called, which returns the largest sample.
+func (s *benchServer) sampleRSS() func() int64 {
+	var peak atomic.Int64
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if v := s.rss("VmRSS"); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() int64 { close(done); <-stopped; return peak.Load() }
+}
+
+// benchGet sends one request and reads its body.
+func benchGet(t *testing.T, client *http.Client, u string, hdr map[string]string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest("GET", u, nil)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res
 }
 
 // benchTarget is one measured address.
@@ -152,8 +316,14 @@ type benchTarget struct {
 	want      int
 }
 
+// benchResult is the measure of one phase.
+type benchResult struct {
+	rate float64
+	p99  time.Duration
+}
+
 // benchHTTP runs the phases in interleaved rounds and reports each.
-func benchHTTP(t *testing.T, client *http.Client, phases []benchTarget, clients, seconds int) {
+func benchHTTP(t *testing.T, client *http.Client, phases []benchTarget, clients, seconds int) map[string]benchResult {
 	// The phases run in interleaved rounds so a passing load on the machine weighs on
 	// all of them alike; each phase gets `seconds` in all.
 	rounds := benchEnvInt("REVIEWD_BENCH_ROUNDS", 5)
@@ -176,7 +346,7 @@ func benchHTTP(t *testing.T, client *http.Client, phases []benchTarget, clients,
 			totals[i].fails += fails
 		}
 	}
-	rates := map[string]float64{}
+	out := map[string]benchResult{}
 	for i, p := range phases {
 		tt := totals[i]
 		sort.Slice(tt.lats, func(a, b int) bool { return tt.lats[a] < tt.lats[b] })
@@ -186,15 +356,14 @@ func benchHTTP(t *testing.T, client *http.Client, phases []benchTarget, clients,
 			}
 			return tt.lats[int(float64(len(tt.lats)-1)*q)]
 		}
-		rates[p.name] = float64(tt.n) / tt.d.Seconds()
-		t.Logf("%-8s %7.0f req/s  p50 %7s  p99 %7s  failures %d", p.name, rates[p.name], pct(0.50).Round(10*time.Microsecond),
+		out[p.name] = benchResult{rate: float64(tt.n) / tt.d.Seconds(), p99: pct(0.99)}
+		t.Logf("%-8s %7.0f req/s  p50 %7s  p99 %7s  failures %d", p.name, out[p.name].rate, pct(0.50).Round(10*time.Microsecond),
 			pct(0.99).Round(10*time.Microsecond), tt.fails)
 		if tt.fails > 0 {
 			t.Errorf("%s: %d requests failed", p.name, tt.fails)
 		}
 	}
-	t.Logf("list / healthz = %.0f%%", 100*rates["list"]/rates["healthz"])
-
+	return out
 }
 
 // benchPhase runs clients goroutines against one address for d and returns the

@@ -14,24 +14,46 @@ const maxQuestionBody = 32 << 10
 
 // handleQuestionList serves GET /v1/questions: published questions of a product
 // with their published answers, pooled per market (site key, or server key plus
-// channel). Cache-Control private, max-age=30.
+// channel). Cache-Control private, max-age=30. The ETag names the read generation,
+// the market's question-and-answer revision and the parameters, so If-None-Match
+// with it answers 304 without reading questions.
 func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request) error {
 	if err := web.CheckQuery(r); err != nil {
 		return err
 	}
-	_, ch, err := h.Auth.Storefront(r)
+	q := r.URL.Query()
+	rs, err := h.Read.ReadState(r.Context(), q.Get("scope"), q.Get("product"))
 	if err != nil {
 		return err
 	}
-	q := r.URL.Query()
+	_, caller, err := h.readCaller(r, q, rs.Gen)
+	if err != nil {
+		return err
+	}
+	ch := caller.Channel
 	page, _ := strconv.Atoi(q.Get("page"))
 	size, _ := strconv.Atoi(q.Get("page_size"))
+	etag, err := h.Read.QuestionsETag(r.Context(), ch, rs.Gen, q.Get("product"), q.Get("scope"), q.Get("lang"),
+		strconv.Itoa(page), strconv.Itoa(size))
+	if err != nil {
+		return err
+	}
+	hd := w.Header()
+	if etag != "" {
+		hd.Set("ETag", etag)
+		if etagMatches(r.Header.Get("If-None-Match"), etag) {
+			hd.Set("Cache-Control", "private, max-age=30")
+			w.WriteHeader(http.StatusNotModified)
+			return nil
+		}
+	}
 	out, err := h.QA.PublishedQuestions(r.Context(), ch, qa.QuestionQuery{Product: q.Get("product"),
 		Scope: q.Get("scope"), Lang: q.Get("lang"), Page: page, PageSize: size})
 	if err != nil {
+		hd.Del("ETag")
 		return err
 	}
-	w.Header().Set("Cache-Control", "private, max-age=30")
+	hd.Set("Cache-Control", "private, max-age=30")
 	return web.JSON(w, http.StatusOK, out)
 }
 

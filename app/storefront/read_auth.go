@@ -2,6 +2,7 @@ package storefront
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"reviewd/app/core"
@@ -9,15 +10,15 @@ import (
 	"reviewd/app/web"
 )
 
-// readRequest starts a read request (list, SSR): the read state of the product and
-// scope asked for, the caller (readCaller) and the query check, in this order.
-func (h *Handler) readRequest(r *http.Request) (readmodel.ReadState, readmodel.CachedCaller, error) {
-	v := r.URL.Query()
+// readRequest starts a read request (list, SSR) with its parsed query v: the read
+// state of the product and scope asked for, the caller (readCaller) and the query
+// check, in this order.
+func (h *Handler) readRequest(r *http.Request, v url.Values) (readmodel.ReadState, readmodel.CachedCaller, error) {
 	rs, err := h.Read.ReadState(r.Context(), v.Get("scope"), v.Get("product"))
 	if err != nil {
 		return rs, readmodel.CachedCaller{}, err
 	}
-	_, caller, err := h.readCaller(r, rs.Gen)
+	_, caller, err := h.readCaller(r, v, rs.Gen)
 	if err != nil {
 		return rs, caller, err
 	}
@@ -30,13 +31,13 @@ func (h *Handler) readRequest(r *http.Request) (readmodel.ReadState, readmodel.C
 // domain removed changes the generation, so only unchanged verifications are
 // reused. A cached server-key caller still takes its request from the store-server limit. Refused
 // callers are never cached.
-func (h *Handler) readCaller(r *http.Request, gen int64) (*core.Actor, readmodel.CachedCaller, error) {
+func (h *Handler) readCaller(r *http.Request, v url.Values, gen int64) (*core.Actor, readmodel.CachedCaller, error) {
 	var key string
 	if web.HasBearer(r) {
 		_, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		key = "srv\x00" + string(core.HashToken(strings.TrimSpace(tok))) + "\x00" + r.URL.Query().Get("channel")
+		key = "srv\x00" + string(core.HashToken(strings.TrimSpace(tok))) + "\x00" + v.Get("channel")
 	} else {
-		secret := r.URL.Query().Get("key")
+		secret := v.Get("key")
 		if secret == "" {
 			secret = r.Header.Get("X-Service-Site-Key")
 		}

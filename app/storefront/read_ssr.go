@@ -1,6 +1,8 @@
 package storefront
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,27 +12,42 @@ import (
 )
 
 // handleSSR serves GET /v1/ssr: ready HTML, the list state and structured data of a
-// product. The answer carries an ETag; If-None-Match with the same content answers
-// 304. Cache-Control is private with a server key and public with a site key.
+// product. The ETag is known before anything is built (readmodel.CachedSSR), so
+// If-None-Match with the same content answers 304 without reading reviews.
+// Cache-Control is private with a server key and public with a site key.
 func (h *Handler) handleSSR(w http.ResponseWriter, r *http.Request) error {
-	rs, caller, err := h.readRequest(r)
+	v := r.URL.Query() // parsed once for the whole request
+	rs, caller, err := h.readRequest(r, v)
 	if err != nil {
 		return err
 	}
-	v := r.URL.Query()
-	out, err := h.Read.CachedSSR(r.Context(), caller.Channel, readmodel.SSRInput{ListInput: listInput(r), Name: v.Get("name"),
-		Style: v.Get("style"), Theme: v.Get("theme")}, rs)
+	out, err := h.Read.CachedSSR(r.Context(), caller.Channel, readmodel.SSRInput{ListInput: listInput(v), Name: v.Get("name"),
+		Style: v.Get("style"), Theme: v.Get("theme")}, rs, heldBy(r))
 	if err != nil {
 		return err
 	}
-	hd := w.Header()
 	if web.HasBearer(r) {
-		hd.Set("Cache-Control", "private, max-age=60")
-	} else {
-		hd.Set("Cache-Control", "public, max-age=60")
+		return writeAnswer(w, "private, max-age=60", out)
 	}
+	return writeAnswer(w, "public, max-age=60", out)
+}
+
+// heldBy reports whether the request's If-None-Match names an ETag.
+func heldBy(r *http.Request) func(etag string) bool {
+	inm := r.Header.Get("If-None-Match")
+	if inm == "" {
+		return nil
+	}
+	return func(etag string) bool { return etagMatches(inm, etag) }
+}
+
+// writeAnswer writes a cached read answer with its ETag and Cache-Control: 304
+// without a body when the caller holds it.
+func writeAnswer(w http.ResponseWriter, cacheControl string, out readmodel.Answer) error {
+	hd := w.Header()
+	hd.Set("Cache-Control", cacheControl)
 	hd.Set("ETag", out.ETag)
-	if etagMatches(r.Header.Get("If-None-Match"), out.ETag) {
+	if out.NotModified {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
@@ -54,12 +71,27 @@ func etagMatches(header, etag string) bool {
 }
 
 // handleReviewsCSS serves GET /static/reviews.css, the component's style sheet with
-// the eight themes.
+// the eight themes. It changes only with the binary: its ETag is its hash, and
+// If-None-Match with it answers 304.
 func (h *Handler) handleReviewsCSS(w http.ResponseWriter, r *http.Request) error {
 	hd := w.Header()
-	hd.Set("Content-Type", "text/css; charset=utf-8")
 	hd.Set("Cache-Control", "public, max-age=86400")
 	hd.Set("Cross-Origin-Resource-Policy", "cross-origin")
+	hd.Set("ETag", reviewsCSSETag)
+	if etagMatches(r.Header.Get("If-None-Match"), reviewsCSSETag) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	hd.Set("Content-Type", "text/css; charset=utf-8")
 	_, _ = w.Write(readmodel.StaticCSS)
 	return nil
+}
+
+// reviewsCSSETag is the ETag of the component's style sheet.
+var reviewsCSSETag = contentETag(readmodel.StaticCSS)
+
+// contentETag is a strong ETag naming content.
+func contentETag(b []byte) string {
+	sum := sha256.Sum256(b)
+	return `"` + hex.EncodeToString(sum[:16]) + `"`
 }

@@ -2,9 +2,13 @@ package readmodel
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +16,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
+	"reviewd/assets"
 	"reviewd/store"
 )
 
@@ -35,8 +40,8 @@ import (
 // the channel, the generation, the configuration and the revisions, so a request
 // whose answer is cached costs that one read.
 
-// answerCacheBytes bounds the memory of each answer cache.
-const answerCacheBytes = 64 << 20
+// answerCacheBytes bounds the memory of each answer cache (list, SSR).
+const answerCacheBytes = 32 << 20
 
 // maxCacheEntries bounds the caller and configuration caches (they are emptied
 // when full).
@@ -52,13 +57,14 @@ type ReadState struct {
 }
 
 // ReadState reads the read generation and a product's figure revisions (scope ""
-// is variant).
+// is variant), from memory when nothing changed since they were read (see
+// store.ReadStamp): the conditional path of an answer reads no row.
 func (c *Service) ReadState(ctx context.Context, scope, product string) (ReadState, error) {
 	if scope == "" {
 		scope = store.ScopeVariant
 	}
-	gen, revs, err := c.DB.Read().ReadState(ctx, scope, product)
-	return ReadState{Gen: gen, Revisions: revs, scope: scope, product: product}, err
+	st, err := c.DB.ReadStamp(ctx, scope, product)
+	return ReadState{Gen: st.Gen, Revisions: st.Revisions, scope: scope, product: product}, err
 }
 
 type cachedAnswer struct {
@@ -252,8 +258,8 @@ func (c *Service) channelConfig(ctx context.Context, ch store.Channel, lang stri
 	if cfg.siteKeyInUse, err = q.ChannelHasSiteKey(ctx, ch.ID); err != nil {
 		return nil, err
 	}
-	cfg.key = fmt.Sprintf("%d\x00%v\x00%s\x00%t\x00%t\x00%s", gen, cfg.rule, cfg.link, cfg.st.SyndicationEnabled,
-		cfg.st.QuestionsEnabled, cfg.st.TimeZone)
+	cfg.key = fmt.Sprintf("%d\x00%v\x00%s\x00%t\x00%t\x00%s\x00%s", gen, cfg.rule, cfg.link, cfg.st.SyndicationEnabled,
+		cfg.st.QuestionsEnabled, cfg.st.TimeZone, c.PublicURL)
 	cache.put(key, gen, cfg)
 	return cfg, nil
 }
@@ -273,18 +279,32 @@ func (b *listBasis) key() string {
 	return k.String()
 }
 
-// CachedReviewList is the JSON body of the list answer (ReviewList) for the read
-// state rs (ReadState of the product), from the cache when an answer of the same
-// basis was built before.
-func (c *Service) CachedReviewList(ctx context.Context, ch store.Channel, in ListInput, rs ReadState) ([]byte, error) {
+// Answer is a cached answer: the exact JSON body and its ETag, or only the ETag
+// when the caller already holds that content (NotModified).
+type Answer struct {
+	Body        []byte
+	ETag        string
+	NotModified bool
+}
+
+// CachedReviewList is the list answer (ReviewList) for the read state rs
+// (ReadState of the product). Its ETag names the basis of the answer (see
+// answerETag); when held reports that the caller holds it, nothing else is read
+// (NotModified). Otherwise the body comes from the cache when an answer of the
+// same basis was built before.
+func (c *Service) CachedReviewList(ctx context.Context, ch store.Channel, in ListInput, rs ReadState, held func(etag string) bool) (Answer, error) {
 	b, err := c.listBasis(ctx, ch, in, false, rs)
 	if err != nil {
-		return nil, err
+		return Answer{}, err
 	}
 	key := b.key()
+	etag := answerETag("list", key)
+	if held != nil && held(etag) {
+		return Answer{ETag: etag, NotModified: true}, nil
+	}
 	caches := c.caches()
 	if v, ok := caches.list.get(key); ok {
-		return v.body, nil
+		return Answer{Body: v.body, ETag: etag}, nil
 	}
 	// The build serves every waiting request: one caller going away must not end it.
 	bctx := context.WithoutCancel(ctx)
@@ -297,24 +317,28 @@ func (c *Service) CachedReviewList(ctx context.Context, ch store.Channel, in Lis
 		if err != nil {
 			return cachedAnswer{}, err
 		}
-		v := cachedAnswer{body: append(body, '\n')}
+		v := cachedAnswer{body: append(body, '\n'), etag: etag}
 		caches.list.put(key, v)
 		return v, nil
 	})
-	return v.body, err
+	return Answer{Body: v.body, ETag: etag}, err
 }
 
-// CachedSSR is RenderSSR for the read state rs, from the cache when an answer of
-// the same basis, name, layout and theme was built before.
-func (c *Service) CachedSSR(ctx context.Context, ch store.Channel, in SSRInput, rs ReadState) (SSRBody, error) {
+// CachedSSR is RenderSSR for the read state rs, with the ETag and the cache of
+// CachedReviewList (the key adds the name, layout and theme).
+func (c *Service) CachedSSR(ctx context.Context, ch store.Channel, in SSRInput, rs ReadState, held func(etag string) bool) (Answer, error) {
 	b, style, theme, err := c.ssrBasis(ctx, ch, in, rs)
 	if err != nil {
-		return SSRBody{}, err
+		return Answer{}, err
 	}
 	key := b.key() + "\x00" + strings.TrimSpace(in.Name) + "\x00" + style + "\x00" + theme
+	etag := answerETag("ssr", key)
+	if held != nil && held(etag) {
+		return Answer{ETag: etag, NotModified: true}, nil
+	}
 	caches := c.caches()
 	if v, ok := caches.ssr.get(key); ok {
-		return SSRBody{Body: v.body, ETag: v.etag}, nil
+		return Answer{Body: v.body, ETag: etag}, nil
 	}
 	bctx := context.WithoutCancel(ctx)
 	v, err := caches.flight.do("ssr\x00"+key, func() (cachedAnswer, error) {
@@ -322,9 +346,69 @@ func (c *Service) CachedSSR(ctx context.Context, ch store.Channel, in SSRInput, 
 		if err != nil {
 			return cachedAnswer{}, err
 		}
-		v := cachedAnswer{body: out.Body, etag: out.ETag}
+		v := cachedAnswer{body: out.Body, etag: etag}
 		caches.ssr.put(key, v)
 		return v, nil
 	})
-	return SSRBody{Body: v.body, ETag: v.etag}, err
+	return Answer{Body: v.body, ETag: etag}, err
 }
+
+// QuestionsETag is the ETag of a GET /v1/questions answer of channel ch with the
+// given parameters (as received): it names the read generation (settings,
+// channel), the market's question-and-answer revision and the parameters. ""
+// when the brand has questions off (the answer is a refusal, not cached).
+func (c *Service) QuestionsETag(ctx context.Context, ch store.Channel, gen int64, params ...string) (string, error) {
+	cfg, err := c.channelConfig(ctx, ch, core.Language("", ch), gen)
+	if err != nil || !cfg.st.QuestionsEnabled {
+		return "", err
+	}
+	rev, err := c.DB.QARevision(ctx, ch.Market)
+	if err != nil {
+		return "", err
+	}
+	var k strings.Builder
+	for _, s := range append([]string{strconv.FormatInt(gen, 10), strconv.FormatInt(rev, 10),
+		strconv.FormatInt(ch.ID, 10), ch.Market, ch.Language}, params...) {
+		k.WriteString(s)
+		k.WriteByte(0)
+	}
+	return answerETag("questions", k.String()), nil
+}
+
+// answerETag is the ETag of an answer whose content is named by key: known before
+// anything is built. The key holds the read generation, the product's revisions,
+// the channel's configuration and the request's parameters; buildKey adds what
+// the binary brings (label words, templates, style sheet, code).
+func answerETag(kind, key string) string {
+	h := sha256.New()
+	h.Write(buildKey[:])
+	h.Write([]byte(kind))
+	h.Write([]byte{0})
+	h.Write([]byte(key))
+	var sum [sha256.Size]byte
+	return `"` + hex.EncodeToString(h.Sum(sum[:0])[:16]) + `"`
+}
+
+// buildKey names everything an answer takes from the binary rather than the
+// database: the build, the label words, the component templates and style sheet.
+// A new binary with other words or markup changes every ETag.
+var buildKey = func() [sha256.Size]byte {
+	h := sha256.New()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		h.Write([]byte(bi.String()))
+	}
+	words, _ := json.Marshal(brand.LabelWords) // maps marshal in key order
+	h.Write(words)
+	h.Write(StaticCSS)
+	_ = fs.WalkDir(assets.Templates(), ".", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := fs.ReadFile(assets.Templates(), path)
+			h.Write([]byte(path))
+			h.Write(b)
+		}
+		return nil
+	})
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
+}()
