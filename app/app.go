@@ -11,7 +11,9 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/catalogue"
 	"reviewd/app/core/checks"
+	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
@@ -107,6 +109,9 @@ type Domain struct {
 	Reviews *reviews.Service
 	QA      *qa.Service
 	Orders  *orders.Service
+	// Catalogue and Marketplace: the product catalogue and marketplace review import.
+	Catalogue   *catalogue.Service
+	Marketplace *marketplace.Service
 }
 
 // NewDomain builds the domain services bottom-up, each holding only the services
@@ -121,6 +126,8 @@ func NewDomain(c *core.Core) Domain {
 	d.Reviews = reviews.New(c, d.Sending, d.Read, d.Buyer, d.Checks, d.Brand)
 	d.QA = qa.New(c, d.Sending, d.Buyer, d.Brand)
 	d.Orders = orders.New(c, d.Reviews, d.Sending, d.Brand)
+	d.Catalogue = catalogue.New(c.DB, c.Outbound, c.Log)
+	d.Marketplace = marketplace.New(c.DB, c.Keys, c.Outbound, d.Reviews, d.Catalogue, c.Log)
 	return d
 }
 

@@ -23,6 +23,9 @@ var layers = map[string]int{
 	"reviewd/app/core/reviews":   5,
 	"reviewd/app/core/qa":        5,
 	"reviewd/app/core/orders":    6,
+	// Catalogue and marketplace import (new services, no kernel embedding).
+	"reviewd/app/core/catalogue":   3,
+	"reviewd/app/core/marketplace": 7,
 }
 
 // httpAllowed lists the domain packages that still import net/http (status codes

@@ -11,6 +11,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/checks"
+	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
@@ -29,8 +30,10 @@ type Handler struct {
 	Read    *readmodel.Service
 	Checks  *checks.Service
 	Brand   *brand.Service
-	Auth    *web.Auth
-	Limits  *web.Limits
+	// Marketplace serves the marketplace review endpoints (marketplace.go).
+	Marketplace *marketplace.Service
+	Auth        *web.Auth
+	Limits      *web.Limits
 }
 
 // route is one line of the route table: method, path, who may call it, the

@@ -67,5 +67,18 @@ func (h *Handler) routes() []route {
 		{"GET", "/admin/v1/moderation/queue", keyOrPanel, core.PermModerate, h.handleModerationQueue},
 		{"POST", "/admin/v1/moderation/bulk", keyOrPanel, core.PermModerate, h.handleModerationBulk},
 		{"GET", "/admin/v1/reasons", keyOrPanel, core.PermRead, h.handleReasonList},
+		// Marketplace reviews (marketplace.go): panel session; connections need
+		// change-settings, the imported-review list and removals
+		// handle-personal-data-requests.
+		{"GET", "/admin/v1/marketplace/sources", panelNotKey, core.PermWrite, h.handleMarketSourceList},
+		{"POST", "/admin/v1/marketplace/sources", panelNotKey, core.PermWrite, h.handleMarketSourceCreate},
+		{"GET", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}", panelNotKey, core.PermWrite, h.handleMarketSourceGet},
+		{"PATCH", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}", panelNotKey, core.PermWrite, h.handleMarketSourceUpdate},
+		{"DELETE", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}", panelNotKey, core.PermWrite, h.handleMarketSourceDelete},
+		{"POST", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}/runs", panelNotKey, core.PermWrite, h.handleMarketRunStart},
+		{"GET", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}/runs", panelNotKey, core.PermWrite, h.handleMarketRunList},
+		{"POST", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}/check", panelNotKey, core.PermWrite, h.handleMarketCheck},
+		{"GET", "/admin/v1/marketplace/imported-reviews", panelNotKey, core.PermPersonalData, h.handleImportedReviewList},
+		{"POST", "/admin/v1/marketplace/removals", panelNotKey, core.PermPersonalData, h.handleMarketRemoval},
 	}
 }
