@@ -90,7 +90,7 @@ func (f *marketFx) source(platform, route string, extra map[string]any) string {
 func (f *marketFx) waitRun(src string) map[string]any {
 	f.t.Helper()
 	var run map[string]any
-	apptest.Eventually(f.t, "the marketplace run of "+src+" to end", 60*time.Second, func() (bool, string) {
+	apptest.Eventually(f.t, "the marketplace run of "+src+" to end", 15*time.Minute, func() (bool, string) {
 		res := f.do("GET", "/admin/v1/marketplace/sources/"+src+"/runs", nil)
 		items, _ := res.JSON["items"].([]any)
 		if len(items) == 0 {
