@@ -50,6 +50,9 @@ func marketOps() []op {
 		"source_review_id": str(), "barcode": str(), "variant_key": str(), "product_name": str(), "rating": integer(), "title": str(), "body": str(),
 		"author": str(), "state": str(), "origin_url": str(), "written_at": dt, "removed_by_request": boolean()}, "id", "platform", "source_review_id", "state")
 	src := "/admin/v1/marketplace/sources/{id:mks_[0-9]+}"
+	feed := obj(map[string]any{"id": str(), "url": str(), "format": enum("google_xml", "google_tsv", "json"), "interval_minutes": integer(),
+		"enabled": boolean(), "next_run_at": dt, "last_run_at": nullable(dt), "last_error": str(), "last_products": integer(), "last_pages": integer(),
+		"created_at": dt}, "id", "url", "format", "interval_minutes", "enabled", "next_run_at", "last_run_at", "last_error", "last_products", "last_pages")
 	fileErrs := []string{"400 invalid / file_required", "400 invalid / column_missing: <column>", "400 invalid / file_unreadable",
 		"400 invalid / unsupported_format", "400 invalid / too_large", "400 invalid / too_many_rows", "400 invalid / scope", "400 invalid / confirm_removals"}
 	return []op{
@@ -81,5 +84,12 @@ func marketOps() []op {
 			nil, json(obj(map[string]any{"reviews": map[string]any{"type": "array", "items": str(), "minItems": 1, "maxItems": 100}, "note": strMax(1000)}, "reviews")),
 			okJSON(201, "The removal record.", obj(map[string]any{"id": str(), "reviews": arr(str()), "media_purged": integer(), "state": enum("completed"), "created_at": dt},
 				"id", "reviews", "media_purged", "state")), "400 invalid / reviews", "400 invalid / note"),
+		admin("GET", "/admin/v1/product-feeds", "Product feeds of the catalogue, read on a schedule (change-settings)", nil, nil,
+			okJSON(200, "Feeds and the catalogue size.", obj(map[string]any{"items": arr(feed), "products": integer()}, "items", "products"))),
+		admin("POST", "/admin/v1/product-feeds", "Add a product feed (Google Merchant XML or TSV, or JSON)", nil,
+			json(obj(map[string]any{"url": strMax(2048), "format": enum("google_xml", "google_tsv", "json"),
+				"interval_minutes": map[string]any{"type": "integer", "minimum": 60, "maximum": 10080}}, "url", "format")),
+			okJSON(201, "The feed, due at once.", feed), "400 invalid / url_invalid", "400 invalid / format", "400 invalid / interval_minutes", "409 feed_exists"),
+		admin("DELETE", "/admin/v1/product-feeds/{id:pf_[0-9]+}", "Remove a product feed (its products stay)", nil, nil, noContent("Removed."), "404 not_found"),
 	}
 }

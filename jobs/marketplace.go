@@ -9,8 +9,8 @@ import (
 	"reviewd/app/core/marketplace"
 )
 
-// Marketplace is the marketplace job: it fills catalogue gaps from order lines and
-// reads every due marketplace feed connection (route feed), one after the other. A
+// Marketplace is the marketplace job: it fills catalogue gaps from order lines,
+// reads the due product feeds and every due marketplace feed connection (route feed), one after the other. A
 // connection has at most one queued or running read (a unique index), so a console
 // run, serve's schedule and a manual read never read it at once.
 type Marketplace struct {
@@ -26,6 +26,10 @@ func (j Marketplace) Run(ctx context.Context, now time.Time) (string, error) {
 	if _, err := j.Catalogue.FillFromOrders(ctx); err != nil {
 		return "", err
 	}
+	pread, pfailed, err := j.Catalogue.RunDueFeeds(ctx, now)
+	if err != nil {
+		return "", err
+	}
 	read, failed, err := j.Marketplace.RunDue(ctx, now)
-	return fmt.Sprintf("%d feeds read, %d failed", read, failed), err
+	return fmt.Sprintf("%d product feeds read (%d failed), %d marketplace feeds read (%d failed)", pread, pfailed, read, failed), err
 }

@@ -10,6 +10,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
+	"reviewd/app/core/catalogue"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
@@ -32,8 +33,10 @@ type Handler struct {
 	Brand   *brand.Service
 	// Marketplace serves the marketplace review endpoints (marketplace.go).
 	Marketplace *marketplace.Service
-	Auth        *web.Auth
-	Limits      *web.Limits
+	// Catalogue serves the product feed endpoints (product_feeds.go).
+	Catalogue *catalogue.Service
+	Auth      *web.Auth
+	Limits    *web.Limits
 }
 
 // route is one line of the route table: method, path, who may call it, the

@@ -53,9 +53,14 @@ func TestMarketplaceBigFile(t *testing.T) {
 	w := bufio.NewWriter(out)
 	fmt.Fprintln(w, "Yorum ID,Barkod,Puan,Yorum Başlığı,Yorum,Kullanıcı Adı,Yorum Tarihi")
 	barcodes := []string{"8690000000011", "8690000000028", "C-LAMP"}
+	// Texts from a small vocabulary, as real reviews of one product repeat words.
+	titles := []string{"Harika", "Fena değil", "Beklediğim gibi", "Tavsiye ederim", "Kalitesi iyi", "Hızlı kargo"}
+	bodies := []string{"Ürün gayet iyi, paketleme özenliydi.", "Rengi fotoğraftaki gibi, çok beğendim.",
+		"Kargo biraz gecikti ama ürün sağlam geldi.", "Fiyatına göre kalitesi yüksek.", "Annem için aldım, çok memnun kaldı.",
+		"Boyutu tam istediğim gibi.", "İkinci kez alıyorum, yine memnunum.", "Kutusu hasarlı geldi, ürün sağlam."}
 	for i := 0; i < rows; i++ {
-		fmt.Fprintf(w, "TY-%d,%s,%d,Başlık %d,\"Ürün gayet iyi, paketleme özenliydi. Satır %d.\",Müşteri %d,2026-05-%02d\n",
-			i, barcodes[i%3], 1+i%5, i, i, i, 1+i%28)
+		fmt.Fprintf(w, "TY-%d,%s,%d,%s,\"%s %s\",Müşteri %d,2026-05-%02d\n",
+			i, barcodes[i%3], 1+i%5, titles[i%len(titles)], bodies[i%len(bodies)], bodies[(i/7)%len(bodies)], i, 1+i%28)
 	}
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)

@@ -80,5 +80,9 @@ func (h *Handler) routes() []route {
 		{"POST", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}/check", panelNotKey, core.PermWrite, h.handleMarketCheck},
 		{"GET", "/admin/v1/marketplace/imported-reviews", panelNotKey, core.PermPersonalData, h.handleImportedReviewList},
 		{"POST", "/admin/v1/marketplace/removals", panelNotKey, core.PermPersonalData, h.handleMarketRemoval},
+		// Product feeds of the catalogue (product_feeds.go): panel session, change-settings.
+		{"GET", "/admin/v1/product-feeds", panelNotKey, core.PermWrite, h.handleProductFeedList},
+		{"POST", "/admin/v1/product-feeds", panelNotKey, core.PermWrite, h.handleProductFeedCreate},
+		{"DELETE", "/admin/v1/product-feeds/{id:pf_[0-9]+}", panelNotKey, core.PermWrite, h.handleProductFeedDelete},
 	}
 }

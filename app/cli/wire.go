@@ -23,7 +23,7 @@ import (
 // Surfaces lists every HTTP surface over an opened data folder.
 func Surfaces(a *app.App, s *app.Server) []app.Surface {
 	return []app.Surface{
-		&admin.Handler{Core: a.Core, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Marketplace: a.Marketplace, Auth: s.Auth, Limits: s.Limits},
+		&admin.Handler{Core: a.Core, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Marketplace: a.Marketplace, Catalogue: a.Catalogue, Auth: s.Auth, Limits: s.Limits},
 		&ingest.Handler{Orders: a.Orders, Catalogue: a.Catalogue, Auth: s.Auth, Limits: s.Limits},
 		&mailhook.Handler{Sending: a.Sending, Auth: s.Auth, Limits: s.Limits},
 		&storefront.Handler{Core: a.Core, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Auth: s.Auth, Limits: s.Limits},

@@ -5,13 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/catalogue"
 	"reviewd/app/outbound"
 	"reviewd/store"
 )
@@ -21,76 +19,7 @@ import (
 const (
 	FeedPageLimit = 100
 	feedPageBytes = MaxFileBytes
-	feedTimeout   = 60 * time.Second
 )
-
-// Failure codes of a feed read (spec 3: shown on a source's reads).
-const (
-	FailCursorRepeated = "cursor_repeated"
-)
-
-// FeedError is a failed feed read; Code is what the run records.
-type FeedError struct{ Code string }
-
-func (e *FeedError) Error() string { return "marketplace feed: " + e.Code }
-
-var linkNext = regexp.MustCompile(`<([^>]+)>\s*;\s*rel="?next"?`)
-
-// NextPage finds the next page of a paged feed: the JSON member "next", else an
-// HTTP Link header with rel="next". Relative addresses resolve against the page.
-func NextPage(page string, h map[string][]string, next string) (string, error) {
-	if next == "" {
-		for _, v := range h["Link"] {
-			if m := linkNext.FindStringSubmatch(v); m != nil {
-				next = m[1]
-			}
-		}
-	}
-	if next == "" {
-		return "", nil
-	}
-	base, err := url.Parse(page)
-	if err != nil {
-		return "", err
-	}
-	u, err := base.Parse(next)
-	if err != nil {
-		return "", &FeedError{Code: "next_invalid"}
-	}
-	return u.String(), nil
-}
-
-// FetchPages reads a paged feed over the outbound client: each page is handed to
-// page, which returns the page's next address ("" at the end). A next address
-// seen before fails the read with cursor_repeated, more than limit pages with
-// page_limit_reached: <limit>; HTTP failures give http_status: <code> and the
-// outbound codes (timeout, address_refused, ...).
-func FetchPages(ctx context.Context, out *outbound.Client, first string, header map[string][]string, limit int,
-	page func(url string, res *outbound.Response) (string, error)) (pages int, err error) {
-	seen := map[string]bool{}
-	next := first
-	for next != "" {
-		if seen[next] {
-			return pages, &FeedError{Code: FailCursorRepeated}
-		}
-		if pages == limit {
-			return pages, &FeedError{Code: fmt.Sprintf("page_limit_reached: %d", limit)}
-		}
-		seen[next] = true
-		res, err := out.Do(ctx, outbound.Request{URL: next, Header: header, Timeout: feedTimeout, MaxBytes: feedPageBytes})
-		if err != nil {
-			return pages, &FeedError{Code: outbound.Code(err)}
-		}
-		if res.Status != 200 {
-			return pages, &FeedError{Code: fmt.Sprintf("http_status: %d", res.Status)}
-		}
-		pages++
-		if next, err = page(next, res); err != nil {
-			return pages, err
-		}
-	}
-	return pages, nil
-}
 
 // feedPage is a JSON page of a marketplace feed.
 type feedPage struct {
@@ -106,21 +35,21 @@ func (c *Service) readFeed(ctx context.Context, im *importer, s store.Marketplac
 	if len(s.SecretEnc) > 0 {
 		secret, err := c.Keys.Decrypt(s.SecretEnc)
 		if err != nil {
-			return &FeedError{Code: "secret_undecryptable"}
+			return &catalogue.FeedError{Code: "secret_undecryptable"}
 		}
 		h["Authorization"] = []string{"Bearer " + string(secret)}
 	}
 	ctx = outbound.WithTarget(ctx, "marketplace")
-	_, err := FetchPages(ctx, c.Outbound, s.FeedURL, h, FeedPageLimit, func(u string, res *outbound.Response) (string, error) {
+	_, err := catalogue.FetchPages(ctx, c.Outbound, s.FeedURL, h, FeedPageLimit, feedPageBytes, func(u string, res *outbound.Response) (string, error) {
 		body := bytes.TrimSpace(bytes.TrimPrefix(res.Body, []byte("\xef\xbb\xbf")))
 		if len(body) > 0 && body[0] == '{' || len(body) > 0 && body[0] == '[' {
 			var p feedPage
 			if body[0] == '[' {
 				if err := json.Unmarshal(body, &p.Reviews); err != nil {
-					return "", &FeedError{Code: "file_unreadable"}
+					return "", &catalogue.FeedError{Code: "file_unreadable"}
 				}
 			} else if err := json.Unmarshal(body, &p); err != nil {
-				return "", &FeedError{Code: "file_unreadable"}
+				return "", &catalogue.FeedError{Code: "file_unreadable"}
 			}
 			src, err := newJSONStream(bytes.NewReader(mustArray(p.Reviews)), nil, im.p)
 			if err != nil {
@@ -129,7 +58,7 @@ func (c *Service) readFeed(ctx context.Context, im *importer, s store.Marketplac
 			if err := im.consume(ctx, src); err != nil {
 				return "", feedErr(err)
 			}
-			return NextPage(u, res.Header, p.Next)
+			return catalogue.NextPage(u, res.Header, p.Next)
 		}
 		src, err := newCSVFromBytes(body, im.p)
 		if err != nil {
@@ -138,7 +67,7 @@ func (c *Service) readFeed(ctx context.Context, im *importer, s store.Marketplac
 		if err := im.consume(ctx, src); err != nil {
 			return "", feedErr(err)
 		}
-		return NextPage(u, res.Header, "")
+		return catalogue.NextPage(u, res.Header, "")
 	})
 	return err
 }
@@ -155,13 +84,13 @@ func mustArray(items []json.RawMessage) []byte {
 func feedErr(err error) error {
 	var ce *core.Error
 	if errors.As(err, &ce) {
-		return &FeedError{Code: ce.Detail}
+		return &catalogue.FeedError{Code: ce.Detail}
 	}
 	return err
 }
 
 func failureOf(err error) string {
-	var fe *FeedError
+	var fe *catalogue.FeedError
 	if errors.As(err, &fe) {
 		return fe.Code
 	}

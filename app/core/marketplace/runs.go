@@ -750,7 +750,7 @@ func (c *Service) Check(ctx context.Context, a *core.Actor, id string, in StartI
 		err = c.readFeed(ctx, im, s)
 	}
 	if err != nil {
-		var fe *FeedError
+		var fe *catalogue.FeedError
 		if errors.As(err, &fe) {
 			return CheckResult{}, core.E(400, "platform_refused", fe.Code)
 		}
@@ -760,5 +760,3 @@ func (c *Service) Check(ctx context.Context, a *core.Actor, id string, in StartI
 		WouldUpdate: im.counts.Updated, WouldRemove: len(im.unseen()), MatchedBarcodes: len(im.matched),
 		UnmatchedBarcodes: im.unmatchedBarcodes(), Unmatched: im.unmatchedList(), Skips: im.skips}, nil
 }
-
-var _ = catalogue.UnmatchedAmbiguous
