@@ -401,19 +401,19 @@ func (im *importer) flush(ctx context.Context) error {
 	}
 	batch := im.batch
 	im.batch = im.batch[:0]
-	rv := im.c.Reviews
 	return im.c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		rv := im.c.Reviews.NewImportBatch(tx)
 		for _, pr := range batch {
 			detail := map[string]any{"platform": im.src.Platform, "source": SourceID(im.src.ID), "run": RunID(im.runID),
 				"source_review_id": pr.id, "barcode": pr.barcode}
 			content := importedContent(im, pr)
 			if pr.link != nil {
 				if pr.link.State == core.ReviewRemoved {
-					if err := rv.RestoreImportedReview(ctx, tx, im.actor, pr.link.ReviewID, detail); err != nil {
+					if err := rv.Restore(ctx, im.actor, pr.link.ReviewID, detail); err != nil {
 						return err
 					}
 				}
-				if err := rv.UpdateImportedReview(ctx, tx, im.actor, pr.link.ReviewID, content, detail); err != nil {
+				if err := rv.Update(ctx, im.actor, pr.link.ReviewID, content, detail); err != nil {
 					return err
 				}
 				if err := tx.SaveMarketplaceLink(ctx, store.MarketplaceLink{ReviewID: pr.link.ReviewID, SourceID: im.src.ID,
@@ -422,7 +422,7 @@ func (im *importer) flush(ctx context.Context) error {
 				}
 				continue
 			}
-			r, err := rv.ImportReview(ctx, tx, im.actor, content, detail)
+			r, err := rv.Import(ctx, im.actor, content, detail)
 			if err != nil {
 				return err
 			}
@@ -433,7 +433,7 @@ func (im *importer) flush(ctx context.Context) error {
 			im.links[pr.id] = store.MarketplaceLink{ReviewID: r.ID, SourceID: im.src.ID, SourceReviewID: pr.id,
 				Fingerprint: pr.fp, State: r.State, VariantKey: r.VariantKey}
 		}
-		return nil
+		return rv.Finish(ctx)
 	})
 }
 

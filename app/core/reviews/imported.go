@@ -43,6 +43,10 @@ type ImportedContent struct {
 // review.imported history entry. Imported reviews carry no proof of purchase
 // (verification_method empty) and skip moderation: the marketplace published them.
 func (c *Service) ImportReview(ctx context.Context, tx *store.Tx, a *core.Actor, in ImportedContent, detail any) (store.Review, error) {
+	return c.importReview(ctx, tx, a, in, detail, nil)
+}
+
+func (c *Service) importReview(ctx context.Context, tx *store.Tx, a *core.Actor, in ImportedContent, detail any, batch *ImportBatch) (store.Review, error) {
 	written := in.WrittenAt
 	if written.IsZero() || written.After(tx.Now) {
 		written = tx.Now
@@ -58,12 +62,16 @@ func (c *Service) ImportReview(ctx context.Context, tx *store.Tx, a *core.Actor,
 	if err := c.AddReviewEvent(ctx, tx, a, r.ID, EventImported, "", core.ReviewPublished, "", detail); err != nil {
 		return r, err
 	}
-	return r, c.afterReviewStateChange(ctx, tx, r.ID)
+	return r, batch.after(ctx, c, tx, r.ID)
 }
 
 // UpdateImportedReview replaces the content of an imported review whose marketplace
 // row changed and writes review.source_updated. A review removed here stays removed.
 func (c *Service) UpdateImportedReview(ctx context.Context, tx *store.Tx, a *core.Actor, reviewID int64, in ImportedContent, detail any) error {
+	return c.updateImportedReview(ctx, tx, a, reviewID, in, detail, nil)
+}
+
+func (c *Service) updateImportedReview(ctx context.Context, tx *store.Tx, a *core.Actor, reviewID int64, in ImportedContent, detail any, batch *ImportBatch) error {
 	r, err := tx.ReviewByID(ctx, reviewID)
 	if err != nil {
 		return err
@@ -78,7 +86,7 @@ func (c *Service) UpdateImportedReview(ctx context.Context, tx *store.Tx, a *cor
 	if err := c.AddReviewEvent(ctx, tx, a, r.ID, EventSourceUpdated, r.State, r.State, "", detail); err != nil {
 		return err
 	}
-	return c.afterReviewStateChange(ctx, tx, r.ID)
+	return batch.after(ctx, c, tx, r.ID)
 }
 
 // RemoveImportedReview moves an imported review to removed with reason
@@ -122,6 +130,10 @@ func (c *Service) RemoveImportedReview(ctx context.Context, tx *store.Tx, a *cor
 // read removed (source_removed) and that the marketplace lists again; it writes
 // review.source_updated. Reviews removed by a removal request are not restored.
 func (c *Service) RestoreImportedReview(ctx context.Context, tx *store.Tx, a *core.Actor, reviewID int64, detail any) error {
+	return c.restoreImportedReview(ctx, tx, a, reviewID, detail, nil)
+}
+
+func (c *Service) restoreImportedReview(ctx context.Context, tx *store.Tx, a *core.Actor, reviewID int64, detail any, batch *ImportBatch) error {
 	r, err := tx.ReviewByID(ctx, reviewID)
 	if err != nil {
 		return err
@@ -135,5 +147,47 @@ func (c *Service) RestoreImportedReview(ctx context.Context, tx *store.Tx, a *co
 	if err := c.AddReviewEvent(ctx, tx, a, r.ID, EventSourceUpdated, r.State, core.ReviewPublished, "", detail); err != nil {
 		return err
 	}
-	return c.afterReviewStateChange(ctx, tx, r.ID)
+	return batch.after(ctx, c, tx, r.ID)
+}
+
+// ImportBatch collects the imported-review writes of one transaction and refreshes
+// the read model once for all of them (Finish, in the same transaction): an import
+// of thousands of rows then saves each product's figures once per batch, not once
+// per review.
+type ImportBatch struct {
+	c   *Service
+	tx  *store.Tx
+	ids []int64
+}
+
+// NewImportBatch starts a batch in tx; call Finish before tx commits.
+func (c *Service) NewImportBatch(tx *store.Tx) *ImportBatch { return &ImportBatch{c: c, tx: tx} }
+
+// after refreshes the read model now (no batch) or at Finish.
+func (b *ImportBatch) after(ctx context.Context, c *Service, tx *store.Tx, id int64) error {
+	if b == nil {
+		return c.afterReviewStateChange(ctx, tx, id)
+	}
+	b.ids = append(b.ids, id)
+	return nil
+}
+
+// Import is ImportReview inside the batch.
+func (b *ImportBatch) Import(ctx context.Context, a *core.Actor, in ImportedContent, detail any) (store.Review, error) {
+	return b.c.importReview(ctx, b.tx, a, in, detail, b)
+}
+
+// Update is UpdateImportedReview inside the batch.
+func (b *ImportBatch) Update(ctx context.Context, a *core.Actor, reviewID int64, in ImportedContent, detail any) error {
+	return b.c.updateImportedReview(ctx, b.tx, a, reviewID, in, detail, b)
+}
+
+// Restore is RestoreImportedReview inside the batch.
+func (b *ImportBatch) Restore(ctx context.Context, a *core.Actor, reviewID int64, detail any) error {
+	return b.c.restoreImportedReview(ctx, b.tx, a, reviewID, detail, b)
+}
+
+// Finish refreshes the read model for every review the batch wrote.
+func (b *ImportBatch) Finish(ctx context.Context) error {
+	return b.c.Read.RefreshReviewsStats(ctx, b.tx, b.ids)
 }
