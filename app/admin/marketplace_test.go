@@ -279,7 +279,7 @@ func TestMarketplaceFilesEndToEnd(t *testing.T) {
 			}
 			agg := l["aggregate"].(map[string]any)
 			if agg["count"] != float64(2) || agg["average"] != float64(4) || agg["imported_count"] != float64(2) ||
-				agg["verified_count"] != float64(0) || agg["imported_label"] == "" {
+				agg["verified_count"] != float64(0) || agg["imported_label"] == "" || agg["structured_count"] != float64(0) {
 				t.Fatalf("aggregate: %v", agg)
 			}
 			if v := f.list("product=MUG-BLUE&verified=1"); len(v["reviews"].([]any)) != 0 {
