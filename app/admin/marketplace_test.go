@@ -10,6 +10,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/platform/platformtest"
+	"reviewd/store"
 )
 
 // marketFx is an installation with channel web-tr (TR, Turkish), a catalogue of
@@ -526,5 +528,24 @@ func TestMarketplaceFeed(t *testing.T) {
 		t.Fatalf("attention: %s", res)
 	}
 	expect(t, f.do("POST", "/admin/v1/marketplace/sources/"+src+"/runs", map[string]any{"scope": "some"}), 400, "invalid / scope")
+
+	// A read left queued by a process that ended blocks the connection until the
+	// job fails it as interrupted.
+	n, _ := strconv.ParseInt(strings.TrimPrefix(src, "mks_"), 10, 64)
+	err = f.env.App.DB.WithTx(context.Background(), func(tx *store.Tx) error {
+		_, err := tx.CreateMarketplaceRun(context.Background(), store.MarketplaceRun{SourceID: n, Trigger: "feed", Scope: "full"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, f.do("POST", "/admin/v1/marketplace/sources/"+src+"/runs", nil), 409, "run_in_progress / run_in_progress")
+	f.env.Clock.T = f.env.Clock.T.Add(3 * time.Hour)
+	if _, _, err := f.env.App.Marketplace.RunDue(context.Background(), f.env.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if run := f.waitRun(src); run["state"] != "failed" || run["error"] != "interrupted" {
+		t.Fatalf("stale run: %v", run)
+	}
 	_ = io.Discard
 }

@@ -101,6 +101,15 @@ func failureOf(err error) string {
 // connection (removals are held back until a read with confirm_removals), made due
 // again after FeedInterval (failed reads retry after FeedInterval too). It returns how many were read and failed.
 func (c *Service) RunDue(ctx context.Context, now time.Time) (read, failed int, err error) {
+	// A read left queued or running by a process that ended would block its
+	// connection (one read at a time): fail it after StaleRunAfter.
+	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.FailStaleMarketplaceRuns(ctx, now.Add(-StaleRunAfter))
+		return err
+	})
+	if err != nil {
+		return 0, 0, err
+	}
 	ss, err := c.DB.Read().DueMarketplaceSources(ctx, now)
 	if err != nil {
 		return 0, 0, err
@@ -134,6 +143,10 @@ func (c *Service) RunDue(ctx context.Context, now time.Time) (read, failed int, 
 	}
 	return read, failed, nil
 }
+
+// StaleRunAfter is how long a run may stay queued or running before the job fails
+// it as interrupted.
+const StaleRunAfter = 2 * time.Hour
 
 // FeedInterval is the time between scheduled reads of a feed connection.
 const FeedInterval = 6 * time.Hour
