@@ -982,3 +982,123 @@ CREATE TRIGGER qa_revisions_answers_update AFTER UPDATE ON answers BEGIN
 CREATE TRIGGER qa_revisions_answers_delete AFTER DELETE ON answers BEGIN
 	INSERT INTO qa_revisions (market, n) SELECT market, 1 FROM questions WHERE id = OLD.question_id
 		ON CONFLICT (market) DO UPDATE SET n = n + 1; END;
+
+-- @version 13: product catalogue and product feeds, marketplace review sources, runs and removals
+
+-- The product catalogue: one row per variant_key. source says where the row came
+-- from first (ingest: POST /v1/ingest/products, feed: a product feed, order: filled
+-- from order lines). Empty fields are filled from later sources; a posted or fed
+-- value replaces what order lines gave. gtin and catalog_id find a marketplace
+-- row's product (docs/catalogue.md).
+CREATE TABLE products (
+	id          INTEGER PRIMARY KEY,
+	variant_key TEXT NOT NULL UNIQUE,
+	group_key   TEXT NOT NULL DEFAULT '',
+	catalog_id  TEXT NOT NULL DEFAULT '',
+	name        TEXT NOT NULL DEFAULT '',
+	url         TEXT NOT NULL DEFAULT '',
+	image_url   TEXT NOT NULL DEFAULT '',
+	brand       TEXT NOT NULL DEFAULT '',
+	gtin        TEXT NOT NULL DEFAULT '',
+	mpn         TEXT NOT NULL DEFAULT '',
+	source      TEXT NOT NULL CHECK (source IN ('ingest', 'feed', 'order')),
+	created_at  INTEGER NOT NULL,
+	updated_at  INTEGER NOT NULL
+);
+CREATE INDEX products_gtin ON products(gtin) WHERE gtin != '';
+CREATE INDEX products_catalog ON products(catalog_id) WHERE catalog_id != '';
+
+-- Product feeds read on a schedule over the outbound client: format google_xml,
+-- google_tsv or json (docs/catalogue.md). last_error holds the failure code of the
+-- last read (page_limit_reached: <limit>, cursor_repeated, http_status: <code>, ...).
+CREATE TABLE product_feeds (
+	id               INTEGER PRIMARY KEY,
+	url              TEXT NOT NULL UNIQUE,
+	format           TEXT NOT NULL CHECK (format IN ('google_xml', 'google_tsv', 'json')),
+	interval_minutes INTEGER NOT NULL DEFAULT 360,
+	enabled          INTEGER NOT NULL DEFAULT 1,
+	next_run_at      INTEGER NOT NULL,
+	last_run_at      INTEGER,
+	last_error       TEXT NOT NULL DEFAULT '',
+	last_products    INTEGER NOT NULL DEFAULT 0,
+	last_pages       INTEGER NOT NULL DEFAULT 0,
+	created_at       INTEGER NOT NULL,
+	updated_at       INTEGER NOT NULL
+);
+
+-- Marketplace review connections (spec 3, "Marketplace review endpoints"): one per
+-- channel, marketplace and seller. route file (uploads) or feed (read from feed_url
+-- by the marketplace job). secret_enc is sealed with the master key and never
+-- returned. failures counts failed feed reads in a row.
+CREATE TABLE marketplace_sources (
+	id          INTEGER PRIMARY KEY,
+	platform    TEXT NOT NULL CHECK (platform IN ('trendyol', 'hepsiburada', 'n11', 'amazon', 'ciceksepeti')),
+	channel_id  INTEGER NOT NULL REFERENCES channels(id),
+	seller_id   TEXT NOT NULL,
+	route       TEXT NOT NULL CHECK (route IN ('file', 'feed')),
+	feed_url    TEXT NOT NULL DEFAULT '',
+	secret_enc  BLOB,
+	enabled     INTEGER NOT NULL DEFAULT 1,
+	failures    INTEGER NOT NULL DEFAULT 0,
+	next_run_at INTEGER,
+	created_at  INTEGER NOT NULL,
+	updated_at  INTEGER NOT NULL,
+	UNIQUE (channel_id, platform, seller_id)
+);
+
+-- Reads of a marketplace connection: state queued, running, succeeded, held
+-- (removals held back) or failed (error holds the failure code). counts and report
+-- are JSON objects (docs/marketplace.md).
+CREATE TABLE marketplace_runs (
+	id               INTEGER PRIMARY KEY,
+	source_id        INTEGER NOT NULL REFERENCES marketplace_sources(id) ON DELETE CASCADE,
+	trigger          TEXT NOT NULL CHECK (trigger IN ('file', 'feed', 'schedule')),
+	scope            TEXT NOT NULL CHECK (scope IN ('new', 'full')),
+	confirm_removals INTEGER NOT NULL DEFAULT 0,
+	state            TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'held', 'failed')),
+	error            TEXT NOT NULL DEFAULT '',
+	file_name        TEXT NOT NULL DEFAULT '',
+	counts           TEXT NOT NULL DEFAULT '{}',
+	report           TEXT NOT NULL DEFAULT '{}',
+	created_at       INTEGER NOT NULL,
+	started_at       INTEGER,
+	finished_at      INTEGER
+);
+CREATE INDEX marketplace_runs_source ON marketplace_runs(source_id, id);
+CREATE UNIQUE INDEX marketplace_runs_active ON marketplace_runs(source_id) WHERE state IN ('queued', 'running');
+
+-- Imported reviews and where they came from: the marketplace's review number, the
+-- row's barcode and a fingerprint of the imported content (a changed row updates the
+-- review). removed_by_request is set when the review was removed by a removal
+-- request (a later read does not bring it back).
+CREATE TABLE marketplace_reviews (
+	review_id          INTEGER PRIMARY KEY REFERENCES reviews(id),
+	source_id          INTEGER NOT NULL REFERENCES marketplace_sources(id),
+	source_review_id   TEXT NOT NULL,
+	barcode            TEXT NOT NULL DEFAULT '',
+	fingerprint        TEXT NOT NULL,
+	removed_by_request INTEGER NOT NULL DEFAULT 0,
+	seen_run_id        INTEGER NOT NULL DEFAULT 0,
+	UNIQUE (source_id, source_review_id)
+);
+
+-- Removal requests for imported reviews (POST /admin/v1/marketplace/removals),
+-- recorded as deletion requests: the review ids, the media files purged and who asked.
+CREATE TABLE marketplace_removals (
+	id           INTEGER PRIMARY KEY,
+	public_id    TEXT NOT NULL UNIQUE,
+	reviews      TEXT NOT NULL,
+	note         TEXT NOT NULL DEFAULT '',
+	media_purged INTEGER NOT NULL DEFAULT 0,
+	state        TEXT NOT NULL CHECK (state IN ('completed')),
+	actor_id     TEXT NOT NULL DEFAULT '',
+	created_at   INTEGER NOT NULL
+);
+
+-- Which sources a removal request touched (a source with a removal record cannot be
+-- deleted).
+CREATE TABLE marketplace_removal_sources (
+	removal_id INTEGER NOT NULL REFERENCES marketplace_removals(id) ON DELETE CASCADE,
+	source_id  INTEGER NOT NULL,
+	PRIMARY KEY (removal_id, source_id)
+);

@@ -13,8 +13,10 @@ import (
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/catalogue"
 	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
+	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/privacy"
 	"reviewd/app/core/qa"
@@ -129,6 +131,9 @@ type Domain struct {
 	Orders   *orders.Service
 	Audit    *audit.Service
 	Privacy  *privacy.Service
+	// Catalogue and Marketplace: the product catalogue and marketplace review import.
+	Catalogue   *catalogue.Service
+	Marketplace *marketplace.Service
 }
 
 // Parts are the infrastructure parts of the domain services beside the kernel's
@@ -172,6 +177,8 @@ func NewDomain(c *core.Core, p Parts) Domain {
 		Platforms: p.Platforms, Reviews: d.Reviews, Sending: d.Sending, Brand: d.Brand}
 	d.Audit = audit.New(db, keys, url)
 	d.Privacy = privacy.New(db, keys, d.Orders, d.Reviews)
+	d.Catalogue = catalogue.New(db, p.Outbound, log)
+	d.Marketplace = marketplace.New(db, keys, p.Outbound, d.Reviews, d.Catalogue, log)
 	return d
 }
 
@@ -181,6 +188,7 @@ func (d Domain) SetMailer(m *mail.Mailer) { d.Sending.Mailer, d.QA.Mailer, d.Acc
 // SetOutbound replaces the outbound client of every service that calls out.
 func (d Domain) SetOutbound(o *outbound.Client) {
 	d.Sending.Outbound, d.Orders.Outbound, d.Channels.Outbound, d.Read.Outbound = o, o, o, o
+	d.Catalogue.Outbound, d.Marketplace.Outbound = o, o
 }
 
 // SetScanner replaces the upload scanner.

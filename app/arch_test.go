@@ -29,6 +29,9 @@ var layers = map[string]int{
 	"reviewd/app/core/qa":        5,
 	"reviewd/app/core/orders":    6,
 	"reviewd/app/core/privacy":   7,
+	// Catalogue and marketplace import (new services, no kernel embedding).
+	"reviewd/app/core/catalogue":   3,
+	"reviewd/app/core/marketplace": 7,
 }
 
 // httpPending lists the domain files that still import net/http: the sessions code

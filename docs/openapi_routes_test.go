@@ -156,6 +156,7 @@ func ops() []op {
 	out = append(out, privacyOps()...)
 	out = append(out, accessOps()...)
 	out = append(out, channelsOps()...)
+	out = append(out, marketOps()...)
 	return out
 }
 

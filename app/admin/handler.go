@@ -13,8 +13,10 @@ import (
 	"reviewd/app/core/access"
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
+	"reviewd/app/core/catalogue"
 	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
+	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/privacy"
 	"reviewd/app/core/qa"
@@ -37,10 +39,14 @@ type Handler struct {
 	Brand   *brand.Service
 	Audit   *audit.Service
 	Privacy *privacy.Service
-	Auth    *web.Auth
-	Limits  *web.Limits
 	// Channels: channels, domains and keys made from the panel.
 	Channels *channels.Service
+	// Marketplace serves the marketplace review endpoints (marketplace.go).
+	Marketplace *marketplace.Service
+	// Catalogue serves the product feed endpoints (product_feeds.go).
+	Catalogue *catalogue.Service
+	Auth      *web.Auth
+	Limits    *web.Limits
 }
 
 // route is one line of the route table: method, path, who may call it, the

@@ -114,5 +114,22 @@ func (h *Handler) routes() []route {
 		{"POST", "/admin/v1/subject-requests/{id:dsr_[0-9]+}/complete", panel, core.PermPersonalData, h.handleSubjectRequestComplete},
 		{"POST", "/admin/v1/subject-requests/{id:dsr_[0-9]+}/refuse", panel, core.PermPersonalData, h.handleSubjectRequestRefuse},
 		{"POST", "/admin/v1/subject-requests/{id:dsr_[0-9]+}/copy", panel, core.PermPersonalData, h.handleSubjectRequestCopy},
+		// Marketplace reviews (marketplace.go): panel session; connections need
+		// change-settings, the imported-review list and removals
+		// handle-personal-data-requests.
+		{"GET", "/admin/v1/marketplace/sources", panelNotKey, core.PermWrite, h.handleMarketSourceList},
+		{"POST", "/admin/v1/marketplace/sources", panelNotKey, core.PermWrite, h.handleMarketSourceCreate},
+		{"GET", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}", panelNotKey, core.PermWrite, h.handleMarketSourceGet},
+		{"PATCH", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}", panelNotKey, core.PermWrite, h.handleMarketSourceUpdate},
+		{"DELETE", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}", panelNotKey, core.PermWrite, h.handleMarketSourceDelete},
+		{"POST", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}/runs", panelNotKey, core.PermWrite, h.handleMarketRunStart},
+		{"GET", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}/runs", panelNotKey, core.PermWrite, h.handleMarketRunList},
+		{"POST", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}/check", panelNotKey, core.PermWrite, h.handleMarketCheck},
+		{"GET", "/admin/v1/marketplace/imported-reviews", panelNotKey, core.PermPersonalData, h.handleImportedReviewList},
+		{"POST", "/admin/v1/marketplace/removals", panelNotKey, core.PermPersonalData, h.handleMarketRemoval},
+		// Product feeds of the catalogue (product_feeds.go): panel session, change-settings.
+		{"GET", "/admin/v1/product-feeds", panelNotKey, core.PermWrite, h.handleProductFeedList},
+		{"POST", "/admin/v1/product-feeds", panelNotKey, core.PermWrite, h.handleProductFeedCreate},
+		{"DELETE", "/admin/v1/product-feeds/{id:pf_[0-9]+}", panelNotKey, core.PermWrite, h.handleProductFeedDelete},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"reviewd/app/core"
+	"reviewd/app/core/catalogue"
 	"reviewd/app/core/orders"
 	"reviewd/app/web"
 )
@@ -23,8 +24,10 @@ const MaxBody = 5 << 20
 // Handler holds what the ingest surface uses.
 type Handler struct {
 	Orders *orders.Service
-	Auth   *web.Auth
-	Limits *web.Limits
+	// Catalogue takes the products posted by the store server (products.go).
+	Catalogue *catalogue.Service
+	Auth      *web.Auth
+	Limits    *web.Limits
 
 	anonOnce  sync.Once
 	anonLimit *web.Limiter // anonymous dry runs (panel.go)

@@ -8,6 +8,7 @@ func (h *Handler) routes() []route {
 	return []route{
 		{"POST", "/v1/ingest/orders", transfer, "", h.handleOrderIngest},
 		{"POST", "/v1/ingest/deliveries", transfer, "", h.handleDeliveryIngest},
+		{"POST", "/v1/ingest/products", transfer, "", h.handleProductIngest},
 		{"POST", "/admin/v1/ingest/check", dryRun, "", h.handleIngestCheck},
 		{"GET", "/admin/v1/ingest/stats", keyOrPanel, core.PermRead, h.handleIngestStats},
 	}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -28,7 +29,13 @@ func ReadDeadline(next http.Handler, short, long time.Duration, isLong func(*htt
 	})
 }
 
-// IsUpload reports whether r is a media upload (POST /v1/media).
+// IsUpload reports whether r is a media upload (POST /v1/media) or a marketplace
+// file (POST /admin/v1/marketplace/sources/<id>/runs or .../check, up to 20 MB).
 func IsUpload(r *http.Request) bool {
-	return r.Method == http.MethodPost && r.URL.Path == "/v1/media"
+	if r.Method != http.MethodPost {
+		return false
+	}
+	p := r.URL.Path
+	return p == "/v1/media" || strings.HasPrefix(p, "/admin/v1/marketplace/sources/") &&
+		(strings.HasSuffix(p, "/runs") || strings.HasSuffix(p, "/check"))
 }

@@ -303,6 +303,45 @@ func (w *statsWork) apply(ct contribution, sign int) {
 // review up to date with its current state, in tx. It is called by
 // afterReviewStateChange for every change of a review or of its media.
 func (c *Service) RefreshReviewStats(ctx context.Context, tx *store.Tx, reviewID int64) error {
+	return c.RefreshReviewsStats(ctx, tx, []int64{reviewID})
+}
+
+// RefreshReviewsStats is RefreshReviewStats for many reviews changed in one
+// transaction (a marketplace import batch): each review's listing, search and word
+// rows are refreshed, and each product's figures are saved once at the end.
+func (c *Service) RefreshReviewsStats(ctx context.Context, tx *store.Tx, reviewIDs []int64) error {
+	work := map[productRef]*statsWork{}
+	get := func(ref productRef) (*statsWork, error) {
+		if w := work[ref]; w != nil {
+			return w, nil
+		}
+		st, err := tx.ProductStatsOf(ctx, ref.Scope, ref.Key, ref.Market)
+		if errors.Is(err, store.ErrNotFound) {
+			st, err = store.ProductStats{Scope: ref.Scope, ProductKey: ref.Key, Market: ref.Market}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		w := newStatsWork(st)
+		work[ref] = w
+		return w, nil
+	}
+	for _, id := range reviewIDs {
+		if err := c.stageReviewStats(ctx, tx, id, get); err != nil {
+			return err
+		}
+	}
+	for ref, w := range work {
+		if err := c.refreshProductStats(ctx, tx, ref, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stageReviewStats refreshes one review's listing, search and word rows and
+// applies its change to the product figures handed out by get.
+func (c *Service) stageReviewStats(ctx context.Context, tx *store.Tx, reviewID int64, get func(productRef) (*statsWork, error)) error {
 	r, err := tx.ReviewByID(ctx, reviewID)
 	if err != nil {
 		return fmt.Errorf("core: refresh review stats: %w", err)
@@ -327,21 +366,19 @@ func (c *Service) RefreshReviewStats(ctx context.Context, tx *store.Tx, reviewID
 			return err
 		}
 	}
-	work := map[productRef]*statsWork{}
-	get := func(ref productRef) (*statsWork, error) {
-		if w := work[ref]; w != nil {
-			return w, nil
+	// words and unwords of this review per product (the product figures may
+	// collect many reviews).
+	type wordDiff struct{ words, unwords map[string]string }
+	diffs := map[productRef]*wordDiff{}
+	var refs []productRef
+	diff := func(ref productRef) *wordDiff {
+		if d := diffs[ref]; d != nil {
+			return d
 		}
-		st, err := tx.ProductStatsOf(ctx, ref.Scope, ref.Key, ref.Market)
-		if errors.Is(err, store.ErrNotFound) {
-			st, err = store.ProductStats{Scope: ref.Scope, ProductKey: ref.Key, Market: ref.Market}, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		w := newStatsWork(st)
-		work[ref] = w
-		return w, nil
+		d := &wordDiff{}
+		diffs[ref] = d
+		refs = append(refs, ref)
+		return d
 	}
 	if hadOld {
 		for _, ref := range RefsOf(old.VariantKey, old.GroupKey, old.Market) {
@@ -350,7 +387,7 @@ func (c *Service) RefreshReviewStats(ctx context.Context, tx *store.Tx, reviewID
 				return err
 			}
 			w.apply(oldC, -1)
-			w.unwords = oldC.Words
+			diff(ref).unwords = oldC.Words
 		}
 	}
 	if listed {
@@ -360,24 +397,29 @@ func (c *Service) RefreshReviewStats(ctx context.Context, tx *store.Tx, reviewID
 				return err
 			}
 			w.apply(newC, +1)
-			w.words = newC.Words
+			diff(ref).words = newC.Words
 			if r.ProductName != "" && w.st.ProductName == "" {
 				w.st.ProductName = r.ProductName
 			}
 		}
 	}
-	for ref, w := range work {
-		if maps.Equal(w.words, w.unwords) {
-			w.words, w.unwords = nil, nil
+	for _, ref := range refs {
+		d := diffs[ref]
+		if maps.Equal(d.words, d.unwords) {
+			continue
 		}
-		if len(w.unwords) > 0 {
-			if err := tx.AddProductWords(ctx, ref.Scope, ref.Key, ref.Market, w.unwords, -1); err != nil {
+		w, err := get(ref)
+		if err != nil {
+			return err
+		}
+		if len(d.unwords) > 0 {
+			if err := tx.AddProductWords(ctx, ref.Scope, ref.Key, ref.Market, d.unwords, -1); err != nil {
 				return err
 			}
 			w.topics = true
 		}
-		if len(w.words) > 0 {
-			if err := tx.AddProductWords(ctx, ref.Scope, ref.Key, ref.Market, w.words, +1); err != nil {
+		if len(d.words) > 0 {
+			if err := tx.AddProductWords(ctx, ref.Scope, ref.Key, ref.Market, d.words, +1); err != nil {
 				return err
 			}
 			w.topics = true
@@ -401,11 +443,6 @@ func (c *Service) RefreshReviewStats(ctx context.Context, tx *store.Tx, reviewID
 			return err
 		}
 		if err := tx.UnindexReview(ctx, r.ID); err != nil {
-			return err
-		}
-	}
-	for ref, w := range work {
-		if err := c.refreshProductStats(ctx, tx, ref, w); err != nil {
 			return err
 		}
 	}

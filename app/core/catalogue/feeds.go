@@ -1,0 +1,345 @@
+package catalogue
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"reviewd/app/core"
+	"reviewd/app/outbound"
+	"reviewd/store"
+)
+
+// Product feed formats (docs/catalogue.md).
+const (
+	FeedGoogleXML = "google_xml"
+	FeedGoogleTSV = "google_tsv"
+	FeedJSON      = "json"
+)
+
+// Product feed limits: 100 pages of at most 50 MB each.
+const (
+	ProductFeedPageLimit = 100
+	productFeedPageBytes = 50 << 20
+)
+
+// ErrFeedExists: a feed with this address is already read.
+var ErrFeedExists = core.Conflict("feed_exists", "")
+
+// FeedID is the public id of a product feed.
+func FeedID(id int64) string { return "pf_" + strconv.FormatInt(id, 10) }
+
+// FeedView is a product feed as the API shows it.
+type FeedView struct {
+	ID              string     `json:"id"`
+	URL             string     `json:"url"`
+	Format          string     `json:"format"`
+	IntervalMinutes int        `json:"interval_minutes"`
+	Enabled         bool       `json:"enabled"`
+	NextRunAt       time.Time  `json:"next_run_at"`
+	LastRunAt       *time.Time `json:"last_run_at"`
+	LastError       string     `json:"last_error"`
+	LastProducts    int        `json:"last_products"`
+	LastPages       int        `json:"last_pages"`
+	CreatedAt       time.Time  `json:"created_at"`
+}
+
+func feedView(f store.ProductFeed) FeedView {
+	v := FeedView{ID: FeedID(f.ID), URL: f.URL, Format: f.Format, IntervalMinutes: f.IntervalMinutes, Enabled: f.Enabled,
+		NextRunAt: f.NextRunAt, LastError: f.LastError, LastProducts: f.LastProducts, LastPages: f.LastPages, CreatedAt: f.CreatedAt}
+	if !f.LastRunAt.IsZero() {
+		t := f.LastRunAt
+		v.LastRunAt = &t
+	}
+	return v
+}
+
+// FeedList is the answer of GET /admin/v1/product-feeds.
+type FeedList struct {
+	Items    []FeedView `json:"items"`
+	Products int        `json:"products"`
+}
+
+// Feeds lists the product feeds and the size of the catalogue.
+func (c *Service) Feeds(ctx context.Context) (FeedList, error) {
+	q := c.DB.Read()
+	fs, err := q.ProductFeeds(ctx)
+	if err != nil {
+		return FeedList{}, err
+	}
+	out := FeedList{Items: make([]FeedView, len(fs))}
+	for i, f := range fs {
+		out.Items[i] = feedView(f)
+	}
+	out.Products, err = q.CountProducts(ctx)
+	return out, err
+}
+
+// FeedInput is the body of POST /admin/v1/product-feeds.
+type FeedInput struct {
+	URL             string `json:"url"`
+	Format          string `json:"format"`
+	IntervalMinutes int    `json:"interval_minutes"`
+}
+
+// CreateFeed saves a product feed, due at once (201). url must be https
+// (invalid / url_invalid); format google_xml, google_tsv or json (invalid / format);
+// interval_minutes 60–10080, default 360 (invalid / interval_minutes).
+func (c *Service) CreateFeed(ctx context.Context, a *core.Actor, in FeedInput, record func(tx *store.Tx, id string) error) (FeedView, error) {
+	u := strings.TrimSpace(in.URL)
+	if u == "" || len(u) > 2048 || outbound.CheckURL(u) != nil {
+		return FeedView{}, core.Invalid("url_invalid")
+	}
+	switch in.Format {
+	case FeedGoogleXML, FeedGoogleTSV, FeedJSON:
+	default:
+		return FeedView{}, core.Invalid("format")
+	}
+	if in.IntervalMinutes == 0 {
+		in.IntervalMinutes = 360
+	}
+	if in.IntervalMinutes < 60 || in.IntervalMinutes > 10080 {
+		return FeedView{}, core.Invalid("interval_minutes")
+	}
+	var out FeedView
+	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		f, err := tx.CreateProductFeed(ctx, store.ProductFeed{URL: u, Format: in.Format, IntervalMinutes: in.IntervalMinutes, Enabled: true})
+		if errors.Is(err, store.ErrConflict) {
+			return ErrFeedExists
+		}
+		if err != nil {
+			return err
+		}
+		out = feedView(f)
+		return record(tx, out.ID)
+	})
+	return out, err
+}
+
+// DeleteFeed removes a product feed; its products stay.
+func (c *Service) DeleteFeed(ctx context.Context, id string, record func(tx *store.Tx) error) error {
+	n, err := strconv.ParseInt(strings.TrimPrefix(id, "pf_"), 10, 64)
+	if err != nil || !strings.HasPrefix(id, "pf_") {
+		return core.ErrNotFound
+	}
+	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		if err := tx.DeleteProductFeed(ctx, n); errors.Is(err, store.ErrNotFound) {
+			return core.ErrNotFound
+		} else if err != nil {
+			return err
+		}
+		return record(tx)
+	})
+}
+
+// FeedRead is the outcome of reading one feed.
+type FeedRead struct {
+	Products int
+	Skipped  int
+	Pages    int
+	Failure  string
+}
+
+// ReadFeed reads every page of a product feed over the outbound client and saves
+// its products, page by page (source feed). Items without an id or with invalid
+// fields are skipped.
+func (c *Service) ReadFeed(ctx context.Context, f store.ProductFeed) (FeedRead, error) {
+	var out FeedRead
+	h := map[string][]string{"User-Agent": {"reviewd"}}
+	ctx = outbound.WithTarget(ctx, "product_feed")
+	pages, err := FetchPages(ctx, c.Outbound, f.URL, h, ProductFeedPageLimit, productFeedPageBytes,
+		func(u string, res *outbound.Response) (string, error) {
+			items, next, err := parseFeedPage(f.Format, res.Body)
+			if err != nil {
+				return "", err
+			}
+			var ps []store.Product
+			for _, it := range items {
+				p, err := ValidateProduct(it, "")
+				if err != nil {
+					out.Skipped++
+					continue
+				}
+				p.Source = "feed"
+				ps = append(ps, p)
+			}
+			err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
+				for _, p := range ps {
+					if err := tx.UpsertProduct(ctx, p); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return "", err
+			}
+			out.Products += len(ps)
+			return NextPage(u, res.Header, next)
+		})
+	out.Pages = pages
+	if err != nil {
+		var fe *FeedError
+		if !errors.As(err, &fe) {
+			return out, err
+		}
+		out.Failure = fe.Code
+	}
+	return out, nil
+}
+
+// RunDueFeeds reads every enabled product feed due at now and records each read
+// on the feed (last_error holds the failure code). It returns how many were read
+// and failed.
+func (c *Service) RunDueFeeds(ctx context.Context, now time.Time) (read, failed int, err error) {
+	fs, err := c.DB.Read().DueProductFeeds(ctx, now)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, f := range fs {
+		r, err := c.ReadFeed(ctx, f)
+		if err != nil {
+			r.Failure = "internal_error"
+			c.Log.Warn("product feed read failed", "feed", FeedID(f.ID), "err", err)
+		}
+		read++
+		if r.Failure != "" {
+			failed++
+		}
+		if err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+			return tx.FinishProductFeedRead(ctx, f.ID, now, r.Products, r.Pages, r.Failure)
+		}); err != nil {
+			return read, failed, err
+		}
+	}
+	return read, failed, nil
+}
+
+// parseFeedPage reads one page of a product feed into product inputs and its next
+// address (JSON "next"; other formats page only by Link header).
+func parseFeedPage(format string, body []byte) ([]ProductInput, string, error) {
+	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
+	switch format {
+	case FeedJSON:
+		var page struct {
+			Products []ProductInput `json:"products"`
+			Next     string         `json:"next"`
+		}
+		if err := json.Unmarshal(body, &page); err != nil {
+			return nil, "", &FeedError{Code: "feed_unreadable"}
+		}
+		return page.Products, page.Next, nil
+	case FeedGoogleTSV:
+		items, err := parseGoogleTSV(body)
+		return items, "", err
+	default:
+		items, err := parseGoogleXML(body)
+		return items, "", err
+	}
+}
+
+// googleItem is an RSS item or Atom entry of a Google Merchant product feed; the
+// attributes are in the g: namespace, title and link may be plain RSS/Atom ones.
+type googleItem struct {
+	ID     string `xml:"http://base.google.com/ns/1.0 id"`
+	GTitle string `xml:"http://base.google.com/ns/1.0 title"`
+	GLink  string `xml:"http://base.google.com/ns/1.0 link"`
+	Image  string `xml:"http://base.google.com/ns/1.0 image_link"`
+	Brand  string `xml:"http://base.google.com/ns/1.0 brand"`
+	GTIN   string `xml:"http://base.google.com/ns/1.0 gtin"`
+	MPN    string `xml:"http://base.google.com/ns/1.0 mpn"`
+	Group  string `xml:"http://base.google.com/ns/1.0 item_group_id"`
+	Title  string `xml:"title"`
+	// Link is RSS's <link>text</link> or Atom's <link href="..."/>.
+	Link []struct {
+		Href string `xml:"href,attr"`
+		Text string `xml:",chardata"`
+	} `xml:"link"`
+}
+
+func (g googleItem) input() ProductInput {
+	name, link := g.GTitle, g.GLink
+	if name == "" {
+		name = g.Title
+	}
+	for _, l := range g.Link {
+		if link == "" {
+			link = strings.TrimSpace(l.Text)
+		}
+		if link == "" {
+			link = l.Href
+		}
+	}
+	id := strings.TrimSpace(g.ID)
+	return ProductInput{VariantKey: id, CatalogID: id, GroupKey: g.Group, Name: name, URL: link, ImageURL: g.Image,
+		Brand: g.Brand, GTIN: g.GTIN, MPN: g.MPN}
+}
+
+// parseGoogleXML streams the items (RSS 2.0) or entries (Atom) of a Merchant feed.
+func parseGoogleXML(body []byte) ([]ProductInput, error) {
+	d := xml.NewDecoder(bytes.NewReader(body))
+	var out []ProductInput
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, &FeedError{Code: "feed_unreadable"}
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || (se.Name.Local != "item" && se.Name.Local != "entry") {
+			continue
+		}
+		var it googleItem
+		if err := d.DecodeElement(&it, &se); err != nil {
+			return nil, &FeedError{Code: "feed_unreadable"}
+		}
+		out = append(out, it.input())
+	}
+}
+
+// parseGoogleTSV reads a tab-separated Merchant feed with a header line (attribute
+// names with underscores or spaces).
+func parseGoogleTSV(body []byte) ([]ProductInput, error) {
+	r := csv.NewReader(bufio.NewReader(bytes.NewReader(body)))
+	r.Comma, r.FieldsPerRecord, r.LazyQuotes = '\t', -1, true
+	header, err := r.Read()
+	if err != nil {
+		return nil, &FeedError{Code: "feed_unreadable"}
+	}
+	idx := map[string]int{}
+	for i, h := range header {
+		idx[strings.ReplaceAll(strings.ToLower(strings.TrimSpace(h)), " ", "_")] = i
+	}
+	if _, ok := idx["id"]; !ok {
+		return nil, &FeedError{Code: "column_missing: id"}
+	}
+	get := func(rec []string, name string) string {
+		if i, ok := idx[name]; ok && i < len(rec) {
+			return strings.TrimSpace(rec[i])
+		}
+		return ""
+	}
+	var out []ProductInput
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, &FeedError{Code: "feed_unreadable"}
+		}
+		id := get(rec, "id")
+		out = append(out, ProductInput{VariantKey: id, CatalogID: id, GroupKey: get(rec, "item_group_id"), Name: get(rec, "title"),
+			URL: get(rec, "link"), ImageURL: get(rec, "image_link"), Brand: get(rec, "brand"), GTIN: get(rec, "gtin"), MPN: get(rec, "mpn")})
+	}
+}

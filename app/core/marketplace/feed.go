@@ -1,0 +1,154 @@
+package marketplace
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"reviewd/app/core"
+	"reviewd/app/core/catalogue"
+	"reviewd/app/outbound"
+	"reviewd/store"
+)
+
+// Feed limits: a page is at most 20 MB and a read at most 100 pages
+// (docs/marketplace.md).
+const (
+	FeedPageLimit = 100
+	feedPageBytes = MaxFileBytes
+)
+
+// feedPage is a JSON page of a marketplace feed.
+type feedPage struct {
+	Reviews []json.RawMessage `json:"reviews"`
+	Next    string            `json:"next"`
+}
+
+// readFeed reads every page of a connection's feed into the importer. Pages are
+// JSON ({"reviews": [...], "next"}) or CSV with a header line (paged by Link
+// header).
+func (c *Service) readFeed(ctx context.Context, im *importer, s store.MarketplaceSource) error {
+	h := map[string][]string{"Accept": {"application/json, text/csv"}, "User-Agent": {"reviewd"}}
+	if len(s.SecretEnc) > 0 {
+		secret, err := c.Keys.Decrypt(s.SecretEnc)
+		if err != nil {
+			return &catalogue.FeedError{Code: "secret_undecryptable"}
+		}
+		h["Authorization"] = []string{"Bearer " + string(secret)}
+	}
+	ctx = outbound.WithTarget(ctx, "marketplace")
+	_, err := catalogue.FetchPages(ctx, c.Outbound, s.FeedURL, h, FeedPageLimit, feedPageBytes, func(u string, res *outbound.Response) (string, error) {
+		body := bytes.TrimSpace(bytes.TrimPrefix(res.Body, []byte("\xef\xbb\xbf")))
+		if len(body) > 0 && body[0] == '{' || len(body) > 0 && body[0] == '[' {
+			var p feedPage
+			if body[0] == '[' {
+				if err := json.Unmarshal(body, &p.Reviews); err != nil {
+					return "", &catalogue.FeedError{Code: "file_unreadable"}
+				}
+			} else if err := json.Unmarshal(body, &p); err != nil {
+				return "", &catalogue.FeedError{Code: "file_unreadable"}
+			}
+			src, err := newJSONStream(bytes.NewReader(mustArray(p.Reviews)), nil, im.p)
+			if err != nil {
+				return "", feedErr(err)
+			}
+			if err := im.consume(ctx, src); err != nil {
+				return "", feedErr(err)
+			}
+			return catalogue.NextPage(u, res.Header, p.Next)
+		}
+		src, err := newCSVFromBytes(body, im.p)
+		if err != nil {
+			return "", feedErr(err)
+		}
+		if err := im.consume(ctx, src); err != nil {
+			return "", feedErr(err)
+		}
+		return catalogue.NextPage(u, res.Header, "")
+	})
+	return err
+}
+
+func mustArray(items []json.RawMessage) []byte {
+	b, _ := json.Marshal(items)
+	if len(items) == 0 {
+		return []byte("[]")
+	}
+	return b
+}
+
+// feedErr turns a file problem of a feed page into the run's failure code.
+func feedErr(err error) error {
+	var ce *core.Error
+	if errors.As(err, &ce) {
+		return &catalogue.FeedError{Code: ce.Detail}
+	}
+	return err
+}
+
+func failureOf(err error) string {
+	var fe *catalogue.FeedError
+	if errors.As(err, &fe) {
+		return fe.Code
+	}
+	return failureCode(err)
+}
+
+// RunDue reads every due feed connection (the marketplace job): one full read per
+// connection (removals are held back until a read with confirm_removals), made due
+// again after FeedInterval (failed reads retry after FeedInterval too). It returns how many were read and failed.
+func (c *Service) RunDue(ctx context.Context, now time.Time) (read, failed int, err error) {
+	// A read left queued or running by a process that ended would block its
+	// connection (one read at a time): fail it after StaleRunAfter.
+	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.FailStaleMarketplaceRuns(ctx, now.Add(-StaleRunAfter))
+		return err
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	ss, err := c.DB.Read().DueMarketplaceSources(ctx, now)
+	if err != nil {
+		return 0, 0, err
+	}
+	a := core.System("marketplace")
+	for _, s := range ss {
+		var run store.MarketplaceRun
+		err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+			var err error
+			run, err = tx.CreateMarketplaceRun(ctx, store.MarketplaceRun{SourceID: s.ID, Trigger: "schedule", Scope: ScopeFull})
+			return err
+		})
+		if errors.Is(err, store.ErrConflict) {
+			continue // a manual read is under way
+		}
+		if err != nil {
+			return read, failed, err
+		}
+		state, _ := c.execute(ctx, a, s, run, "")
+		read++
+		if state == RunFailed {
+			failed++
+		}
+		err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
+			_, err := tx.FinishMarketplaceFeedRead(ctx, s.ID, state == RunFailed, now.Add(FeedInterval))
+			return err
+		})
+		if err != nil {
+			return read, failed, err
+		}
+	}
+	return read, failed, nil
+}
+
+// StaleRunAfter is how long a run may stay queued or running before the job fails
+// it as interrupted.
+const StaleRunAfter = 2 * time.Hour
+
+// FeedInterval is the time between scheduled reads of a feed connection.
+const FeedInterval = 6 * time.Hour
+
+var _ = strings.TrimSpace
