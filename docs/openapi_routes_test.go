@@ -149,6 +149,7 @@ func ops() []op {
 	out = append(out, mailOps()...)
 	out = append(out, storefrontOps()...)
 	out = append(out, adminOps()...)
+	out = append(out, panelOps()...)
 	return out
 }
 
