@@ -7,7 +7,7 @@ package docs_test
 func panelOps() []op {
 	page := func(path, summary string, query ...param) op {
 		return op{method: "GET", path: path, tag: "panel", summary: summary, auth: panelOnly, query: query,
-			ok: []answer{okType(200, "HTML page; without a session a 303 to /panel/sign-in?next=<path>.", "text/html")},
+			ok:   []answer{okType(200, "HTML page; without a session a 303 to /panel/sign-in?next=<path>.", "text/html")},
 			errs: []string{"403 forbidden / scope_missing", "404 not_found", "400 invalid / q", "400 invalid / page"}, errHTML: true}
 	}
 	form := func(path, summary string, fields map[string]any, errs ...string) op {

@@ -3,6 +3,10 @@ package panel
 // messages are the panel's texts in tr and en.
 var messages = map[string]map[string]string{
 	"en": {
+		"ev_approve": "Approve", "ev_reject": "Reject", "ev_hide": "Hide", "ev_unhide": "Show again", "ev_remove": "Remove",
+		"ev_publish": "Publish", "ev_restore": "Restore", "notice_approve": "Approved.", "notice_reject": "Rejected.",
+		"notice_hide": "Hidden.", "notice_unhide": "Shown again.", "notice_remove": "Removed.", "notice_answered": "Answer published.",
+		"notice_media_removed": "Media removed.", "notice_reports_resolved": "Reports closed.",
 		"brand": "reviewd", "overview": "Overview", "queue": "Moderation", "reviews": "Reviews", "questions": "Questions",
 		"invitations": "Invitations", "settings": "Settings", "sign_out": "Sign out", "language": "Language",
 		"sign_in": "Sign in", "username": "Username", "password": "Password", "passcode": "Passcode from your authenticator app",
@@ -34,6 +38,10 @@ var messages = map[string]map[string]string{
 		"skip_link": "Skip to content", "moderation_time": "Waiting since", "reply_tone": "Reply tone",
 	},
 	"tr": {
+		"ev_approve": "Onayla", "ev_reject": "Reddet", "ev_hide": "Gizle", "ev_unhide": "Yeniden göster", "ev_remove": "Kaldır",
+		"ev_publish": "Yayınla", "ev_restore": "Geri al", "notice_approve": "Onaylandı.", "notice_reject": "Reddedildi.",
+		"notice_hide": "Gizlendi.", "notice_unhide": "Yeniden gösteriliyor.", "notice_remove": "Kaldırıldı.", "notice_answered": "Cevap yayınlandı.",
+		"notice_media_removed": "Medya kaldırıldı.", "notice_reports_resolved": "Bildirimler kapatıldı.",
 		"brand": "reviewd", "overview": "Genel bakış", "queue": "Moderasyon", "reviews": "Yorumlar", "questions": "Sorular",
 		"invitations": "Davetler", "settings": "Ayarlar", "sign_out": "Çıkış", "language": "Dil",
 		"sign_in": "Giriş yap", "username": "Kullanıcı adı", "password": "Parola", "passcode": "Doğrulama uygulamasındaki kod",
