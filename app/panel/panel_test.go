@@ -153,6 +153,22 @@ func TestPagesNeedASession(t *testing.T) {
 			t.Errorf("GET %s without a session: %d %q, want a redirect to sign-in", p, res.status, res.location)
 		}
 	}
+	// The sign-in page works without a session; its script and style sheet are
+	// addressed by their content, so browsers keep them.
+	signIn := b.do("GET", "/panel/sign-in", nil, nil)
+	m := regexp.MustCompile(`src="(/panel/assets/panel\.js\?v=[0-9a-f]+)"`).FindStringSubmatch(signIn.body)
+	if signIn.status != 200 || m == nil {
+		t.Fatalf("sign-in page: %d, script address %v", signIn.status, m)
+	}
+	req, _ := http.NewRequest("GET", f.env.URL+m[1], nil)
+	res0, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res0.Body.Close()
+	if res0.StatusCode != 200 || !strings.Contains(res0.Header.Get("Cache-Control"), "immutable") {
+		t.Fatalf("script: %d %q", res0.StatusCode, res0.Header.Get("Cache-Control"))
+	}
 	// An admin key is not a panel caller.
 	key := f.env.Key("api", "", "read", "moderate")
 	res := b.do("GET", "/panel/queue", nil, map[string]string{"Authorization": "Api-Key " + key})

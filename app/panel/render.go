@@ -2,6 +2,8 @@ package panel
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -21,7 +23,19 @@ type pages struct {
 	byName map[string]*template.Template
 }
 
+// assetVersion is a hash of the script and style sheet: their addresses carry it, so
+// browsers keep them for a year and fetch them again only when they change.
+var assetVersion = func() string {
+	h := sha256.New()
+	for _, n := range []string{"panel/panel.js", "panel/panel.css"} {
+		b, _ := fs.ReadFile(assets.Panel, n)
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}()
+
 var funcs = template.FuncMap{
+	"asset":  func(name string) string { return "/panel/assets/" + name + "?v=" + assetVersion },
 	"stars":  func(n int) string { return strings.Repeat("★", n) + strings.Repeat("☆", 5-n) },
 	"add":    func(a, b int) int { return a + b },
 	"list":   func(s ...string) []string { return s },
@@ -193,7 +207,11 @@ func (h *Handler) handleAsset(w http.ResponseWriter, r *http.Request, _ *core.Ac
 		ct = "text/javascript; charset=utf-8"
 	}
 	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Cache-Control", "no-cache")
+	if r.URL.Query().Get("v") == assetVersion {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
 	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
 	return nil
 }
