@@ -36,6 +36,21 @@ func listQuery(r *http.Request, size int) (core.ListQuery, error) {
 	return l, nil
 }
 
+// pager gives the addresses of the previous and next page of a list page.
+func pager(r *http.Request, page, pages int) (prev, next string) {
+	q := r.URL.Query()
+	q.Del("notice")
+	if page > 1 {
+		q.Set("page", strconv.Itoa(page-1))
+		prev = r.URL.Path + "?" + q.Encode()
+	}
+	if page < pages {
+		q.Set("page", strconv.Itoa(page+1))
+		next = r.URL.Path + "?" + q.Encode()
+	}
+	return prev, next
+}
+
 // ---- overview ----
 
 type bar struct {
@@ -346,8 +361,8 @@ func (h *Handler) handleReportsResolve(w http.ResponseWriter, r *http.Request, a
 // ---- questions ----
 
 type questionsData struct {
-	List     qa.QuestionPage
-	Q, State string
+	List                 qa.QuestionPage
+	Q, State, Prev, Next string
 }
 
 // handleQuestions serves GET /panel/questions: the question list with counters.
@@ -363,7 +378,9 @@ func (h *Handler) handleQuestions(w http.ResponseWriter, r *http.Request, a *cor
 		return err
 	}
 	v := h.view(r, a, "questions")
-	v.Data = questionsData{List: list, Q: l.Q, State: f.State}
+	d := questionsData{List: list, Q: l.Q, State: f.State}
+	d.Prev, d.Next = pager(r, list.Page, list.Pages)
+	v.Data = d
 	h.render(w, r, http.StatusOK, v)
 	return nil
 }
@@ -410,9 +427,9 @@ func (h *Handler) handleQuestionTransition(w http.ResponseWriter, r *http.Reques
 // ---- invitations ----
 
 type invitationsData struct {
-	Invites sending.InviteList
-	Logs    sending.SendLogList
-	State   string
+	Invites           sending.InviteList
+	Logs              sending.SendLogList
+	State, Prev, Next string
 }
 
 // handleInvitations serves GET /panel/invitations: invitations with counters and
@@ -433,7 +450,9 @@ func (h *Handler) handleInvitations(w http.ResponseWriter, r *http.Request, a *c
 		return err
 	}
 	v := h.view(r, a, "invitations")
-	v.Data = invitationsData{Invites: inv, Logs: logs, State: st}
+	d := invitationsData{Invites: inv, Logs: logs, State: st}
+	d.Prev, d.Next = pager(r, inv.Page, inv.Pages)
+	v.Data = d
 	h.render(w, r, http.StatusOK, v)
 	return nil
 }

@@ -385,3 +385,39 @@ func TestQueueBudget(t *testing.T) {
 		t.Errorf("queue page took %s with 10,000 waiting reviews", best)
 	}
 }
+
+func TestPagesRender(t *testing.T) {
+	f := newFixture(t)
+	ids := f.waiting(30)
+	b := newBrowser(t, f.env)
+	b.signIn("olive", "owner-password-1")
+	for path, want := range map[string]string{
+		"/panel/":                            `data-live="waiting">30<`,
+		"/panel/reviews":                     `/panel/reviews?page=2`,
+		"/panel/reviews?rating=3&page=2":     `Page 2 / 1`,
+		"/panel/reviews/" + ids[0]:           "Waiting review 0",
+		"/panel/questions":                   `class="pager"`,
+		"/panel/invitations":                 `class="pager"`,
+		"/panel/settings":                    `name="invite_delay_days"`,
+		"/panel/queue?mode=one&at=" + ids[2]: `data-review="` + ids[2] + `"`,
+		"/panel/queue/item/" + ids[3]:        `data-review="` + ids[3] + `"`,
+	} {
+		p := b.do("GET", path, nil, map[string]string{"Accept-Language": "en-GB,en;q=0.9"})
+		if p.status != 200 || !strings.Contains(p.body, want) {
+			t.Errorf("GET %s: %d, want %q in the page", path, p.status, want)
+		}
+	}
+	// Turkish from the browser, then the user's choice wins.
+	if p := b.do("GET", "/panel/", nil, map[string]string{"Accept-Language": "tr-TR,tr;q=0.9"}); !strings.Contains(p.body, `lang="tr"`) {
+		t.Errorf("Accept-Language tr: not Turkish")
+	}
+	if res := b.do("POST", "/panel/language", url.Values{"lang": {"en"}, "back": {"/panel/reviews"}}, nil); res.status != http.StatusSeeOther || res.location != "/panel/reviews" {
+		t.Fatalf("language: %d %q", res.status, res.location)
+	}
+	if p := b.do("GET", "/panel/", nil, map[string]string{"Accept-Language": "tr-TR"}); !strings.Contains(p.body, `lang="en"`) {
+		t.Errorf("the chosen language does not win over the browser's")
+	}
+	if p := b.do("GET", "/panel/reviews?rating=9", nil, nil); p.status != http.StatusBadRequest || !strings.Contains(p.body, "invalid / rating") {
+		t.Errorf("bad filter: %d", p.status)
+	}
+}
