@@ -381,7 +381,7 @@ func TestQueueBudget(t *testing.T) {
 		best = min(best, d)
 	}
 	t.Logf("BUDGET queue page with 10,000 waiting reviews: %d ms (best of 3; limit 300 ms)", best.Milliseconds())
-	if best > 300*time.Millisecond {
+	if best > 300*time.Millisecond && !raceOn {
 		t.Errorf("queue page took %s with 10,000 waiting reviews", best)
 	}
 }
