@@ -35,7 +35,7 @@ var messages = map[string]map[string]string{
 		"not_verified": "Not verified", "reject_reason": "Rejection reason", "cancel": "Cancel", "selected": "selected",
 		"flagged_only": "Flagged", "reported_only": "Reported", "when": "When", "recipient": "Recipient",
 		"status": "Status", "kind": "Kind", "order": "Order", "attempts": "Attempts", "not_allowed": "Your role does not allow this.",
-		"skip_link": "Skip to content", "moderation_time": "Waiting since", "reply_tone": "Reply tone",
+		"skip_link": "Skip to content", "unanswered": "Unanswered", "moderation_time": "Waiting since", "reply_tone": "Reply tone",
 	},
 	"tr": {
 		"ev_approve": "Onayla", "ev_reject": "Reddet", "ev_hide": "Gizle", "ev_unhide": "Yeniden göster", "ev_remove": "Kaldır",
@@ -70,6 +70,6 @@ var messages = map[string]map[string]string{
 		"not_verified": "Doğrulanmamış", "reject_reason": "Ret gerekçesi", "cancel": "Vazgeç", "selected": "seçili",
 		"flagged_only": "İşaretli", "reported_only": "Bildirilen", "when": "Zaman", "recipient": "Alıcı",
 		"status": "Durum", "kind": "Tür", "order": "Sipariş", "attempts": "Deneme", "not_allowed": "Rolünüz buna izin vermiyor.",
-		"skip_link": "İçeriğe geç", "moderation_time": "Bekliyor", "reply_tone": "Cevap üslubu",
+		"skip_link": "İçeriğe geç", "unanswered": "Cevapsız", "moderation_time": "Bekliyor", "reply_tone": "Cevap üslubu",
 	},
 }
