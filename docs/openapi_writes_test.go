@@ -265,6 +265,7 @@ func (f *flow) covered() {
 		"/admin/v1/users":  "not yet: app/admin members tests", "/admin/v1/keys": "not yet: app/admin key tests",
 		"/admin/v1/marketplace/": "not yet: app/admin marketplace tests", "/admin/v1/product-feeds": "not yet: app/admin product feed tests",
 		"/v1/ingest/products": "not yet: app/ingest product tests",
+		"/panel/":             "HTML pages for people: app/panel and the browser tests", "/admin/reviews/": "a redirect into the panel: app/panel tests",
 		"/admin/v1/channels": "not yet: app/admin channel tests", "/admin/v1/channel-requests": "not yet: app/admin channel tests", "/admin/v1/session/password": "not yet: app/admin members tests",
 	}
 	var missing []string

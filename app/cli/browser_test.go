@@ -119,7 +119,8 @@ func TestBrowser(t *testing.T) {
 	if outDir == "" {
 		outDir = filepath.Join(dir, "screenshots")
 	}
-	files, _ := filepath.Glob(filepath.Join(webtest, "*.test.mjs"))
+	// REVIEWD_WEBTEST_ONLY=panel runs only webtest/panel*.test.mjs (any name prefix).
+	files, _ := filepath.Glob(filepath.Join(webtest, os.Getenv("REVIEWD_WEBTEST_ONLY")+"*.test.mjs"))
 	if len(files) == 0 {
 		t.Fatalf("no browser tests in %s", webtest)
 	}

@@ -140,6 +140,7 @@ func printDemo(w io.Writer, dir, base string, info demoInfo) {
 	}
 	fmt.Fprintf(w, "reviewd demo (%s data folder %s)\n\n", state, dir)
 	fmt.Fprintf(w, "  demo product page  %s/demo/\n", base)
+	fmt.Fprintf(w, "  web panel          %s/panel/ (sign in as %s)\n", base, info.Username)
 	fmt.Fprintf(w, "  management API     %s/admin/v1/ (panel session: POST %s/admin/v1/session)\n", base, base)
 	fmt.Fprintf(w, "  panel sign-in      %s / %s\n", info.Username, info.Password)
 	fmt.Fprintf(w, "  admin API key      %s (%s)\n", info.APIKey, info.APIKeyID)

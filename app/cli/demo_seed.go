@@ -276,6 +276,9 @@ func seedDemoContent(ctx context.Context, a *app.App, info *demoInfo) error {
 		if err := seedDemoQuestions(ctx, a, st); err != nil {
 			return err
 		}
+		if err := seedDemoWaiting(ctx, a, st); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/ingest"
 	"reviewd/app/mailhook"
+	"reviewd/app/panel"
 	"reviewd/app/replica"
 	"reviewd/app/storefront"
 	"reviewd/jobs"
@@ -27,6 +28,7 @@ func Surfaces(a *app.App, s *app.Server) []app.Surface {
 		&ingest.Handler{Orders: a.Orders, Catalogue: a.Catalogue, Auth: s.Auth, Limits: s.Limits},
 		&mailhook.Handler{Sending: a.Sending, Auth: s.Auth, Limits: s.Limits},
 		&storefront.Handler{Core: a.Core, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Auth: s.Auth, Limits: s.Limits},
+		&panel.Handler{Sessions: a.Access, PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, DB: a.DB, Auth: s.Auth},
 	}
 }
 

@@ -5,8 +5,8 @@ package readmodel
 
 import (
 	"reviewd/app/core"
-	"reviewd/app/outbound"
 	"reviewd/app/core/brand"
+	"reviewd/app/outbound"
 	"reviewd/store"
 )
 

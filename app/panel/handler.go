@@ -1,0 +1,208 @@
+// Package panel is the brand team's web panel under /panel/: server-rendered pages
+// (html/template) with forms that work without JavaScript, and a small script for
+// keyboard moderation, inline actions and live counts. Every page and form calls
+// the same domain services as /admin/v1/ with the same actor: the panel session is
+// resolved and CSRF-checked by web.Auth.Admin (the admin surface's own check), and
+// the permission of each route is the one of the admin route it mirrors
+// (routes.go). The script's inline actions call /admin/v1/ directly.
+package panel
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"reviewd/app/core"
+	"reviewd/app/core/access"
+	"reviewd/app/core/brand"
+	"reviewd/app/core/qa"
+	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
+	"reviewd/app/web"
+	"reviewd/store"
+)
+
+// Sessions is the part of the panel session the panel uses beyond web.Auth.Admin
+// (which resolves the cookie and checks CSRF): the two sign-in steps and sign-out.
+// *access.Service implements it.
+type Sessions interface {
+	SignIn(ctx context.Context, a *core.Actor, username, password, previous string) (access.SignIn, error)
+	SignInPasscode(ctx context.Context, a *core.Actor, token, passcode string) (access.SignIn, error)
+	SignOut(ctx context.Context, a *core.Actor) error
+	SessionUser(ctx context.Context, a *core.Actor) (store.User, error)
+}
+
+// Handler holds what the panel uses.
+type Handler struct {
+	Sessions  Sessions
+	PublicURL string
+	Reviews   *reviews.Service
+	QA        *qa.Service
+	Brand     *brand.Service
+	Sending   *sending.Service
+	// DB serves the one plain read of the overview (reviews per week).
+	DB   *store.DB
+	Auth *web.Auth
+
+	pages *pages
+}
+
+// formLimit is the largest form body the panel reads.
+const formLimit = 64 << 10
+
+// route is one line of the panel's route table.
+type route struct {
+	method, path string
+	// perm is the permission the route needs ("" = no session: sign-in and assets).
+	perm string
+	// mirrors names the /admin/v1/ route whose service call and permission this
+	// route shares.
+	mirrors string
+	h       func(w http.ResponseWriter, r *http.Request, a *core.Actor) error
+}
+
+// Mount adds every panel route to the router.
+func (h *Handler) Mount(r *mux.Router) {
+	h.pages = mustPages()
+	for _, rt := range h.routes() {
+		r.Handle(rt.path, h.guard(rt)).Methods(rt.method)
+	}
+}
+
+// errSignIn marks a page request without a panel session: it is sent to sign-in.
+var errSignIn = errors.New("panel: sign in")
+
+// actor authenticates a panel request with the admin surface's check: the session
+// cookie, and on unsafe methods the CSRF token (X-Service-CSRF from the script, or
+// the csrf form field of a plain form, moved into that header first). Keys are not
+// panel callers.
+func (h *Handler) actor(r *http.Request) (*core.Actor, error) {
+	if c, err := r.Cookie(access.SessionCookie); err != nil || c.Value == "" {
+		return nil, errSignIn
+	}
+	if r.Method == http.MethodPost && r.Header.Get("X-Service-CSRF") == "" {
+		r.Body = http.MaxBytesReader(nil, r.Body, formLimit)
+		if err := r.ParseForm(); err != nil {
+			return nil, core.Invalid("form")
+		}
+		if tok := r.PostForm.Get("csrf"); tok != "" {
+			r.Header.Set("X-Service-CSRF", tok)
+		}
+	}
+	a, err := h.Auth.Admin(r, "")
+	if err != nil {
+		var ce *core.Error
+		if errors.As(err, &ce) && ce.Detail == "session_invalid" {
+			return nil, errSignIn
+		}
+		return nil, err
+	}
+	if !a.IsPanel() {
+		return nil, core.ErrScopeMissing
+	}
+	return a, nil
+}
+
+// guard authenticates and checks the route's permission before the handler runs.
+func (h *Handler) guard(rt route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setPageHeaders(w)
+		if err := web.CheckQuery(r); err != nil {
+			h.fail(w, r, nil, err)
+			return
+		}
+		if rt.perm == "" {
+			if err := rt.h(w, r, nil); err != nil {
+				h.fail(w, r, nil, err)
+			}
+			return
+		}
+		a, err := h.actor(r)
+		if err == nil && !a.Can(rt.perm) {
+			err = core.ErrScopeMissing
+		}
+		if err != nil {
+			h.fail(w, r, a, err)
+			return
+		}
+		if err := rt.h(w, r, a); err != nil {
+			h.fail(w, r, a, err)
+		}
+	})
+}
+
+// wantsJSON reports whether the caller is the panel script (it asks for JSON).
+func wantsJSON(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "application/json")
+}
+
+// fail answers an error: a page request without a session goes to sign-in; the
+// script gets the JSON error of the admin API; a browser gets an error page with
+// the same status and code.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, a *core.Actor, err error) {
+	if errors.Is(err, errSignIn) {
+		if wantsJSON(r) {
+			web.Error(w, r, core.E(http.StatusUnauthorized, "refused", "session_invalid"))
+			return
+		}
+		next := "/panel/"
+		if r.Method == http.MethodGet {
+			next = r.URL.RequestURI()
+		}
+		http.Redirect(w, r, "/panel/sign-in?next="+url.QueryEscape(next), http.StatusSeeOther)
+		return
+	}
+	if wantsJSON(r) {
+		web.Error(w, r, err)
+		return
+	}
+	var ce *core.Error
+	if !errors.As(err, &ce) {
+		if errors.Is(err, store.ErrNotFound) {
+			ce = core.ErrNotFound
+		} else {
+			web.Error(w, r, err) // logs it and answers 500
+			return
+		}
+	}
+	if ce.Refusal {
+		web.MarkRefused(r.Context())
+	}
+	v := h.view(r, a, "error")
+	v.Status, v.Error = ce.Status, ce.Code
+	if ce.Detail != "" {
+		v.Error += " / " + ce.Detail
+	}
+	h.render(w, r, ce.Status, v)
+}
+
+// setPageHeaders sets the panel's own content policy: scripts, styles and images
+// only from this address (media previews come from the admin media endpoint).
+func setPageHeaders(w http.ResponseWriter) {
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+		"media-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Cache-Control", "no-store")
+}
+
+// back redirects a form post to the page it came from (a local path only).
+func back(w http.ResponseWriter, r *http.Request, fallback, notice string) error {
+	to := r.PostForm.Get("back")
+	if !strings.HasPrefix(to, "/panel/") || strings.HasPrefix(to, "//") {
+		to = fallback
+	}
+	if notice != "" {
+		sep := "?"
+		if strings.Contains(to, "?") {
+			sep = "&"
+		}
+		to += sep + "notice=" + url.QueryEscape(notice)
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+	return nil
+}

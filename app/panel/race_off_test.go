@@ -1,0 +1,5 @@
+//go:build !race
+
+package panel_test
+
+const raceOn = false

@@ -1,0 +1,217 @@
+package panel
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strings"
+	"time"
+
+	"reviewd/app/core"
+	"reviewd/assets"
+)
+
+// pageNames are the page templates; each is parsed with layout.html.
+var pageNames = []string{"sign-in", "error", "overview", "queue", "reviews", "review", "questions", "question",
+	"invitations", "settings"}
+
+type pages struct {
+	byName map[string]*template.Template
+}
+
+// assetVersion is a hash of the script and style sheet: their addresses carry it, so
+// browsers keep them for a year and fetch them again only when they change.
+var assetVersion = func() string {
+	h := sha256.New()
+	for _, n := range []string{"panel/panel.js", "panel/panel.css"} {
+		b, _ := fs.ReadFile(assets.Panel, n)
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}()
+
+var funcs = template.FuncMap{
+	"asset":  func(name string) string { return "/panel/assets/" + name + "?v=" + assetVersion },
+	"stars":  func(n int) string { return strings.Repeat("★", n) + strings.Repeat("☆", 5-n) },
+	"add":    func(a, b int) int { return a + b },
+	"list":   func(s ...string) []string { return s },
+	"mul100": func(f float64) float64 { return f * 100 },
+	"pct": func(part, whole int) int {
+		if whole == 0 {
+			return 0
+		}
+		return part * 100 / whole
+	},
+	"has": func(list []string, s string) bool {
+		for _, x := range list {
+			if x == s {
+				return true
+			}
+		}
+		return false
+	},
+}
+
+func mustPages() *pages {
+	p := &pages{byName: map[string]*template.Template{}}
+	for _, name := range pageNames {
+		t := template.Must(template.New(name).Funcs(funcs).ParseFS(assets.Panel, "panel/layout.html", "panel/"+name+".html"))
+		p.byName[name] = t
+	}
+	return p
+}
+
+// view is what every page template gets.
+type view struct {
+	Page   string
+	Lang   string
+	Actor  *core.Actor
+	CSRF   string
+	Status int
+	Error  string
+	Notice string
+	Path   string
+	Loc    *time.Location
+	Data   any
+}
+
+// T translates a message key into the page's language.
+func (v *view) T(key string) string {
+	if s, ok := messages[v.Lang][key]; ok {
+		return s
+	}
+	if s, ok := messages["en"][key]; ok {
+		return s
+	}
+	return key
+}
+
+// Tf is T with fmt arguments.
+func (v *view) Tf(key string, args ...any) string { return fmt.Sprintf(v.T(key), args...) }
+
+// When formats a time in the brand's time zone.
+func (v *view) When(t any) string {
+	var tt time.Time
+	switch x := t.(type) {
+	case time.Time:
+		tt = x
+	case *time.Time:
+		if x == nil {
+			return "—"
+		}
+		tt = *x
+	default:
+		return ""
+	}
+	if tt.IsZero() {
+		return "—"
+	}
+	return tt.In(v.Loc).Format("2006-01-02 15:04")
+}
+
+// Can reports whether the signed-in user holds a permission (what is shown; the
+// route table decides what is allowed).
+func (v *view) Can(perm string) bool { return v.Actor != nil && v.Actor.Can(perm) }
+
+// view builds the common part of a page's view.
+func (h *Handler) view(r *http.Request, a *core.Actor, page string) *view {
+	v := &view{Page: page, Lang: language(r), Actor: a, Path: r.URL.RequestURI(), Loc: h.location(r), Status: http.StatusOK}
+	if a != nil {
+		v.CSRF = a.CSRF
+	}
+	if n := r.URL.Query().Get("notice"); n != "" {
+		v.Notice = v.T("notice_" + n)
+		if v.Notice == "notice_"+n {
+			v.Notice = n
+		}
+	}
+	return v
+}
+
+// location is the brand's time zone (settings time_zone), UTC when unreadable.
+func (h *Handler) location(r *http.Request) *time.Location {
+	if h.Brand == nil {
+		return time.UTC
+	}
+	st, err := h.Brand.SettingsOf(r.Context())
+	if err != nil {
+		return time.UTC
+	}
+	loc, err := time.LoadLocation(st.TimeZone)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
+
+// render writes a page.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, v *view) {
+	t := h.pages.byName[v.Page]
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
+		http.Error(w, "page failed", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Language", v.Lang)
+	w.Header().Set("Vary", "Accept-Language, Cookie")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// fragment writes one named template of a page without the layout (the script
+// swaps it in).
+func (h *Handler) fragment(w http.ResponseWriter, v *view, name string) error {
+	var buf bytes.Buffer
+	if err := h.pages.byName[v.Page].ExecuteTemplate(&buf, name, v); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// langCookie keeps the language a user chose in the panel.
+const langCookie = "reviewd_panel_lang"
+
+// language is the user's choice (cookie), else the browser's first of tr or en.
+func language(r *http.Request) string {
+	if c, err := r.Cookie(langCookie); err == nil && (c.Value == "tr" || c.Value == "en") {
+		return c.Value
+	}
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		tag := strings.ToLower(strings.TrimSpace(strings.SplitN(part, ";", 2)[0]))
+		switch {
+		case strings.HasPrefix(tag, "tr"):
+			return "tr"
+		case strings.HasPrefix(tag, "en"):
+			return "en"
+		}
+	}
+	return "en"
+}
+
+// handleAsset serves the panel's script and style sheet.
+func (h *Handler) handleAsset(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
+	name := strings.TrimPrefix(r.URL.Path, "/panel/assets/")
+	b, err := fs.ReadFile(assets.Panel, "panel/"+name)
+	if err != nil {
+		return core.ErrNotFound
+	}
+	ct := "text/css; charset=utf-8"
+	if strings.HasSuffix(name, ".js") {
+		ct = "text/javascript; charset=utf-8"
+	}
+	w.Header().Set("Content-Type", ct)
+	if r.URL.Query().Get("v") == assetVersion {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
+	return nil
+}

@@ -1,0 +1,191 @@
+// The web panel (/panel/): sign-in, keyboard moderation of ten reviews, a brand
+// answer, a settings change, an axe-core check of every page at desktop and phone
+// width, the page and script budgets, and a screenshot of every page.
+// REVIEWD_PANEL_SHOTS names the folder the screenshots go to (docs/panel/ when
+// regenerated with scripts/panel-screenshots.sh).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { admin, axe, budget, demo, env, gz, launch, until } from "./lib.mjs";
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const shots = process.env.REVIEWD_PANEL_SHOTS || (env.out ? join(env.out, "panel") : "");
+
+async function panelPage(width = 1280, opts = {}) {
+  const ctx = await browser.newContext({ viewport: { width, height: width > 800 ? 900 : 800 }, locale: "en-GB", ...opts });
+  const page = await ctx.newPage();
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(e.message));
+  // Refused requests (a wrong password's 401) are expected; script errors are not.
+  page.on("console", (m) => { if (m.type() === "error" && !/Failed to load resource/.test(m.text())) page.errors.push(m.text()); });
+  return page;
+}
+
+async function signIn(page) {
+  await page.goto(env.base + "/panel/");
+  await until(() => page.url().includes("/panel/sign-in"));
+  await page.fill("#username", demo.username);
+  await page.fill("#password", demo.password);
+  await Promise.all([page.waitForURL(env.base + "/panel/"), page.click("main button[type=submit]")]);
+}
+
+test("sign-in: a wrong password is refused on the form, the right one opens the overview", async () => {
+  const page = await panelPage();
+  await page.goto(env.base + "/panel/queue");
+  await until(() => page.url().includes("/panel/sign-in?next=%2Fpanel%2Fqueue"));
+  await page.fill("#username", demo.username);
+  await page.fill("#password", "not-the-password");
+  const [res] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/panel/sign-in") && r.request().method() === "POST"),
+    page.click("main button[type=submit]")]);
+  assert.equal(res.status(), 401);
+  await until(async () => assert.match(await page.locator("[role=alert]").textContent(), /credentials_invalid/));
+  await page.fill("#password", demo.password);
+  await Promise.all([page.waitForURL(env.base + "/panel/queue"), page.click("main button[type=submit]")]);
+  await until(async () => assert.equal(await page.locator("h1").first().textContent().then((t) => t.startsWith("Moderation")), true));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+const pagesToCheck = async () => {
+  const rev = (await admin("GET", "/admin/v1/reviews?state=published&page_size=1")).json.items[0].id;
+  const q = (await admin("GET", "/admin/v1/questions?state=published&page_size=1")).json.items[0].id;
+  return [["overview", "/panel/"], ["queue", "/panel/queue"], ["queue-one", "/panel/queue?mode=one"],
+    ["reviews", "/panel/reviews"], ["review", "/panel/reviews/" + rev], ["questions", "/panel/questions"],
+    ["question", "/panel/questions/" + q], ["invitations", "/panel/invitations"], ["settings", "/panel/settings"]];
+};
+
+test("every page: no axe violations, HTML under 60 KB, script under 15 KB gzip, screenshots at 1280 and 390 px", async () => {
+  const js = readFileSync(new URL("../assets/panel/panel.js", import.meta.url));
+  budget("panel script (gzip)", gz(js), 15 * 1024, " B");
+  assert.ok(gz(js) < 15 * 1024, "panel.js under 15 KB gzip");
+  const list = await pagesToCheck();
+  for (const width of [1280, 390]) {
+    for (const dark of [false, true]) {
+      const page = await panelPage(width, { colorScheme: dark ? "dark" : "light" });
+      await page.goto(env.base + "/panel/sign-in");
+      assert.deepEqual(await axe(page), [], `axe: sign-in at ${width} px`);
+      if (shots && !dark) await shoot(page, `sign-in-${width}`);
+      await signIn(page);
+      for (const [name, path] of list) {
+        const res = await page.goto(env.base + path);
+        assert.equal(res.status(), 200, path);
+        const size = (await res.body()).length;
+        if (width === 1280 && !dark) budget(`panel page HTML ${name}`, size, 60 * 1024, " B");
+        assert.ok(size < 60 * 1024, `${path} HTML ${size} B under 60 KB`);
+        const v = await axe(page);
+        assert.deepEqual(v, [], `axe: ${path} at ${width} px${dark ? " (dark)" : ""}`);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `${path} at ${width} px scrolls sideways by ${overflow} px`);
+        if (shots && (!dark || name === "overview" || name === "queue")) await shoot(page, `${name}-${width}${dark ? "-dark" : ""}`);
+      }
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
+  }
+});
+
+async function shoot(page, name) {
+  mkdirSync(shots, { recursive: true });
+  writeFileSync(join(shots, name + ".png"), await page.screenshot({ fullPage: true }));
+}
+
+test("moderation by keyboard: ten reviews decided with a and r, the queue survives a reload", async () => {
+  const page = await panelPage();
+  await signIn(page);
+  await page.goto(env.base + "/panel/queue");
+  await page.waitForSelector("body[data-ready='1']");
+  const [usable, html] = await page.evaluate(() => {
+    const nav = performance.getEntriesByType("navigation")[0];
+    return [performance.getEntriesByName("panel-ready")[0].startTime - nav.requestStart, nav.responseEnd - nav.requestStart];
+  });
+  budget("queue request to full HTML (demo data, browser)", Math.round(html), 300, " ms");
+  budget("queue request to usable (demo data, browser)", Math.round(usable), 300, " ms");
+  const waiting0 = (await admin("GET", "/admin/v1/moderation/queue?page_size=1")).json.counters.waiting;
+  assert.ok(waiting0 >= 11, `the demo has at least 11 waiting reviews (has ${waiting0})`);
+
+  // j moves, the position survives a reload.
+  const ids = await page.locator(".qlist li").evaluateAll((l) => l.map((li) => li.dataset.id));
+  await page.keyboard.press("j");
+  await until(async () => assert.equal(await page.getAttribute("body", "data-shown"), ids[1], "j shows the second review"));
+  await until(() => page.url().includes("at=" + ids[1]));
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  assert.equal(await page.locator(".qlist li.current").getAttribute("data-id"), ids[1], "the focused review after a reload");
+  await page.keyboard.press("k");
+  await until(async () => assert.equal(await page.getAttribute("body", "data-shown"), ids[0], "k goes back"));
+
+  const server = [];
+  const decided = [];
+  for (let i = 0; i < 10; i++) {
+    const id = await page.getAttribute("body", "data-shown");
+    const reject = i % 3 === 2;
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/admin/v1/reviews/${id}/transition`)),
+      (async () => {
+        if (reject) {
+          await page.keyboard.press("r");
+          await until(async () => assert.equal(await page.evaluate(() => document.activeElement.name), "reason", "r opens the reason picker"));
+          await page.keyboard.press("ArrowDown");
+          await page.keyboard.press("Enter");
+        } else {
+          await page.keyboard.press("a");
+        }
+      })(),
+    ]);
+    assert.equal(res.status(), 200, `transition of ${id}`);
+    const t = res.request().timing();
+    server.push(t.responseStart - t.requestStart);
+    decided.push([id, reject ? "rejected" : "published"]);
+    await until(async () => assert.equal(await page.locator(`.qlist li[data-id="${id}"]`).count(), 0, `${id} leaves the queue`));
+    await until(async () => assert.notEqual(await page.getAttribute("body", "data-shown"), id, "the next review is shown"));
+  }
+  for (const [id, state] of decided) {
+    assert.equal((await admin("GET", "/admin/v1/reviews/" + id)).json.state, state, id);
+  }
+  const hist = (await admin("GET", "/admin/v1/reviews/" + decided[0][0])).json.history;
+  assert.ok(hist.some((h) => h.event === "approve" && h.actor_name === demo.username), "history names the panel user");
+  server.sort((a, b) => a - b);
+  const median = server[Math.floor(server.length / 2)], worst = server[server.length - 1];
+  budget("keyboard moderation, server time (median of 10)", Math.round(median), 100, " ms");
+  budget("keyboard moderation, server time (slowest of 10)", Math.round(worst), 100, " ms");
+  assert.ok(median < 100, `median server time ${median} ms`);
+  await until(async () => assert.equal(+(await page.locator("h1 [data-live=waiting]").textContent()), waiting0 - 10, "the live count"));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("questions: the brand answers a published question from the panel", async () => {
+  const page = await panelPage();
+  await signIn(page);
+  const qs = (await admin("GET", "/admin/v1/questions?state=published&page_size=50")).json.items;
+  const q = qs[qs.length - 1];
+  await page.goto(env.base + "/panel/questions/" + q.id);
+  const text = "Thank you for asking: it is dishwasher safe, " + ["truly", "really", "indeed"][new Date().getSeconds() % 3] + ".";
+  await page.fill("#answer-body", text);
+  await Promise.all([page.waitForURL(/notice=answered/), page.click("form.stack button[type=submit]")]);
+  await until(async () => assert.match(await page.locator(".answers").textContent(), /dishwasher safe/));
+  const d = (await admin("GET", "/admin/v1/questions/" + q.id)).json;
+  assert.ok(d.answers.some((a) => a.body === text && a.kind === "brand" && a.state === "published"), "brand answer published");
+  await page.context().close();
+});
+
+test("settings: a change is saved through the settings service", async () => {
+  const page = await panelPage();
+  await signIn(page);
+  await page.goto(env.base + "/panel/settings");
+  const before = (await admin("GET", "/admin/v1/settings")).json;
+  const want = before.invite_delay_days === 3 ? 4 : 3;
+  await page.fill("#s-delay", String(want));
+  await Promise.all([page.waitForURL(/notice=saved/), page.click("form.settings > button[type=submit]")]);
+  await until(async () => assert.equal((await admin("GET", "/admin/v1/settings")).json.invite_delay_days, want));
+  assert.equal(await page.inputValue("#s-delay"), String(want));
+  // A bad value gets the settings service's error code on the page.
+  await page.fill("#s-window", "25:00-26:00");
+  await page.click("form.settings > button[type=submit]");
+  await until(async () => assert.match(await page.locator("[role=alert]").textContent(), /invalid/));
+  await page.context().close();
+});
