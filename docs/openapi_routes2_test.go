@@ -170,7 +170,7 @@ func storefrontOps() []op {
 				q("style", "cards or sidebar.", enum("cards", "sidebar")), q("theme", "One of the eight themes.", str())),
 			headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
 			ok: []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.",
-				obj(map[string]any{"html": str(), "state": ref("ReviewList"), "jsonld": anyv()}, "html", "state")), {status: 304, desc: "Unchanged since the ETag sent."}},
+				obj(map[string]any{"html": str(), "state": ref("ReviewList"), "structured_data": nullable(anyObj())}, "html", "state", "structured_data")), {status: 304, desc: "Unchanged since the ETag sent."}},
 			errs: cat(listErr, []string{"400 invalid / style", "400 invalid / style_too_long", "400 invalid / theme", "400 invalid / theme_too_long", "409 refused / no_site_key"})},
 		{method: "POST", path: "/v1/reviews/" + pRev + "/helpful", tag: "storefront", summary: "Helpful vote (up, down or none)", auth: siteWrite,
 			body: json(obj(map[string]any{"vote": enum("up", "down", "none"), "visitor_key": str()}, "vote")),
