@@ -17,24 +17,36 @@ import (
 // pathSamples fills the path variables of the route table with values that match
 // their patterns (and name nothing that exists).
 var pathSamples = map[string]string{
-	"{id}":                        "r_aaaaaaaaaaaaaaaaaaaa",
-	"{file_id}":                   "m_aaaaaaaaaaaaaaaaaaaa",
-	"{file_name}":                 "original.jpg",
-	"{id:term_[0-9]+}":            "term_999",
-	"{id:q_[a-z2-7]{20}}":         "q_aaaaaaaaaaaaaaaaaaaa",
-	"{id:a_[a-z2-7]{20}}":         "a_aaaaaaaaaaaaaaaaaaaa",
-	"{id:conn_[0-9]+}":            "conn_999",
-	"{id:[0-9]+}":                 "999",
-	"{id:key_[0-9a-f]{16}}":       "key_0000000000000000",
-	"{code}":                      "nope",
-	"{domain}":                    "nope.example",
-	"{id:sr_[0-9]+}":              "sr_999",
-	"{id:[0-9a-z_]+}":             "x_999",
-	"{provider}":                  "generic",
-	"{access_code}":               "x",
-	"{hash:[0-9a-f]{16}}":         "0000000000000000",
-	"{file:reviews\\.(?:js|css)}": "reviews.js",
+	"{id}":                          "r_aaaaaaaaaaaaaaaaaaaa",
+	"{file_id}":                     "m_aaaaaaaaaaaaaaaaaaaa",
+	"{file_name}":                   "original.jpg",
+	"{id:term_[0-9]+}":              "term_999",
+	"{id:q_[a-z2-7]{20}}":           "q_aaaaaaaaaaaaaaaaaaaa",
+	"{id:a_[a-z2-7]{20}}":           "a_aaaaaaaaaaaaaaaaaaaa",
+	"{id:conn_[0-9]+}":              "conn_999",
+	"{id:[0-9]+}":                   "999",
+	"{id:key_[0-9a-f]{16}}":         "key_0000000000000000",
+	"{code}":                        "nope",
+	"{domain}":                      "nope.example",
+	"{id:sr_[0-9]+}":                "sr_999",
+	"{id:[0-9a-z_]+}":               "x_999",
+	"{provider}":                    "generic",
+	"{access_code}":                 "x",
+	"{hash:[0-9a-f]{16}}":           "0000000000000000",
+	"{file:reviews\\.(?:js|css)}":   "reviews.js",
+	"{id:af_[0-9]+}":                "af_999",
+	"{id:dsr_[0-9]+}":               "dsr_999",
+	"{id:mks_[0-9]+}":               "mks_999",
+	"{id:pf_[0-9]+}":                "pf_999",
+	"{code:" + channelCodeRe + "}":  "nope",
+	"{domain:" + domainNameRe + "}": "nope.example",
 }
+
+// The channel code and domain patterns of the route table.
+const (
+	channelCodeRe = `[A-Za-z0-9][A-Za-z0-9_.-]{0,31}`
+	domainNameRe  = `[A-Za-z0-9][A-Za-z0-9.-]{0,252}`
+)
 
 var rePathVar = regexp.MustCompile(`\{[^{}]*(\{[0-9,]+\}[^{}]*)*\}`)
 

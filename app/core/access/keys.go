@@ -183,6 +183,11 @@ func (s *Service) ListKeys(ctx context.Context) ([]KeyRow, error) {
 // with them. An empty list is 400 invalid / scopes_required, an unknown permission
 // unknown_scope: <p>, and write scope_reserved: write (only the operator grants it).
 func (s *Service) CreatePanelKey(ctx context.Context, a *core.Actor, label, channel string, scopes *[]string) (CreatedKey, error) {
+	// A key made in the panel is named: the activity history and the key list show
+	// it by that name.
+	if strings.TrimSpace(label) == "" {
+		return CreatedKey{}, core.Invalid("label")
+	}
 	if scopes == nil {
 		return s.CreateKey(ctx, a, NewKey{Kind: KindServer, ChannelCode: channel, Label: label})
 	}
