@@ -34,6 +34,8 @@ type Sessions interface {
 	SignInPasscode(ctx context.Context, a *core.Actor, token, passcode string) (access.SignIn, error)
 	SignOut(ctx context.Context, a *core.Actor) error
 	SessionUser(ctx context.Context, a *core.Actor) (store.User, error)
+	RequestPasswordReset(ctx context.Context, a *core.Actor, email string) error
+	SetPasswordWithLink(ctx context.Context, a *core.Actor, token, password string) error
 }
 
 // Handler holds what the panel uses.

@@ -17,7 +17,7 @@ import (
 
 // pageNames are the page templates; each is parsed with layout.html.
 var pageNames = []string{"sign-in", "error", "overview", "queue", "reviews", "review", "questions", "question",
-	"invitations", "settings"}
+	"invitations", "settings", "password"}
 
 type pages struct {
 	byName map[string]*template.Template

@@ -4,6 +4,16 @@
 (() => {
   "use strict";
   const body = document.body;
+  // The set-password page: the link's token travels in the fragment (never sent to
+  // a server or a referrer); copy it into the form and drop it from the address.
+  const linkForm = document.querySelector("form[data-link-token]");
+  if (linkForm) {
+    const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+    if (m) {
+      linkForm.querySelector("#link_token").value = decodeURIComponent(m[1]);
+      history.replaceState(null, "", location.pathname);
+    }
+  }
   const csrf = body.dataset.csrf;
   if (!csrf) return;
 
