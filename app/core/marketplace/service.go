@@ -8,7 +8,6 @@ package marketplace
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"os"
 	"sync"
@@ -48,37 +47,12 @@ func (c *Service) Wait() { c.bg.Wait() }
 
 // record writes one activity-history entry in tx.
 func (c *Service) record(ctx context.Context, tx *store.Tx, a *core.Actor, action, targetType, targetID string, detail any) error {
-	d := "{}"
-	if detail != nil {
-		b, err := json.Marshal(detail)
-		if err != nil {
-			return err
-		}
-		d = string(b)
-	}
-	e := store.Activity{Action: action, TargetType: targetType, TargetID: targetID, Detail: d}
-	if a != nil {
-		e.ActorType, e.ActorID, e.ActorName = a.Via, a.ID, a.Name
-		e.RequestID, e.IPHash, e.UserAgent = a.RequestID, c.Keys.HashIP(a.IP), a.UserAgent
-	}
-	return tx.AddActivity(ctx, e)
+	return core.NewRecorder(c.Keys).Record(ctx, tx, a, action, targetType, targetID, detail)
 }
 
 // logAccess writes one personal-data access-log entry in tx.
 func (c *Service) logAccess(ctx context.Context, tx *store.Tx, a *core.Actor, action string, count int) error {
-	e := store.Access{Action: action, TargetType: "imported_review", Count: count, Via: "console"}
-	if a != nil {
-		e.ActorID, e.ActorRole = a.ID, a.Role
-		switch a.Via {
-		case core.ViaSession:
-			e.Via = "session"
-		case core.ViaConsole, core.ViaSystem:
-		default:
-			e.Via = "api_key"
-		}
-		e.RequestID, e.IPHash, e.UserAgent = a.RequestID, c.Keys.HashIP(a.IP), a.UserAgent
-	}
-	return tx.AddAccess(ctx, e)
+	return core.NewRecorder(c.Keys).LogAccess(ctx, tx, a, action, "imported_review", "", count)
 }
 
 func (c *Service) tempDir() string {
