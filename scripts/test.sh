@@ -12,6 +12,9 @@
 # Environment:
 #   REVIEWD_TEST_FLAGS     extra flags appended to both `go test` runs (e.g. "-run Upload")
 #   REVIEWD_SKIP_INSTALL=1 do not touch system packages
+#   REVIEWD_TEST_TIMEOUT   go test's per-package timeout (default 30m): a hang
+#                          detector, not a budget; a package that takes 5 minutes
+#                          on a quiet machine takes 15 on one loaded many times over
 #
 # Exported to the tests (only when the tool is available):
 #   REVIEWD_FFMPEG, REVIEWD_FFPROBE, REVIEWD_CHROMIUM, REVIEWD_WEBTEST_DIR,
@@ -138,16 +141,17 @@ tested=$(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}'
 race_pkgs=$(grep -Ev "$NORACE" <<<"$tested" || true)
 plain_pkgs=$(grep -E "$NORACE" <<<"$tested" || true)
 
+timeout=${REVIEWD_TEST_TIMEOUT:-30m}
 status=0
 if [[ -n $race_pkgs ]]; then
-  step "go test -race -count=1 -timeout 15m ${REVIEWD_TEST_FLAGS:-} <$(wc -l <<<"$race_pkgs") packages>"
+  step "go test -race -count=1 -timeout $timeout ${REVIEWD_TEST_FLAGS:-} <$(wc -l <<<"$race_pkgs") packages>"
   # shellcheck disable=SC2086 # word-split on purpose (flags, package list)
-  go test -race -count=1 -timeout 15m ${REVIEWD_TEST_FLAGS:-} $race_pkgs || status=$?
+  go test -race -count=1 -timeout "$timeout" ${REVIEWD_TEST_FLAGS:-} $race_pkgs || status=$?
 fi
 if [[ -n $plain_pkgs ]]; then
-  step "go test -count=1 -timeout 15m ${REVIEWD_TEST_FLAGS:-} <$(wc -l <<<"$plain_pkgs") packages: no goroutines of their own>"
+  step "go test -count=1 -timeout $timeout ${REVIEWD_TEST_FLAGS:-} <$(wc -l <<<"$plain_pkgs") packages: no goroutines of their own>"
   # shellcheck disable=SC2086
-  go test -count=1 -timeout 15m ${REVIEWD_TEST_FLAGS:-} $plain_pkgs || status=$?
+  go test -count=1 -timeout "$timeout" ${REVIEWD_TEST_FLAGS:-} $plain_pkgs || status=$?
 fi
 if [[ ${REVIEWD_FUZZTIME:-10s} != 0 ]]; then # REVIEWD_FUZZTIME=0 skips
   step "fuzz targets, ${REVIEWD_FUZZTIME:-10s} each"
