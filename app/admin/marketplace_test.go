@@ -17,6 +17,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"reviewd/app"
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core/access"
@@ -36,7 +37,13 @@ type marketFx struct {
 
 func newMarketFx(t *testing.T) *marketFx {
 	t.Helper()
-	env := apptest.New(t, cli.TestSurfaces)
+	return newMarketFxWith(t, nil)
+}
+
+// newMarketFxWith is newMarketFx with the configuration changed by edit.
+func newMarketFxWith(t *testing.T, edit func(*app.Config)) *marketFx {
+	t.Helper()
+	env := apptest.NewWith(t, cli.TestSurfaces, edit)
 	env.Channel("web-tr", "TR", "tr")
 	env.User(access.NewUser{Username: "ayse", Email: "ayse@shop.example", Role: "owner", Password: "Copper-Lantern-58"})
 	b := newBrowser(t, env)

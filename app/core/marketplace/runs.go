@@ -222,6 +222,10 @@ func (im *importer) finish(ctx context.Context) (string, RunCounts, RunReport, e
 					if err != nil {
 						return err
 					}
+					// A review the marketplace lists again gets its photos fetched anew.
+					if err := tx.DeleteMarketplacePhotosOf(ctx, l.ReviewID); err != nil {
+						return err
+					}
 					im.purged = append(im.purged, purged...)
 				}
 				return nil
@@ -388,6 +392,9 @@ func (c *Service) execute(ctx context.Context, a *core.Actor, s store.Marketplac
 		var rep RunReport
 		state, counts, rep, err = im.finish(ctx)
 		if err == nil {
+			// Photos are fetched after the import transactions, outside any of them.
+			counts.PhotosMissing = c.runPhotos(ctx, s.ID)
+			rep.PhotosMissing = counts.PhotosMissing
 			finish(state, "", counts, rep)
 			return state, nil
 		}
