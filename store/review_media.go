@@ -12,9 +12,9 @@ import (
 type Media struct {
 	ID            int64
 	PublicID      string
-	ReviewID      int64 // 0 until attached to a review
-	OrderID       int64 // 0 for the photos of an imported review
-	LineID        int64 // 0 for the photos of an imported review
+	ReviewID      int64  // 0 until attached to a review
+	OrderID       int64  // 0 for the photos of an imported review
+	LineID        int64  // 0 for the photos of an imported review
 	Kind          string // image or video
 	Type          string // jpeg, png, webp, mp4, mov (by content)
 	State         string
