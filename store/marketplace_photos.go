@@ -107,3 +107,13 @@ func (q *Q) CountMissingMarketplacePhotos(ctx context.Context, sourceID int64) (
 		WHERE m.id = p.media_id AND m.state IN ('uploaded', 'processing', 'ready')))`, sourceID).Scan(&n)
 	return n, translate(err)
 }
+
+// MarketplaceFailedInRow counts a connection's failed reads since its last read
+// that succeeded or held removals back.
+func (q *Q) MarketplaceFailedInRow(ctx context.Context, sourceID int64) (int, error) {
+	var n int
+	err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM marketplace_runs WHERE source_id = ? AND state = 'failed'
+		AND id > COALESCE((SELECT max(id) FROM marketplace_runs WHERE source_id = ? AND state IN ('succeeded', 'held')), 0)`,
+		sourceID, sourceID).Scan(&n)
+	return n, translate(err)
+}

@@ -366,7 +366,9 @@ func (c *Service) execute(ctx context.Context, a *core.Actor, s store.Marketplac
 		})
 		if err != nil {
 			c.Log.Error("marketplace run not recorded", "run", RunID(run.ID), "err", err)
+			return
 		}
+		c.alertAfterRun(ctx, s, state, failure, counts)
 	}
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.StartMarketplaceRun(ctx, run.ID) })
 	if err != nil {
