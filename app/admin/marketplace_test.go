@@ -205,7 +205,8 @@ func jsonFile(t *testing.T, head []string, rows [][]string) []byte {
 }
 
 // TestMarketplaceFilesEndToEnd: a file of each marketplace in its own export
-// format is imported, its reviews appear on the storefront with the
+// format (its seller panel's column names; the canonical names are read by
+// TestMarketplaceFeed and TestMarketplaceBigFile) is imported, its reviews appear on the storefront with the
 // marketplace's label, count in the aggregate and not as verified, and are removed
 // again by a removal request.
 func TestMarketplaceFilesEndToEnd(t *testing.T) {
@@ -217,8 +218,8 @@ func TestMarketplaceFilesEndToEnd(t *testing.T) {
 		{"trendyol", "csv", true, "Trendyol sitesinden aktarıldı"},
 		{"hepsiburada", "xlsx", true, "Hepsiburada sitesinden aktarıldı"},
 		{"n11", "json", true, "n11 sitesinden aktarıldı"},
-		{"amazon", "csv;", false, "Amazon sitesinden aktarıldı"},
-		{"ciceksepeti", "xlsx", false, "Çiçeksepeti sitesinden aktarıldı"},
+		{"amazon", "csv;", true, "Amazon sitesinden aktarıldı"},
+		{"ciceksepeti", "xlsx", true, "Çiçeksepeti sitesinden aktarıldı"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.platform, func(t *testing.T) {
