@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"reviewd/app"
 	"reviewd/app/platform/platformtest"
@@ -93,7 +94,7 @@ func (f *marketFx) reviewMedia(body string) []map[string]any {
 // the outbound client (an https server with real JPEG bytes) after the import,
 // scanned (when the tests have clamd), stripped of metadata and shown on the
 // storefront review; a failing address is counted in photos_missing and tried
-// again by the next read; an address gone for good (404) is not tried again; a
+// again by the marketplace job an hour later; an address gone for good (404) is not tried again; a
 // photo the row no longer lists is removed; a removal request purges them.
 func TestMarketplacePhotos(t *testing.T) {
 	clamd := os.Getenv("REVIEWD_TEST_CLAMD")
@@ -103,15 +104,17 @@ func TestMarketplacePhotos(t *testing.T) {
 	host.set(func() {
 		host.files["/a.jpg"] = withComment(photo(t, 1600, 1200), marker)
 		host.files["/b.jpg"] = photo(t, 800, 600)
+		host.files["/c.jpg"] = photo(t, 640, 480)
+		host.down["/c.jpg"] = true
 		host.files["/virus.jpg"] = withComment(photo(t, 64, 64), "EICAR-STANDARD-"+"ANTIVIRUS-TEST-FILE")
 		host.down["/b.jpg"] = true
 	})
 	f.env.App.Marketplace.Outbound = host.srv.Client
 	src := f.source("trendyol", "file", nil)
 	head, rows := header("trendyol", true), marketRows("trendyol")
-	rows[0][8] = "https://images.trendyol.com/a.jpg | https://images.trendyol.com/b.jpg"
+	rows[0][8] = "https://images.trendyol.com/a.jpg | https://images.trendyol.com/b.jpg;https://images.trendyol.com/c.jpg"
 	rows[1][8] = "https://images.trendyol.com/gone.jpg"
-	wantMissing := 2.0 // b.jpg (503 for now) and gone.jpg (404)
+	wantMissing := 3.0 // b.jpg and c.jpg (503 for now) and gone.jpg (404)
 	if clamd != "" {
 		rows[2][8] = "https://images.trendyol.com/virus.jpg"
 		wantMissing++
@@ -144,29 +147,39 @@ func TestMarketplacePhotos(t *testing.T) {
 		}
 	}
 
-	// The next read tries the failed address again; the 404 is not asked again.
+	// The marketplace job tries the failed address again an hour later (the
+	// file route has no scheduled reads).
 	host.set(func() { host.down["/b.jpg"] = false })
+	if _, _, err := f.env.App.Marketplace.RunDue(context.Background(), f.env.Clock.Now()); err != nil || host.hit("/b.jpg") != 1 {
+		t.Fatalf("job retried at once: %v, %d requests", err, host.hit("/b.jpg"))
+	}
+	f.env.Clock.T = f.env.Clock.T.Add(61 * time.Minute)
+	if _, _, err := f.env.App.Marketplace.RunDue(context.Background(), f.env.Clock.Now()); err != nil || host.hit("/b.jpg") != 2 {
+		t.Fatalf("job retry: %v, %d requests", err, host.hit("/b.jpg"))
+	}
+	// The next read tries c.jpg again at once; the 404 is not asked again.
+	host.set(func() { host.down["/c.jpg"] = false })
 	expect(t, f.upload("/admin/v1/marketplace/sources/"+src+"/runs", "photos.csv", file, nil), 202, "")
 	run = f.waitRun(src)
-	if run["state"] != "succeeded" || counts(run)["unchanged"] != float64(3) || report(run)["photos_missing"] != wantMissing-1 {
+	if run["state"] != "succeeded" || counts(run)["unchanged"] != float64(3) || report(run)["photos_missing"] != wantMissing-2 {
 		t.Fatalf("second run: %v", run)
 	}
-	if host.hit("/gone.jpg") != 1 || host.hit("/b.jpg") != 2 || host.hit("/a.jpg") != 1 {
+	if host.hit("/gone.jpg") != 1 || host.hit("/b.jpg") != 2 || host.hit("/c.jpg") != 3 || host.hit("/a.jpg") != 1 {
 		t.Fatalf("requests: %v", host.hits)
 	}
 	media = f.reviewMedia(first)
-	if len(media) != 2 || media[1]["width"] != float64(800) {
+	if len(media) != 3 || media[1]["width"] != float64(800) || media[2]["width"] != float64(640) {
 		t.Fatalf("storefront media after retry: %v", media)
 	}
 
 	// The marketplace row drops a.jpg: its photo goes from the review.
-	rows[0][8] = "https://images.trendyol.com/b.jpg"
+	rows[0][8] = "https://images.trendyol.com/b.jpg https://images.trendyol.com/c.jpg"
 	expect(t, f.upload("/admin/v1/marketplace/sources/"+src+"/runs", "photos.csv", csvFile(t, head, rows, ','), nil), 202, "")
 	if run := f.waitRun(src); run["state"] != "succeeded" || counts(run)["updated"] != float64(1) {
 		t.Fatalf("third run: %v", run)
 	}
 	media = f.reviewMedia(first)
-	if len(media) != 1 || media[0]["width"] != float64(800) {
+	if len(media) != 2 || media[0]["width"] != float64(800) || media[1]["width"] != float64(640) {
 		t.Fatalf("storefront media after the row changed: %v", media)
 	}
 
@@ -175,7 +188,7 @@ func TestMarketplacePhotos(t *testing.T) {
 	id := res.JSON["items"].([]any)[0].(map[string]any)["id"].(string)
 	res = f.do("POST", "/admin/v1/marketplace/removals", map[string]any{"reviews": []string{id}})
 	expect(t, res, 201, "")
-	if res.JSON["media_purged"] != float64(1) {
+	if res.JSON["media_purged"] != float64(2) {
 		t.Fatalf("removal: %s", res)
 	}
 	if res := f.env.Do("GET", strings.TrimPrefix(media[0]["url"].(string), "http://reviewd.test"), nil, nil); res.Status != 404 {

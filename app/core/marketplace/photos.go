@@ -14,7 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -59,7 +58,8 @@ func photoURLs(s string) []string {
 	return out
 }
 
-// photoRow is the photos_missing-relevant state of one address.
+// newPhotoRow is the row of the address at position pos of a review's photos:
+// pending, or refused past the per-review limit.
 func newPhotoRow(reviewID, sourceID int64, u string, pos int) store.MarketplacePhoto {
 	p := store.MarketplacePhoto{ReviewID: reviewID, SourceID: sourceID, URL: u, Position: pos, State: store.PhotoPending}
 	if pos >= core.MaxMediaPerReview {
@@ -181,8 +181,9 @@ func (c *Service) fetchPhoto(ctx context.Context, p store.MarketplacePhoto, now 
 	if p.Attempts+1 >= photoMaxAttempts {
 		final = true
 	}
-	err := c.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
-		return tx.FailMarketplacePhoto(ctx, p.ReviewID, p.URL, reason, final, now.Add(photoRetryAfter))
+	bg := context.WithoutCancel(ctx)
+	err := c.DB.WithTx(bg, func(tx *store.Tx) error {
+		return tx.FailMarketplacePhoto(bg, p.ReviewID, p.URL, reason, final, now.Add(photoRetryAfter))
 	})
 	return false, err
 }
@@ -191,9 +192,6 @@ func (c *Service) fetchPhoto(ctx context.Context, p store.MarketplacePhoto, now 
 // reason and whether trying again cannot help (the address breaks the outbound
 // rules, or the server refuses it for good).
 func (c *Service) download(ctx context.Context, u string) (body []byte, reason string, final bool) {
-	if _, err := url.Parse(u); err != nil {
-		return nil, outbound.CodeURLInvalid, true
-	}
 	res, err := c.Outbound.Do(outbound.WithTarget(ctx, "marketplace_photo"), outbound.Request{URL: u,
 		Header:  map[string][]string{"Accept": {"image/jpeg, image/png, image/webp"}, "User-Agent": {"reviewd"}},
 		Timeout: photoTimeout, MaxBytes: media.ImageMaxBytes})
