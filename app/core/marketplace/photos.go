@@ -178,6 +178,9 @@ func (c *Service) fetchPhoto(ctx context.Context, p store.MarketplacePhoto, now 
 			reason, final = "internal_error", false
 		}
 	}
+	if ctx.Err() != nil {
+		return false, nil // stopped (shutdown or time limit): not an attempt
+	}
 	if p.Attempts+1 >= photoMaxAttempts {
 		final = true
 	}
