@@ -1102,3 +1102,73 @@ CREATE TABLE marketplace_removal_sources (
 	source_id  INTEGER NOT NULL,
 	PRIMARY KEY (removal_id, source_id)
 );
+
+-- @version 14: photos of imported reviews (review media without an order line), connection alert episodes
+
+-- review_media again, with order_id and line_id optional: the photos of an imported
+-- (marketplace) review belong to no order line. Columns and indexes as before.
+CREATE TABLE review_media_v14 (
+	id             INTEGER PRIMARY KEY,
+	public_id      TEXT NOT NULL UNIQUE,
+	review_id      INTEGER REFERENCES reviews(id),
+	order_id       INTEGER REFERENCES orders(id),
+	line_id        INTEGER REFERENCES order_lines(id),
+	kind           TEXT NOT NULL CHECK (kind IN ('image', 'video')),
+	type           TEXT NOT NULL,
+	state          TEXT NOT NULL CHECK (state IN ('uploaded', 'processing', 'ready', 'failed', 'quarantined', 'removed')),
+	position       INTEGER NOT NULL DEFAULT 0,
+	width          INTEGER NOT NULL DEFAULT 0,
+	height         INTEGER NOT NULL DEFAULT 0,
+	duration_ms    INTEGER NOT NULL DEFAULT 0,
+	files          TEXT NOT NULL DEFAULT '{}',
+	bytes          INTEGER NOT NULL DEFAULT 0,
+	alt_text       TEXT NOT NULL DEFAULT '',
+	refusal        TEXT NOT NULL DEFAULT '',
+	removal_reason TEXT NOT NULL DEFAULT '',
+	attempts       INTEGER NOT NULL DEFAULT 0,
+	claimed_until  INTEGER,
+	created_at     INTEGER NOT NULL,
+	updated_at     INTEGER NOT NULL,
+	processed_at   INTEGER,
+	removed_at     INTEGER
+);
+INSERT INTO review_media_v14 SELECT id, public_id, review_id, order_id, line_id, kind, type, state, position, width,
+	height, duration_ms, files, bytes, alt_text, refusal, removal_reason, attempts, claimed_until, created_at,
+	updated_at, processed_at, removed_at FROM review_media;
+DROP TABLE review_media;
+ALTER TABLE review_media_v14 RENAME TO review_media;
+CREATE INDEX review_media_review ON review_media(review_id, position);
+CREATE INDEX review_media_line ON review_media(line_id, state) WHERE review_id IS NULL;
+CREATE INDEX review_media_due ON review_media(state, claimed_until) WHERE state IN ('uploaded', 'processing');
+
+-- Photo addresses of imported reviews, fetched over the outbound client into the
+-- media pipeline after the import transaction (docs/marketplace.md). state pending
+-- (fetched at next_try_at, attempts counted), fetched (media_id is the review_media
+-- row), refused (error holds why: too_many_items, type_not_allowed, quarantined,
+-- too_large, image_unreadable, or the last failure after the last attempt).
+CREATE TABLE marketplace_photos (
+	review_id   INTEGER NOT NULL REFERENCES reviews(id),
+	source_id   INTEGER NOT NULL,
+	url         TEXT NOT NULL,
+	position    INTEGER NOT NULL,
+	state       TEXT NOT NULL CHECK (state IN ('pending', 'fetched', 'refused')),
+	media_id    INTEGER,
+	attempts    INTEGER NOT NULL DEFAULT 0,
+	error       TEXT NOT NULL DEFAULT '',
+	next_try_at INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (review_id, url)
+);
+CREATE INDEX marketplace_photos_source ON marketplace_photos(source_id, state);
+CREATE INDEX marketplace_photos_due ON marketplace_photos(next_try_at) WHERE state = 'pending';
+
+-- Alert e-mail episodes: a row while a connection's alert of one kind (failed:
+-- reads failed in a row as often as settings warning_limit; held: marketplace
+-- removals held back) has been mailed to the brand administrators. The episode
+-- ends (the row goes) with the connection's next successful read, so each
+-- episode sends one e-mail.
+CREATE TABLE alert_episodes (
+	subject   TEXT NOT NULL,
+	kind      TEXT NOT NULL CHECK (kind IN ('failed', 'held')),
+	opened_at INTEGER NOT NULL,
+	PRIMARY KEY (subject, kind)
+);

@@ -179,6 +179,7 @@ func NewDomain(c *core.Core, p Parts) Domain {
 	d.Privacy = privacy.New(db, keys, d.Orders, d.Reviews)
 	d.Catalogue = catalogue.New(db, p.Outbound, log)
 	d.Marketplace = marketplace.New(db, keys, p.Outbound, d.Reviews, d.Catalogue, log)
+	d.Marketplace.Sending = d.Sending
 	return d
 }
 

@@ -57,6 +57,7 @@ func adminSchemas() map[string]any {
 			"reminder_delivery": enum("email", "webhook"), "webhook_url": str(), "support_url": str(), "sender_address": str(),
 			"invite_delay_days": integer(), "send_window": str(), "daily_limit": integer(), "reminder_after_days": integer(),
 			"publishing_method": enum("automatic", "hybrid", "manual"), "has_webhook_secret": boolean(),
+			"warning_limit": map[string]any{"type": "integer", "minimum": 0, "maximum": 100},
 		}, "time_zone", "questions_enabled", "publishing_method", "invite_delay_days", "has_webhook_secret"),
 		"Term":  obj(map[string]any{"id": str(), "pattern": str(), "label": str(), "created_at": str()}, "id", "pattern"),
 		"Terms": obj(map[string]any{"items": arr(ref("Term")), "limit": integer()}, "items", "limit"),

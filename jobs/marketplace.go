@@ -10,7 +10,8 @@ import (
 )
 
 // Marketplace is the marketplace job: it fills catalogue gaps from order lines,
-// reads the due product feeds and every due marketplace feed connection (route feed), one after the other. A
+// reads the due product feeds and every due marketplace feed connection (route feed), one after the other,
+// then tries again the marketplace photos that could not be fetched before (every route). A
 // connection has at most one queued or running read (a unique index), so a console
 // run, serve's schedule and a manual read never read it at once.
 type Marketplace struct {

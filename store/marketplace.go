@@ -94,6 +94,9 @@ func (q *Q) FinishMarketplaceFeedRead(ctx context.Context, id int64, failed bool
 // DeleteMarketplaceSource removes a connection with its runs and the links of its
 // (removed) imported reviews.
 func (q *Q) DeleteMarketplaceSource(ctx context.Context, id int64) error {
+	if _, err := q.c.ExecContext(ctx, `DELETE FROM marketplace_photos WHERE source_id = ?`, id); err != nil {
+		return translate(err)
+	}
 	if _, err := q.c.ExecContext(ctx, `DELETE FROM marketplace_reviews WHERE source_id = ?`, id); err != nil {
 		return translate(err)
 	}

@@ -12,9 +12,9 @@ import (
 type Media struct {
 	ID            int64
 	PublicID      string
-	ReviewID      int64 // 0 until attached to a review
-	OrderID       int64
-	LineID        int64
+	ReviewID      int64  // 0 until attached to a review
+	OrderID       int64  // 0 for the photos of an imported review
+	LineID        int64  // 0 for the photos of an imported review
 	Kind          string // image or video
 	Type          string // jpeg, png, webp, mp4, mov (by content)
 	State         string
@@ -50,12 +50,12 @@ const qMediaCols = `id, public_id, review_id, order_id, line_id, kind, type, sta
 
 func scanMedia(sc scanner) (Media, error) {
 	var m Media
-	var review, claimed, processed, removed sql.NullInt64
+	var review, order, line, claimed, processed, removed sql.NullInt64
 	var created, updated int64
-	err := sc.Scan(&m.ID, &m.PublicID, &review, &m.OrderID, &m.LineID, &m.Kind, &m.Type, &m.State, &m.Position, &m.Width,
+	err := sc.Scan(&m.ID, &m.PublicID, &review, &order, &line, &m.Kind, &m.Type, &m.State, &m.Position, &m.Width,
 		&m.Height, &m.DurationMs, &m.Files, &m.Bytes, &m.AltText, &m.Refusal, &m.RemovalReason, &m.Attempts, &claimed,
 		&created, &updated, &processed, &removed)
-	m.ReviewID = idOf(review)
+	m.ReviewID, m.OrderID, m.LineID = idOf(review), idOf(order), idOf(line)
 	m.ClaimedUntil, m.ProcessedAt, m.RemovedAt = NullTime(claimed), NullTime(processed), NullTime(removed)
 	m.CreatedAt, m.UpdatedAt = Time(created), Time(updated)
 	return m, translate(err)
@@ -70,7 +70,7 @@ func (q *Q) CreateMedia(ctx context.Context, m Media) (Media, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO review_media (public_id, review_id, order_id, line_id, kind, type, state,
 		position, width, height, duration_ms, files, bytes, alt_text, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		m.PublicID, nullID(m.ReviewID), m.OrderID, m.LineID, m.Kind, m.Type, m.State, m.Position, m.Width, m.Height,
+		m.PublicID, nullID(m.ReviewID), nullID(m.OrderID), nullID(m.LineID), m.Kind, m.Type, m.State, m.Position, m.Width, m.Height,
 		m.DurationMs, m.Files, m.Bytes, m.AltText, now, now)
 	if err != nil {
 		return m, fmt.Errorf("store: create media: %w", translate(err))

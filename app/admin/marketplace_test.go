@@ -17,6 +17,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"reviewd/app"
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core/access"
@@ -36,7 +37,13 @@ type marketFx struct {
 
 func newMarketFx(t *testing.T) *marketFx {
 	t.Helper()
-	env := apptest.New(t, cli.TestSurfaces)
+	return newMarketFxWith(t, nil)
+}
+
+// newMarketFxWith is newMarketFx with the configuration changed by edit.
+func newMarketFxWith(t *testing.T, edit func(*app.Config)) *marketFx {
+	t.Helper()
+	env := apptest.NewWith(t, cli.TestSurfaces, edit)
 	env.Channel("web-tr", "TR", "tr")
 	env.User(access.NewUser{Username: "ayse", Email: "ayse@shop.example", Role: "owner", Password: "Copper-Lantern-58"})
 	b := newBrowser(t, env)
@@ -198,7 +205,8 @@ func jsonFile(t *testing.T, head []string, rows [][]string) []byte {
 }
 
 // TestMarketplaceFilesEndToEnd: a file of each marketplace in its own export
-// format is imported, its reviews appear on the storefront with the
+// format (its seller panel's column names; the canonical names are read by
+// TestMarketplaceFeed and TestMarketplaceBigFile) is imported, its reviews appear on the storefront with the
 // marketplace's label, count in the aggregate and not as verified, and are removed
 // again by a removal request.
 func TestMarketplaceFilesEndToEnd(t *testing.T) {
@@ -210,8 +218,8 @@ func TestMarketplaceFilesEndToEnd(t *testing.T) {
 		{"trendyol", "csv", true, "Trendyol sitesinden aktarıldı"},
 		{"hepsiburada", "xlsx", true, "Hepsiburada sitesinden aktarıldı"},
 		{"n11", "json", true, "n11 sitesinden aktarıldı"},
-		{"amazon", "csv;", false, "Amazon sitesinden aktarıldı"},
-		{"ciceksepeti", "xlsx", false, "Çiçeksepeti sitesinden aktarıldı"},
+		{"amazon", "csv;", true, "Amazon sitesinden aktarıldı"},
+		{"ciceksepeti", "xlsx", true, "Çiçeksepeti sitesinden aktarıldı"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.platform, func(t *testing.T) {

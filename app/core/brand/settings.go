@@ -51,6 +51,10 @@ type Settings struct {
 	DailyLimit           int      `json:"daily_limit"`
 	ReminderAfterDays    int      `json:"reminder_after_days"`
 	PublishingMethod     string   `json:"publishing_method"`
+	// WarningLimit is how many reads of an order or marketplace connection may fail
+	// in a row before the brand administrators get an e-mail; 0 turns these e-mails
+	// and the e-mail about held marketplace removals off (spec 3, "Events").
+	WarningLimit int `json:"warning_limit"`
 }
 
 // Limits of the numeric settings.
@@ -58,6 +62,7 @@ const (
 	MaxInviteDelayDays   = 60
 	MaxReminderAfterDays = 60
 	MaxDailyLimit        = 20
+	MaxWarningLimit      = 100
 	maxSettingURL        = 500
 )
 
@@ -65,12 +70,16 @@ const (
 var routeFields = map[string]bool{"invite_delivery": true, "reminder_delivery": true, "webhook_url": true,
 	"support_url": true, "sender_address": true}
 
+// DefaultWarningLimit is warning_limit of a new installation.
+const DefaultWarningLimit = 3
+
 // DefaultSettings are the settings of a new installation.
 func DefaultSettings() Settings {
 	return Settings{
 		TimeZone: "Europe/Istanbul", ReplyTone: "formal", ReminderConsent: "not_required",
 		Deliveries: append([]string(nil), Routes...), InviteDelivery: RouteEmail, ReminderDelivery: RouteEmail,
 		InviteDelayDays: 2, SendWindow: "09:00-21:00", DailyLimit: 1, ReminderAfterDays: 7, PublishingMethod: "hybrid",
+		WarningLimit: DefaultWarningLimit,
 	}
 }
 
@@ -262,7 +271,8 @@ func mergeSettings(cur Settings, fields map[string]json.RawMessage) (Settings, [
 
 var settingsFieldOrder = []string{"time_zone", "questions_enabled", "reply_tone", "ai_translation_enabled", "ai_summary_enabled",
 	"syndication_enabled", "reminder_consent", "invite_delivery", "reminder_delivery", "webhook_url", "support_url",
-	"sender_address", "invite_delay_days", "send_window", "daily_limit", "reminder_after_days", "publishing_method"}
+	"sender_address", "invite_delay_days", "send_window", "daily_limit", "reminder_after_days", "publishing_method",
+	"warning_limit"}
 
 func settingIn(v string, allowed ...string) bool {
 	for _, a := range allowed {
@@ -303,6 +313,8 @@ func (c *Service) validateSettings(ctx context.Context, q *store.Q, s Settings) 
 		return core.Invalid("reminder_after_days")
 	case !settingIn(s.PublishingMethod, "automatic", "hybrid", "manual"):
 		return core.Invalid("publishing_method")
+	case s.WarningLimit < 0 || s.WarningLimit > MaxWarningLimit:
+		return core.Invalid("warning_limit")
 	}
 	if s.InviteDelivery == RouteWebhook || s.ReminderDelivery == RouteWebhook {
 		if s.WebhookURL == "" {

@@ -99,7 +99,8 @@ func failureOf(err error) string {
 
 // RunDue reads every due feed connection (the marketplace job): one full read per
 // connection (removals are held back until a read with confirm_removals), made due
-// again after FeedInterval (failed reads retry after FeedInterval too). It returns how many were read and failed.
+// again after FeedInterval (failed reads retry after FeedInterval too), then fetches
+// the photos due again. It returns how many feeds were read and failed.
 func (c *Service) RunDue(ctx context.Context, now time.Time) (read, failed int, err error) {
 	// A read left queued or running by a process that ended would block its
 	// connection (one read at a time): fail it after StaleRunAfter.
@@ -140,6 +141,11 @@ func (c *Service) RunDue(ctx context.Context, now time.Time) (read, failed int, 
 		if err != nil {
 			return read, failed, err
 		}
+	}
+	// Photos that could not be fetched by their read are tried again here, the
+	// file route's too.
+	if _, err := c.FetchDuePhotos(ctx, now); err != nil {
+		return read, failed, err
 	}
 	return read, failed, nil
 }

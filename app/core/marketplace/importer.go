@@ -50,7 +50,7 @@ type prepared struct {
 	barcode string
 	fp      string
 	content reviewContent
-	photos  int
+	photos  []string
 	link    *store.MarketplaceLink
 	product store.Product
 }
@@ -122,16 +122,6 @@ func fingerprint(parts ...string) string {
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-func countPhotos(s string) int {
-	n := 0
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '|' || r == ';' || r == '\n' }) {
-		if strings.HasPrefix(f, "https://") || strings.HasPrefix(f, "http://") {
-			n++
-		}
-	}
-	return n
-}
-
 // row handles one row: skips, matching and (outside dry runs) the write, batched.
 func (im *importer) row(ctx context.Context, r Row) error {
 	im.counts.Rows++
@@ -172,10 +162,15 @@ func (im *importer) row(ctx context.Context, r Row) error {
 		u = ""
 	}
 	barcode := strings.TrimSpace(f[ColBarcode])
-	photos := countPhotos(f[ColPhotos])
+	photos := photoURLs(f[ColPhotos])
+	parts := []string{strconv.Itoa(rating), title, body, author, u, barcode}
+	if len(photos) > 0 {
+		// Rows without photos keep the fingerprint they had before photos were read.
+		parts = append(parts, strings.Join(photos, " "))
+	}
 	pr := prepared{id: id, barcode: barcode, photos: photos,
 		content: reviewContent{rating: rating, title: title, body: body, author: author, url: u, written: written},
-		fp:      fingerprint(strconv.Itoa(rating), title, body, author, u, barcode)}
+		fp:      fingerprint(parts...)}
 	if l, ok := im.links[id]; ok {
 		if l.RemovedByRequest {
 			im.skip(SkipRemovedByRequest)
@@ -233,8 +228,6 @@ func (im *importer) add(ctx context.Context, pr prepared) error {
 	} else {
 		im.counts.Imported++
 	}
-	// Photos are not fetched yet: every referenced photo is reported missing.
-	im.counts.PhotosMissing += pr.photos
 	if im.dry {
 		return nil
 	}
@@ -252,7 +245,9 @@ func (im *importer) flush(ctx context.Context) error {
 	}
 	batch := im.batch
 	im.batch = im.batch[:0]
-	return im.c.DB.WithTx(ctx, func(tx *store.Tx) error {
+	var purged []string // media of photos no longer listed, deleted after the commit
+	err := im.c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		purged = purged[:0]
 		rv := im.c.Reviews.NewImportBatch(tx)
 		for _, pr := range batch {
 			detail := map[string]any{"platform": im.src.Platform, "source": SourceID(im.src.ID), "run": RunID(im.runID),
@@ -267,6 +262,11 @@ func (im *importer) flush(ctx context.Context) error {
 				if err := rv.Update(ctx, im.actor, pr.link.ReviewID, content, detail); err != nil {
 					return err
 				}
+				gone, err := im.syncPhotos(ctx, tx, pr.link.ReviewID, pr.photos)
+				if err != nil {
+					return err
+				}
+				purged = append(purged, gone...)
 				if err := tx.SaveMarketplaceLink(ctx, store.MarketplaceLink{ReviewID: pr.link.ReviewID, SourceID: im.src.ID,
 					SourceReviewID: pr.id, Barcode: pr.barcode, Fingerprint: pr.fp, SeenRunID: im.runID}); err != nil {
 					return err
@@ -275,6 +275,9 @@ func (im *importer) flush(ctx context.Context) error {
 			}
 			r, err := rv.Import(ctx, im.actor, content, detail)
 			if err != nil {
+				return err
+			}
+			if err := addPhotos(ctx, tx, r.ID, im.src.ID, pr.photos); err != nil {
 				return err
 			}
 			if err := tx.SaveMarketplaceLink(ctx, store.MarketplaceLink{ReviewID: r.ID, SourceID: im.src.ID,
@@ -286,6 +289,12 @@ func (im *importer) flush(ctx context.Context) error {
 		}
 		return rv.Finish(ctx)
 	})
+	if err == nil {
+		for _, m := range purged {
+			im.c.Reviews.DeleteMediaFiles(m)
+		}
+	}
+	return err
 }
 
 func importedContent(im *importer, pr prepared) (out reviews.ImportedContent) {

@@ -74,6 +74,10 @@ func (c *Service) Remove(ctx context.Context, a *core.Actor, in RemovalInput) (R
 			if err := tx.MarkMarketplaceRemovedByRequest(ctx, l.ReviewID); err != nil {
 				return err
 			}
+			// The photo addresses go with the review (it is never imported again).
+			if err := tx.DeleteMarketplacePhotosOf(ctx, l.ReviewID); err != nil {
+				return err
+			}
 			if !sources[l.SourceID] {
 				sources[l.SourceID] = true
 				srcIDs = append(srcIDs, l.SourceID)

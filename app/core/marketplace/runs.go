@@ -222,6 +222,10 @@ func (im *importer) finish(ctx context.Context) (string, RunCounts, RunReport, e
 					if err != nil {
 						return err
 					}
+					// A review the marketplace lists again gets its photos fetched anew.
+					if err := tx.DeleteMarketplacePhotosOf(ctx, l.ReviewID); err != nil {
+						return err
+					}
 					im.purged = append(im.purged, purged...)
 				}
 				return nil
@@ -362,7 +366,9 @@ func (c *Service) execute(ctx context.Context, a *core.Actor, s store.Marketplac
 		})
 		if err != nil {
 			c.Log.Error("marketplace run not recorded", "run", RunID(run.ID), "err", err)
+			return
 		}
+		c.alertAfterRun(ctx, s, state, failure, counts)
 	}
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.StartMarketplaceRun(ctx, run.ID) })
 	if err != nil {
@@ -388,6 +394,9 @@ func (c *Service) execute(ctx context.Context, a *core.Actor, s store.Marketplac
 		var rep RunReport
 		state, counts, rep, err = im.finish(ctx)
 		if err == nil {
+			// Photos are fetched after the import transactions, outside any of them.
+			counts.PhotosMissing = c.runPhotos(ctx, s.ID)
+			rep.PhotosMissing = counts.PhotosMissing
 			finish(state, "", counts, rep)
 			return state, nil
 		}

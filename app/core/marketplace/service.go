@@ -15,6 +15,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/catalogue"
 	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
 	"reviewd/app/outbound"
 	"reviewd/store"
 )
@@ -27,7 +28,9 @@ type Service struct {
 	Outbound  *outbound.Client
 	Reviews   *reviews.Service
 	Catalogue *catalogue.Service
-	Log       *slog.Logger
+	// Sending mails the brand administrators' alerts (held removals, failed reads).
+	Sending *sending.Service
+	Log     *slog.Logger
 	// TempDir holds uploaded files while they are read ("" is the system's).
 	TempDir string
 

@@ -137,7 +137,7 @@ func (c *Service) view(ctx context.Context, q *store.Q, s store.MarketplaceSourc
 		v.LastRun = &rv
 	}
 	// attention: the newest finished run held removals, or reads failed in a row.
-	for i, r := range runs {
+	for _, r := range runs {
 		if r.State == RunQueued || r.State == RunRunning {
 			continue
 		}
@@ -147,12 +147,9 @@ func (c *Service) view(ctx context.Context, q *store.Q, s store.MarketplaceSourc
 			_ = json.Unmarshal([]byte(r.Counts), &cnt)
 			v.Attention = &Attention{Kind: "held", Count: cnt.Held, At: r.FinishedAt}
 		case RunFailed:
-			n := 0
-			for _, x := range runs[i:] {
-				if x.State != RunFailed {
-					break
-				}
-				n++
+			n, err := q.MarketplaceFailedInRow(ctx, s.ID)
+			if err != nil {
+				return v, err
 			}
 			v.Attention = &Attention{Kind: "failed", Count: n, Error: r.Error, At: r.FinishedAt}
 		}
@@ -389,6 +386,9 @@ func (c *Service) RemoveSource(ctx context.Context, a *core.Actor, id string) er
 			return ErrSourceHasReviews
 		}
 		if err := tx.DeleteMarketplaceSource(ctx, s.ID); err != nil {
+			return err
+		}
+		if err := tx.EndAlertEpisode(ctx, alertSubject(s), ""); err != nil {
 			return err
 		}
 		return c.record(ctx, tx, a, "marketplace_source.removed", "marketplace_source", SourceID(s.ID),

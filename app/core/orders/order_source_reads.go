@@ -366,6 +366,9 @@ func (c *Service) ReadOrderSource(ctx context.Context, id int64, now time.Time, 
 		}
 		return tx.AddOrderSourceRun(bg, run)
 	})
+	if err == nil {
+		c.alertAfterRead(bg, s, out, now)
+	}
 	return out, err
 }
 
