@@ -28,7 +28,12 @@ import (
 
 // Handler holds what the admin surface uses.
 type Handler struct {
-	Core    *core.Core
+	// PublicURL is the public address (public_url) as it is now: the demo learns
+	// its port after the surfaces are built.
+	PublicURL func() string
+	Recorder  *core.Recorder
+	Clock     core.Clock
+
 	Access  *access.Service
 	Orders  *orders.Service
 	QA      *qa.Service
