@@ -132,6 +132,31 @@ func TestDomainLayers(t *testing.T) {
 	}
 }
 
+// surfaces are the HTTP surface packages (docs/architecture.md, "Beside the domain").
+var surfaces = []string{"reviewd/app/admin", "reviewd/app/storefront", "reviewd/app/ingest", "reviewd/app/mailhook", "reviewd/app/panel"}
+
+// TestSurfacesApart fails when a surface imports another surface, the wiring
+// (reviewd/app, app/cli) or the jobs: a surface is handed the services it uses.
+func TestSurfacesApart(t *testing.T) {
+	all := imports(t)
+	for _, path := range surfaces {
+		imps, ok := all[path]
+		if !ok {
+			t.Errorf("%s is not in the module", path)
+			continue
+		}
+		for _, imp := range imps {
+			bad := imp == "reviewd/app" || imp == "reviewd/app/cli" || strings.HasPrefix(imp, "reviewd/jobs")
+			for _, other := range surfaces {
+				bad = bad || imp == other
+			}
+			if bad {
+				t.Errorf("%s imports %s; surfaces import only app/web and the domain", path, imp)
+			}
+		}
+	}
+}
+
 // TestReviewStateWriters fails when code outside app/core/reviews calls a store
 // method that changes a review's state, content or media.
 func TestReviewStateWriters(t *testing.T) {
