@@ -43,7 +43,8 @@ const (
 type App struct {
 	Config Config
 	DB     *store.DB
-	Core   *core.Core
+	// Keys is the keyring of the data folder (secret.key).
+	Keys *core.Keyring
 	// Domain holds the domain services; surfaces and jobs receive only those they use.
 	Domain
 	Log *slog.Logger
@@ -86,8 +87,11 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		db.Close()
 		return nil, fmt.Errorf("app: outbound: %w", err)
 	}
-	c := core.New(db, keys, cfg.PublicURL, log)
-	d := NewDomain(c, Parts{
+	d := NewDomain(Parts{
+		DB:        db,
+		Keys:      keys,
+		PublicURL: cfg.PublicURL,
+		Log:       log,
 		MediaDir:  filepath.Join(cfg.DataDir, MediaDir),
 		Outbound:  out,
 		Mailer:    mail.New(mcfg),
@@ -113,11 +117,19 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		}
 		log.Info("built the review read model after the upgrade", "products", n, "from_version", db.UpgradedFrom)
 	}
-	return &App{Config: cfg, DB: db, Core: c, Domain: d, Log: log, Metrics: m}, nil
+	return &App{Config: cfg, DB: db, Keys: keys, Domain: d, Log: log, Metrics: m}, nil
 }
 
 // Domain is the set of domain services over one kernel.
 type Domain struct {
+	// Recorder writes the activity history and the access log, Clock is the
+	// database clock and Passwords makes the signing, mail-event and notification
+	// passwords: the kernel's parts that the console and the surfaces call
+	// themselves.
+	Recorder  *core.Recorder
+	Clock     core.Clock
+	Passwords *core.Passwords
+
 	Access *access.Service
 	Brand  *brand.Service
 	// Channels holds channels, their domains and the keys made from a brand's panel.
@@ -136,9 +148,13 @@ type Domain struct {
 	Marketplace *marketplace.Service
 }
 
-// Parts are the infrastructure parts of the domain services beside the kernel's
-// database, keyring, public address and logger.
+// Parts are what the domain services are built from: the database, keyring,
+// public address and logger, and the infrastructure parts.
 type Parts struct {
+	DB        *store.DB
+	Keys      *core.Keyring
+	PublicURL string
+	Log       *slog.Logger
 	// MediaDir is the folder of uploaded and processed media files.
 	MediaDir string
 	// Outbound is the SSRF-safe client for notices and order-connection reads.
@@ -155,14 +171,20 @@ type Parts struct {
 }
 
 // NewDomain builds the domain services bottom-up, each holding only its own
-// dependencies and the services below it that it uses. c gives the database,
-// keyring, public address, logger, recorder and clock.
-func NewDomain(c *core.Core, p Parts) Domain {
-	db, keys, rec, clock, log, url := c.DB, c.Keys, c.Recorder, c.Clock, c.Log, c.PublicURL
+// dependencies and the services below it that it uses, over the kernel's recorder
+// and clock.
+func NewDomain(p Parts) Domain {
+	db, keys, log, url := p.DB, p.Keys, p.Log, p.PublicURL
+	if log == nil {
+		log = slog.Default()
+	}
+	rec, clock := core.NewRecorder(keys), core.NewClock(db)
 	var d Domain
+	d.Recorder, d.Clock = rec, clock
+	d.Passwords = &core.Passwords{DB: db, Keys: keys, Recorder: rec}
 	d.Access = access.New(db, keys, p.Mailer, url, log)
-	d.Brand = &brand.Service{DB: db, Recorder: rec, Clock: clock, Passwords: c}
-	d.Channels = channels.New(db, c, p.Outbound, nil)
+	d.Brand = &brand.Service{DB: db, Recorder: rec, Clock: clock, Passwords: d.Passwords}
+	d.Channels = channels.New(db, rec, p.Outbound, nil)
 	d.Checks = &checks.Service{DB: db, Recorder: rec}
 	d.Buyer = &buyer.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Brand: d.Brand}
 	d.Read = readmodel.New(readmodel.Service{DB: db, Recorder: rec, Clock: clock, PublicURL: url, Brand: d.Brand, Outbound: p.Outbound})
@@ -202,9 +224,9 @@ func (d Domain) SetProbe(p media.Probe) { d.Reviews.Probe = p }
 func (d Domain) MediaDir() string { return d.Reviews.MediaDir }
 
 // SetPublicURL changes the public address (the demo learns its port late) in the
-// kernel and in every service that writes links.
+// configuration and in every service that writes links.
 func (a *App) SetPublicURL(u string) {
-	a.Core.PublicURL = u
+	a.Config.PublicURL = u
 	a.Read.PublicURL, a.Sending.PublicURL, a.Reviews.PublicURL, a.QA.PublicURL = u, u, u, u
 	a.Access.PublicURL = u
 }

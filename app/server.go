@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -36,24 +37,23 @@ type Server struct {
 	router *mux.Router
 	Limits *web.Limits
 	Auth   *web.Auth
-	Core   *core.Core
 
 	metrics *metrics.Metrics
 }
 
 // NewServer builds the router with the shared middleware and mounts the surfaces.
-func NewServer(cfg Config, c *core.Core, acc *access.Service, surfaces func(s *Server) []Surface) *Server {
-	limits := web.NewLimits(c.Now)
+func NewServer(cfg Config, clock core.Clock, log *slog.Logger, acc *access.Service, surfaces func(s *Server) []Surface) *Server {
+	limits := web.NewLimits(clock.Now)
 	if os.Getenv(BenchKeyLimitsEnv) == "off" {
 		// For load measurements only (docs/benchmarks.md): one key sends every request.
 		// The limiters still run on every request.
-		limits.Keys = web.NewLimiter(1<<30, time.Second, c.Now)
-		limits.StoreServer = web.NewLimiter(1<<30, time.Second, c.Now)
-		if c.Log != nil {
-			c.Log.Warn("per-key request limits are off (" + BenchKeyLimitsEnv + "=off): for load measurements only")
+		limits.Keys = web.NewLimiter(1<<30, time.Second, clock.Now)
+		limits.StoreServer = web.NewLimiter(1<<30, time.Second, clock.Now)
+		if log != nil {
+			log.Warn("per-key request limits are off (" + BenchKeyLimitsEnv + "=off): for load measurements only")
 		}
 	}
-	s := &Server{cfg: cfg, router: mux.NewRouter(), Limits: limits, Core: c, Auth: &web.Auth{Access: acc, Limits: limits}}
+	s := &Server{cfg: cfg, router: mux.NewRouter(), Limits: limits, Auth: &web.Auth{Access: acc, Limits: limits}}
 	s.router.Use(web.TagRoute)
 	s.router.NotFoundHandler = web.NotFound()
 	s.router.MethodNotAllowedHandler = web.MethodNotAllowed(s.router)

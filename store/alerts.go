@@ -5,7 +5,7 @@ import "context"
 // OpenAlertEpisode opens an alert episode of subject and kind (table
 // alert_episodes); it reports false when the episode is open already (its e-mail
 // went out).
-func (q *Q) OpenAlertEpisode(ctx context.Context, subject, kind string) (bool, error) {
+func (q *Tx) OpenAlertEpisode(ctx context.Context, subject, kind string) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO alert_episodes (subject, kind, opened_at) VALUES (?, ?, ?)
 		ON CONFLICT (subject, kind) DO NOTHING`, subject, kind, Ms(q.Now))
 	if err != nil {
@@ -17,7 +17,7 @@ func (q *Q) OpenAlertEpisode(ctx context.Context, subject, kind string) (bool, e
 
 // EndAlertEpisode closes the episode of subject and kind (every kind when kind is
 // empty); closing one that is not open does nothing.
-func (q *Q) EndAlertEpisode(ctx context.Context, subject, kind string) error {
+func (q *Tx) EndAlertEpisode(ctx context.Context, subject, kind string) error {
 	_, err := q.c.ExecContext(ctx, `DELETE FROM alert_episodes WHERE subject = ? AND (? = '' OR kind = ?)`, subject, kind, kind)
 	return translate(err)
 }

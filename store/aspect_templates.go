@@ -47,7 +47,7 @@ func (q *Q) AspectTemplateByKey(ctx context.Context, key string) (AspectTemplate
 }
 
 // SaveAspectTemplate inserts or updates an own list (name and aspects).
-func (q *Q) SaveAspectTemplate(ctx context.Context, t AspectTemplate) error {
+func (q *Tx) SaveAspectTemplate(ctx context.Context, t AspectTemplate) error {
 	now := Ms(q.Now)
 	_, err := q.c.ExecContext(ctx, `INSERT INTO aspect_templates (key, name, aspects, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET name = excluded.name, aspects = excluded.aspects,
@@ -59,7 +59,7 @@ func (q *Q) SaveAspectTemplate(ctx context.Context, t AspectTemplate) error {
 }
 
 // RetireAspectTemplate marks an own list retired.
-func (q *Q) RetireAspectTemplate(ctx context.Context, key string) error {
+func (q *Tx) RetireAspectTemplate(ctx context.Context, key string) error {
 	now := Ms(q.Now)
 	_, err := q.c.ExecContext(ctx, `UPDATE aspect_templates SET retired_at = ?, updated_at = ? WHERE key = ?`, now, now, key)
 	return translate(err)
@@ -78,7 +78,7 @@ func (q *Q) TemplateProducts(ctx context.Context, templateKey string) ([]Templat
 
 // AssignTemplateProducts replaces the product assignments of a list with ps (a
 // product assigned to another list moves to this one).
-func (q *Q) AssignTemplateProducts(ctx context.Context, templateKey string, ps []TemplateProduct) error {
+func (q *Tx) AssignTemplateProducts(ctx context.Context, templateKey string, ps []TemplateProduct) error {
 	if _, err := q.c.ExecContext(ctx, `DELETE FROM aspect_template_products WHERE template_key = ?`, templateKey); err != nil {
 		return translate(err)
 	}

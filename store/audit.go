@@ -39,7 +39,7 @@ type Access struct {
 }
 
 // AddActivity appends to the activity history.
-func (q *Q) AddActivity(ctx context.Context, a Activity) error {
+func (q *Tx) AddActivity(ctx context.Context, a Activity) error {
 	if a.Detail == "" {
 		a.Detail = "{}"
 	}
@@ -53,7 +53,7 @@ func (q *Q) AddActivity(ctx context.Context, a Activity) error {
 }
 
 // AddAccess appends to the personal-data access log.
-func (q *Q) AddAccess(ctx context.Context, a Access) error {
+func (q *Tx) AddAccess(ctx context.Context, a Access) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO access_log (at, action, actor_id, actor_role, via, target_type, target_id, count, request_id, ip_hash, user_agent)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, Ms(q.Now), a.Action, a.ActorID, a.ActorRole, a.Via, a.TargetType, a.TargetID,
 		a.Count, a.RequestID, a.IPHash, a.UserAgent)
@@ -181,7 +181,7 @@ func likeEscape(s string) string {
 
 // DeleteAccessBefore removes access-log entries older than t (the retention job;
 // the table's trigger refuses anything younger than 365 days).
-func (q *Q) DeleteAccessBefore(ctx context.Context, t time.Time) (int64, error) {
+func (q *Tx) DeleteAccessBefore(ctx context.Context, t time.Time) (int64, error) {
 	res, err := q.c.ExecContext(ctx, `DELETE FROM access_log WHERE at < ?`, Ms(t))
 	if err != nil {
 		return 0, translate(err)

@@ -124,7 +124,7 @@ type AuditFile struct {
 }
 
 // CreateAuditFile stores a report scope stamped q.Now.
-func (q *Q) CreateAuditFile(ctx context.Context, f AuditFile) (AuditFile, error) {
+func (q *Tx) CreateAuditFile(ctx context.Context, f AuditFile) (AuditFile, error) {
 	f.CreatedAt = Time(Ms(q.Now))
 	res, err := q.c.ExecContext(ctx, `INSERT INTO audit_files (channel, market, start_at, end_at, created_at, created_by)
 		VALUES (?, ?, ?, ?, ?, ?)`, f.Channel, f.Market, Ms(f.Start), Ms(f.End), Ms(f.CreatedAt), f.CreatedBy)

@@ -38,7 +38,7 @@ func scanProduct(sc scanner) (Product, error) {
 // UpsertProduct stores a product posted or read from a feed: a new variant_key is
 // inserted, an existing one takes every non-empty field of p (empty fields keep
 // what the row holds).
-func (q *Q) UpsertProduct(ctx context.Context, p Product) error {
+func (q *Tx) UpsertProduct(ctx context.Context, p Product) error {
 	now := Ms(q.Now)
 	_, err := q.c.ExecContext(ctx, `INSERT INTO products (variant_key, group_key, catalog_id, name, url, image_url, brand,
 		gtin, mpn, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -61,7 +61,7 @@ func (q *Q) UpsertProduct(ctx context.Context, p Product) error {
 // catalogue (source order) and fills empty group_key, catalog_id and name fields of
 // existing rows from the newest order line of the variant. It returns the rows
 // added or changed.
-func (q *Q) FillProductsFromOrderLines(ctx context.Context) (int64, error) {
+func (q *Tx) FillProductsFromOrderLines(ctx context.Context) (int64, error) {
 	now := Ms(q.Now)
 	res, err := q.c.ExecContext(ctx, `INSERT INTO products (variant_key, group_key, catalog_id, name, source, created_at, updated_at)
 		SELECT l.variant_key, l.group_key, l.catalog_id, l.title, 'order', ?, ?
@@ -140,7 +140,7 @@ func scanFeed(sc scanner) (ProductFeed, error) {
 
 // CreateProductFeed inserts a feed due at once; a second feed of the same URL is
 // ErrConflict.
-func (q *Q) CreateProductFeed(ctx context.Context, f ProductFeed) (ProductFeed, error) {
+func (q *Tx) CreateProductFeed(ctx context.Context, f ProductFeed) (ProductFeed, error) {
 	now := Ms(q.Now)
 	res, err := q.c.ExecContext(ctx, `INSERT INTO product_feeds (url, format, interval_minutes, enabled, next_run_at,
 		created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, f.URL, f.Format, f.IntervalMinutes, boolInt(f.Enabled), now, now, now)
@@ -167,7 +167,7 @@ func (q *Q) DueProductFeeds(ctx context.Context, now time.Time) ([]ProductFeed, 
 
 // FinishProductFeedRead records a read of a feed and makes it due again after its
 // interval.
-func (q *Q) FinishProductFeedRead(ctx context.Context, id int64, at time.Time, products, pages int, failure string) error {
+func (q *Tx) FinishProductFeedRead(ctx context.Context, id int64, at time.Time, products, pages int, failure string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE product_feeds SET last_run_at = ?, last_error = ?, last_products = ?,
 		last_pages = ?, next_run_at = ? + interval_minutes * 60000, updated_at = ? WHERE id = ?`,
 		Ms(at), failure, products, pages, Ms(at), Ms(q.Now), id)
@@ -175,7 +175,7 @@ func (q *Q) FinishProductFeedRead(ctx context.Context, id int64, at time.Time, p
 }
 
 // DeleteProductFeed removes a feed (its products stay).
-func (q *Q) DeleteProductFeed(ctx context.Context, id int64) error {
+func (q *Tx) DeleteProductFeed(ctx context.Context, id int64) error {
 	res, err := q.c.ExecContext(ctx, `DELETE FROM product_feeds WHERE id = ?`, id)
 	if err != nil {
 		return translate(err)

@@ -9,7 +9,7 @@ import (
 
 // UpdateChannel writes the changeable fields of a channel (label, brand name,
 // sender, support, privacy and landing addresses, on or off).
-func (q *Q) UpdateChannel(ctx context.Context, c Channel) error {
+func (q *Tx) UpdateChannel(ctx context.Context, c Channel) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE channels SET label = ?, brand_name = ?, sender_address = ?, support_url = ?,
 		privacy_url = ?, landing_url = ?, active = ? WHERE id = ?`,
 		c.Label, c.BrandName, c.SenderAddress, c.SupportURL, c.PrivacyURL, c.LandingURL, boolInt(c.Active), c.ID)
@@ -37,7 +37,7 @@ func (q *Q) ChannelHasData(ctx context.Context, channelID int64) (bool, error) {
 
 // DeleteChannel deletes a channel without data together with its keys, passwords
 // and brand market-rule versions (domains and method statements go by cascade).
-func (q *Q) DeleteChannel(ctx context.Context, channelID int64) error {
+func (q *Tx) DeleteChannel(ctx context.Context, channelID int64) error {
 	for _, stmt := range []string{
 		`DELETE FROM api_keys WHERE channel_id = ?`,
 		`DELETE FROM passwords WHERE channel_id = ?`,
@@ -85,7 +85,7 @@ func (q *Q) ChannelDomainOf(ctx context.Context, channelID int64, domain string)
 }
 
 // AddPendingDomain records an unverified domain of a channel with its proof token.
-func (q *Q) AddPendingDomain(ctx context.Context, channelID int64, domain, token string) error {
+func (q *Tx) AddPendingDomain(ctx context.Context, channelID int64, domain, token string) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO channel_domains (channel_id, domain, token, verified_at, created_at)
 		VALUES (?, ?, ?, NULL, ?)`, channelID, domain, token, Ms(q.Now))
 	return translate(err)
@@ -93,7 +93,7 @@ func (q *Q) AddPendingDomain(ctx context.Context, channelID int64, domain, token
 
 // MarkDomainVerified records that a domain of a channel passed its proof;
 // ErrNotFound when the channel no longer has the domain.
-func (q *Q) MarkDomainVerified(ctx context.Context, channelID int64, domain string) error {
+func (q *Tx) MarkDomainVerified(ctx context.Context, channelID int64, domain string) error {
 	res, err := q.c.ExecContext(ctx, `UPDATE channel_domains SET verified_at = ? WHERE channel_id = ? AND domain = ?`,
 		Ms(q.Now), channelID, domain)
 	if err != nil {
@@ -106,7 +106,7 @@ func (q *Q) MarkDomainVerified(ctx context.Context, channelID int64, domain stri
 }
 
 // DeleteChannelDomain removes a domain from a channel.
-func (q *Q) DeleteChannelDomain(ctx context.Context, channelID int64, domain string) error {
+func (q *Tx) DeleteChannelDomain(ctx context.Context, channelID int64, domain string) error {
 	_, err := q.c.ExecContext(ctx, `DELETE FROM channel_domains WHERE channel_id = ? AND domain = ?`, channelID, domain)
 	return translate(err)
 }
@@ -141,7 +141,7 @@ func (q *Q) OpenChannelRequest(ctx context.Context) (ChannelRequest, error) {
 
 // CreateChannelRequest stores an open channel request; ErrConflict when one is
 // already open.
-func (q *Q) CreateChannelRequest(ctx context.Context, r ChannelRequest) (ChannelRequest, error) {
+func (q *Tx) CreateChannelRequest(ctx context.Context, r ChannelRequest) (ChannelRequest, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO channel_requests (market, label, note, state, actor, created_at)
 		VALUES (?, ?, ?, 'open', ?, ?)`, r.Market, r.Label, r.Note, r.Actor, Ms(q.Now))
 	if err != nil {
@@ -160,7 +160,7 @@ func (q *Q) ListChannelRequests(ctx context.Context) ([]ChannelRequest, error) {
 
 // GrantChannelRequest marks an open request granted; ErrNotFound when id is not
 // an open request.
-func (q *Q) GrantChannelRequest(ctx context.Context, id int64) error {
+func (q *Tx) GrantChannelRequest(ctx context.Context, id int64) error {
 	res, err := q.c.ExecContext(ctx, `UPDATE channel_requests SET state = 'granted', granted_at = ? WHERE id = ? AND state = 'open'`,
 		Ms(q.Now), id)
 	if err != nil {
@@ -173,7 +173,7 @@ func (q *Q) GrantChannelRequest(ctx context.Context, id int64) error {
 }
 
 // SetDomainToken gives a domain of a channel a proof token.
-func (q *Q) SetDomainToken(ctx context.Context, channelID int64, domain, token string) error {
+func (q *Tx) SetDomainToken(ctx context.Context, channelID int64, domain, token string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE channel_domains SET token = ? WHERE channel_id = ? AND domain = ?`, token, channelID, domain)
 	return translate(err)
 }

@@ -42,7 +42,7 @@ func scanChannel(sc interface{ Scan(...any) error }) (Channel, error) {
 }
 
 // CreateChannel inserts a channel with its verified domains.
-func (q *Q) CreateChannel(ctx context.Context, c Channel) (Channel, error) {
+func (q *Tx) CreateChannel(ctx context.Context, c Channel) (Channel, error) {
 	res, err := q.c.ExecContext(ctx, qChannelInsert, c.Code, c.Market, c.Language, c.Label, c.BrandName,
 		c.LandingURL, c.PrivacyURL, c.SupportURL, c.SenderAddress, c.Style, c.Theme, boolInt(c.Active), Ms(q.Now))
 	if err != nil {
@@ -58,7 +58,7 @@ func (q *Q) CreateChannel(ctx context.Context, c Channel) (Channel, error) {
 }
 
 // AddDomain records a domain of a channel, verified or not.
-func (q *Q) AddDomain(ctx context.Context, channelID int64, domain string, verified bool) error {
+func (q *Tx) AddDomain(ctx context.Context, channelID int64, domain string, verified bool) error {
 	var at any
 	if verified {
 		at = Ms(q.Now)
@@ -123,13 +123,13 @@ func (q *Q) ListChannels(ctx context.Context) ([]Channel, error) {
 }
 
 // SetChannelActive switches a channel on or off.
-func (q *Q) SetChannelActive(ctx context.Context, id int64, active bool) error {
+func (q *Tx) SetChannelActive(ctx context.Context, id int64, active bool) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE channels SET active = ? WHERE id = ?`, boolInt(active), id)
 	return translate(err)
 }
 
 // SetChannelLook sets a channel's component layout and theme.
-func (q *Q) SetChannelLook(ctx context.Context, id int64, style, theme string) error {
+func (q *Tx) SetChannelLook(ctx context.Context, id int64, style, theme string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE channels SET style = ?, theme = ? WHERE id = ?`, style, theme, id)
 	return translate(err)
 }

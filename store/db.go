@@ -25,8 +25,9 @@ type conn interface {
 }
 
 // Q runs the store's queries over one connection (the read pool or a transaction).
-// Every aggregate file adds its methods to Q, so one method serves both plain reads
-// and reads inside a write transaction.
+// Every aggregate file adds its reads to Q, so one method serves both plain reads
+// and reads inside a write transaction, and its writes to Tx, so a write on the
+// read pool does not compile (TestWritesOnTxOnly keeps write SQL off Q).
 type Q struct {
 	c   conn
 	Now time.Time
@@ -51,8 +52,9 @@ type DB struct {
 	watch readWatch
 }
 
-// Tx is a write transaction; Now is fixed when it begins so every row it stamps and
-// its audit entry carry the same time.
+// Tx is a write transaction: the store's writes are its methods, its reads those
+// of the embedded Q. Now is fixed when it begins so every row it stamps and its
+// audit entry carry the same time.
 type Tx struct {
 	*Q
 	tx    *sql.Tx

@@ -54,7 +54,7 @@ func (q *Q) ErasureCandidates(ctx context.Context, s ErasureScan) ([]Order, erro
 // EraseOrderCustomer replaces the customer fields of an order with the given
 // pseudonyms and sets erased_at to q.Now. It reports false when the order was
 // erased already (nothing is changed then).
-func (q *Q) EraseOrderCustomer(ctx context.Context, orderID int64, email, key string) (bool, error) {
+func (q *Tx) EraseOrderCustomer(ctx context.Context, orderID int64, email, key string) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `UPDATE orders SET customer_email = ?, customer_key = ?, erased_at = ?, updated_at = ?
 		WHERE id = ? AND erased_at IS NULL`, email, key, Ms(q.Now), Ms(q.Now), orderID)
 	if err != nil {

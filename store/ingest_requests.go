@@ -30,7 +30,7 @@ const IngestRetention = 30 * 24 * time.Hour
 
 // AddIngestRequest records one transfer request at q.Now. Every 256th row also
 // prunes rows older than IngestRetention, so the table stays small without a job.
-func (q *Q) AddIngestRequest(ctx context.Context, r IngestRequest) error {
+func (q *Tx) AddIngestRequest(ctx context.Context, r IngestRequest) error {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO ingest_requests (at, channel, kind, status, error, records, actor_id)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, Ms(q.Now), r.Channel, r.Kind, r.Status, r.Error, r.Records, r.ActorID)
 	if err != nil {

@@ -65,7 +65,7 @@ func scanInvitation(sc scanner) (Invitation, error) {
 // CreateInvitation stores a new message. It reports false (and stores nothing)
 // when the order already has an invitation (or experience invitation) of that kind,
 // or the invitation already has its reminder.
-func (q *Q) CreateInvitation(ctx context.Context, i Invitation) (Invitation, bool, error) {
+func (q *Tx) CreateInvitation(ctx context.Context, i Invitation) (Invitation, bool, error) {
 	now := Ms(q.Now)
 	res, err := q.c.ExecContext(ctx, qInvitationInsert, i.Kind, nullID(i.OrderID), i.ChannelID, nullID(i.ParentID), nullID(i.TokenID),
 		i.TokenEnc, nullID(i.ReviewID), i.PayloadEnc, i.Address, i.CustomerRef, i.Language, i.TemplateKey, i.State,
@@ -137,7 +137,7 @@ func (q *Q) DueInvitations(ctx context.Context, now time.Time, limit int) ([]int
 // ClaimInvitation takes a due queued message for one attempt by moving its next
 // attempt to until; only one caller gets a given message. It reports whether the
 // claim succeeded.
-func (q *Q) ClaimInvitation(ctx context.Context, id int64, now, until time.Time) (bool, error) {
+func (q *Tx) ClaimInvitation(ctx context.Context, id int64, now, until time.Time) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `UPDATE invitations SET next_attempt_at = ?, updated_at = ?
 		WHERE id = ? AND state = 'queued' AND next_attempt_at <= ?`, Ms(until), Ms(q.Now), id, Ms(now))
 	if err != nil {
@@ -149,7 +149,7 @@ func (q *Q) ClaimInvitation(ctx context.Context, id int64, now, until time.Time)
 
 // SaveInvitationState writes the send state of a message (state, route, attempts,
 // next attempt, last error, release and send times, address).
-func (q *Q) SaveInvitationState(ctx context.Context, i Invitation) error {
+func (q *Tx) SaveInvitationState(ctx context.Context, i Invitation) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE invitations SET state = ?, route = ?, attempts = ?, next_attempt_at = ?, last_error = ?,
 		released_at = ?, sent_at = ?, address = ?, updated_at = ? WHERE id = ?`,
 		i.State, i.Route, i.Attempts, nullMs(i.NextAttemptAt), i.LastError, nullMs(i.ReleasedAt), nullMs(i.SentAt), i.Address,
@@ -193,7 +193,7 @@ func (q *Q) ReleasedSince(ctx context.Context, customerRef string, since time.Ti
 
 // EraseInvitationRecipients empties the recipient of every message of an order and
 // of their message-log rows, and marks them erased.
-func (q *Q) EraseInvitationRecipients(ctx context.Context, orderID int64) error {
+func (q *Tx) EraseInvitationRecipients(ctx context.Context, orderID int64) error {
 	if _, err := q.c.ExecContext(ctx, `UPDATE invitations SET address = '', customer_ref = '', recipient_erased = 1, updated_at = ?
 		WHERE order_id = ?`, Ms(q.Now), orderID); err != nil {
 		return fmt.Errorf("store: erase invitation recipients: %w", translate(err))

@@ -19,7 +19,7 @@ type JobRun struct {
 }
 
 // StartJobRun records the start of a run.
-func (q *Q) StartJobRun(ctx context.Context, job, trigger string) (int64, error) {
+func (q *Tx) StartJobRun(ctx context.Context, job, trigger string) (int64, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO job_runs (job, trigger, started_at) VALUES (?, ?, ?)`, job, trigger, Ms(q.Now))
 	if err != nil {
 		return 0, fmt.Errorf("store: start job run: %w", translate(err))
@@ -28,7 +28,7 @@ func (q *Q) StartJobRun(ctx context.Context, job, trigger string) (int64, error)
 }
 
 // FinishJobRun records the end and outcome of a run.
-func (q *Q) FinishJobRun(ctx context.Context, id int64, outcome, detail string) error {
+func (q *Tx) FinishJobRun(ctx context.Context, id int64, outcome, detail string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE job_runs SET finished_at = ?, outcome = ?, detail = ? WHERE id = ?`, Ms(q.Now), outcome, detail, id)
 	return translate(err)
 }
@@ -59,7 +59,7 @@ func (q *Q) LastJobRuns(ctx context.Context) (map[string]JobRun, error) {
 // ClaimLease takes the named lease for holder until the given time when it is free
 // or expired (or already held by holder). The UPDATE/INSERT is one statement under
 // SQLite's write lock, so two processes never both get it.
-func (q *Q) ClaimLease(ctx context.Context, name, holder string, until time.Time) (bool, error) {
+func (q *Tx) ClaimLease(ctx context.Context, name, holder string, until time.Time) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO leases (name, holder, until) VALUES (?, ?, ?)
 		ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, until = excluded.until
 		WHERE leases.until < ? OR leases.holder = excluded.holder`, name, holder, Ms(until), Ms(q.Now))
@@ -71,13 +71,13 @@ func (q *Q) ClaimLease(ctx context.Context, name, holder string, until time.Time
 }
 
 // ReleaseLease gives a lease back.
-func (q *Q) ReleaseLease(ctx context.Context, name, holder string) error {
+func (q *Tx) ReleaseLease(ctx context.Context, name, holder string) error {
 	_, err := q.c.ExecContext(ctx, `DELETE FROM leases WHERE name = ? AND holder = ?`, name, holder)
 	return translate(err)
 }
 
 // DeleteJobRunsBefore removes run records that started before t.
-func (q *Q) DeleteJobRunsBefore(ctx context.Context, t time.Time) (int64, error) {
+func (q *Tx) DeleteJobRunsBefore(ctx context.Context, t time.Time) (int64, error) {
 	res, err := q.c.ExecContext(ctx, `DELETE FROM job_runs WHERE started_at < ? AND outcome != 'running'`, Ms(t))
 	if err != nil {
 		return 0, translate(err)

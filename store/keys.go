@@ -42,7 +42,7 @@ func scanKey(sc interface{ Scan(...any) error }) (Key, error) {
 }
 
 // CreateKey stores a new key.
-func (q *Q) CreateKey(ctx context.Context, k Key) (Key, error) {
+func (q *Tx) CreateKey(ctx context.Context, k Key) (Key, error) {
 	res, err := q.c.ExecContext(ctx, qKeyInsert, k.PublicID, k.Kind, nullID(k.ChannelID), k.Scopes, k.Label, k.Hash, k.Hint, Ms(q.Now), k.SiteKey)
 	if err != nil {
 		return k, fmt.Errorf("store: create key: %w", translate(err))
@@ -88,7 +88,7 @@ func (q *Q) ChannelHasSiteKey(ctx context.Context, channelID int64) (bool, error
 }
 
 // RevokeKey revokes a key; ErrNotFound when it does not exist or is revoked already.
-func (q *Q) RevokeKey(ctx context.Context, publicID string) error {
+func (q *Tx) RevokeKey(ctx context.Context, publicID string) error {
 	res, err := q.c.ExecContext(ctx, `UPDATE api_keys SET revoked_at = ? WHERE public_id = ? AND revoked_at IS NULL`, Ms(q.Now), publicID)
 	if err != nil {
 		return translate(err)

@@ -21,7 +21,7 @@ type MailEvent struct {
 
 // AddMailEvent records an event; it reports false (and records nothing) when the
 // same event id of the same source was recorded before.
-func (q *Q) AddMailEvent(ctx context.Context, e MailEvent) (bool, error) {
+func (q *Tx) AddMailEvent(ctx context.Context, e MailEvent) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO mail_events (source, event_id, type, send_log_id, outcome, detail, occurred_at, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source, event_id) DO NOTHING`,
 		e.Source, e.EventID, e.Type, nullID(e.SendLogID), e.Outcome, e.Detail, nullMs(e.OccurredAt), Ms(q.Now))

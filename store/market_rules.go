@@ -40,7 +40,7 @@ func scanRule(sc interface{ Scan(...any) error }) (MarketRuleVersion, error) {
 }
 
 // CreateMarketRule stores a brand version of a market rule.
-func (q *Q) CreateMarketRule(ctx context.Context, r MarketRuleVersion) (MarketRuleVersion, error) {
+func (q *Tx) CreateMarketRule(ctx context.Context, r MarketRuleVersion) (MarketRuleVersion, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO market_rules (market, channel_id, verification_required, review_window_days, allowed_sorts, default_sort, valid_from, created_by, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.Market, nullID(r.ChannelID), boolInt(r.VerificationRequired), r.ReviewWindowDays,
 		strings.Join(r.AllowedSorts, ","), r.DefaultSort, Ms(r.ValidFrom), r.CreatedBy, Ms(q.Now))

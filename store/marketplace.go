@@ -42,7 +42,7 @@ func scanMarketSource(sc scanner) (MarketplaceSource, error) {
 
 // CreateMarketplaceSource inserts a connection; a second one for the same channel,
 // marketplace and seller is ErrConflict. Feed connections are due at once.
-func (q *Q) CreateMarketplaceSource(ctx context.Context, s MarketplaceSource) (MarketplaceSource, error) {
+func (q *Tx) CreateMarketplaceSource(ctx context.Context, s MarketplaceSource) (MarketplaceSource, error) {
 	now := Ms(q.Now)
 	var next any
 	if s.Route == "feed" {
@@ -77,7 +77,7 @@ func (q *Q) DueMarketplaceSources(ctx context.Context, now time.Time) ([]Marketp
 }
 
 // UpdateMarketplaceSource saves enabled, feed_url and secret_enc.
-func (q *Q) UpdateMarketplaceSource(ctx context.Context, s MarketplaceSource) error {
+func (q *Tx) UpdateMarketplaceSource(ctx context.Context, s MarketplaceSource) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE marketplace_sources SET enabled = ?, feed_url = ?, secret_enc = ?, updated_at = ?
 		WHERE id = ?`, boolInt(s.Enabled), s.FeedURL, s.SecretEnc, Ms(q.Now), s.ID)
 	return translate(err)
@@ -85,7 +85,7 @@ func (q *Q) UpdateMarketplaceSource(ctx context.Context, s MarketplaceSource) er
 
 // FinishMarketplaceFeedRead records the outcome of a feed read: failures is reset
 // on success and counted up on failure; the next scheduled read is at next.
-func (q *Q) FinishMarketplaceFeedRead(ctx context.Context, id int64, failed bool, next time.Time) (failures int, err error) {
+func (q *Tx) FinishMarketplaceFeedRead(ctx context.Context, id int64, failed bool, next time.Time) (failures int, err error) {
 	err = q.c.QueryRowContext(ctx, `UPDATE marketplace_sources SET failures = CASE WHEN ? THEN failures + 1 ELSE 0 END,
 		next_run_at = ?, updated_at = ? WHERE id = ? RETURNING failures`, failed, Ms(next), Ms(q.Now), id).Scan(&failures)
 	return failures, translate(err)
@@ -93,7 +93,7 @@ func (q *Q) FinishMarketplaceFeedRead(ctx context.Context, id int64, failed bool
 
 // DeleteMarketplaceSource removes a connection with its runs and the links of its
 // (removed) imported reviews.
-func (q *Q) DeleteMarketplaceSource(ctx context.Context, id int64) error {
+func (q *Tx) DeleteMarketplaceSource(ctx context.Context, id int64) error {
 	if _, err := q.c.ExecContext(ctx, `DELETE FROM marketplace_photos WHERE source_id = ?`, id); err != nil {
 		return translate(err)
 	}
@@ -146,7 +146,7 @@ func scanMarketRun(sc scanner) (MarketplaceRun, error) {
 
 // CreateMarketplaceRun inserts a queued run; while another run of the connection is
 // queued or running it is ErrConflict.
-func (q *Q) CreateMarketplaceRun(ctx context.Context, r MarketplaceRun) (MarketplaceRun, error) {
+func (q *Tx) CreateMarketplaceRun(ctx context.Context, r MarketplaceRun) (MarketplaceRun, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO marketplace_runs (source_id, trigger, scope, confirm_removals, state,
 		file_name, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)`, r.SourceID, r.Trigger, r.Scope,
 		boolInt(r.ConfirmRemovals), r.FileName, Ms(q.Now))
@@ -159,14 +159,14 @@ func (q *Q) CreateMarketplaceRun(ctx context.Context, r MarketplaceRun) (Marketp
 }
 
 // StartMarketplaceRun moves a queued run to running.
-func (q *Q) StartMarketplaceRun(ctx context.Context, id int64) error {
+func (q *Tx) StartMarketplaceRun(ctx context.Context, id int64) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE marketplace_runs SET state = 'running', started_at = ? WHERE id = ? AND state = 'queued'`,
 		Ms(q.Now), id)
 	return translate(err)
 }
 
 // FinishMarketplaceRun records the end of a run.
-func (q *Q) FinishMarketplaceRun(ctx context.Context, id int64, state, failure, counts, report string) error {
+func (q *Tx) FinishMarketplaceRun(ctx context.Context, id int64, state, failure, counts, report string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE marketplace_runs SET state = ?, error = ?, counts = ?, report = ?, finished_at = ?
 		WHERE id = ?`, state, failure, counts, report, Ms(q.Now), id)
 	return translate(err)
@@ -174,7 +174,7 @@ func (q *Q) FinishMarketplaceRun(ctx context.Context, id int64, state, failure, 
 
 // FailStaleMarketplaceRuns fails runs left queued or running before since (the
 // process ended during the read).
-func (q *Q) FailStaleMarketplaceRuns(ctx context.Context, since time.Time) (int64, error) {
+func (q *Tx) FailStaleMarketplaceRuns(ctx context.Context, since time.Time) (int64, error) {
 	res, err := q.c.ExecContext(ctx, `UPDATE marketplace_runs SET state = 'failed', error = 'interrupted', finished_at = ?
 		WHERE state IN ('queued', 'running') AND created_at < ?`, Ms(q.Now), Ms(since))
 	if err != nil {
@@ -228,7 +228,7 @@ func (q *Q) MarketplaceLinkOf(ctx context.Context, sourceID int64, sourceReviewI
 }
 
 // SaveMarketplaceLink inserts or replaces the link of an imported review.
-func (q *Q) SaveMarketplaceLink(ctx context.Context, l MarketplaceLink) error {
+func (q *Tx) SaveMarketplaceLink(ctx context.Context, l MarketplaceLink) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO marketplace_reviews (review_id, source_id, source_review_id, barcode,
 		fingerprint, removed_by_request, seen_run_id) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (review_id) DO UPDATE SET barcode = excluded.barcode, fingerprint = excluded.fingerprint,
@@ -238,14 +238,14 @@ func (q *Q) SaveMarketplaceLink(ctx context.Context, l MarketplaceLink) error {
 }
 
 // MarkMarketplaceSeen stamps a link as seen by a run.
-func (q *Q) MarkMarketplaceSeen(ctx context.Context, reviewID, runID int64) error {
+func (q *Tx) MarkMarketplaceSeen(ctx context.Context, reviewID, runID int64) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE marketplace_reviews SET seen_run_id = ? WHERE review_id = ?`, runID, reviewID)
 	return translate(err)
 }
 
 // MarkMarketplaceRemovedByRequest flags links whose review was removed by a
 // removal request.
-func (q *Q) MarkMarketplaceRemovedByRequest(ctx context.Context, reviewID int64) error {
+func (q *Tx) MarkMarketplaceRemovedByRequest(ctx context.Context, reviewID int64) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE marketplace_reviews SET removed_by_request = 1 WHERE review_id = ?`, reviewID)
 	return translate(err)
 }
@@ -384,7 +384,7 @@ type MarketplaceRemoval struct {
 }
 
 // CreateMarketplaceRemoval records a removal request and the connections it touched.
-func (q *Q) CreateMarketplaceRemoval(ctx context.Context, r MarketplaceRemoval) (MarketplaceRemoval, error) {
+func (q *Tx) CreateMarketplaceRemoval(ctx context.Context, r MarketplaceRemoval) (MarketplaceRemoval, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO marketplace_removals (public_id, reviews, note, media_purged, state, actor_id,
 		created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, r.PublicID, r.Reviews, r.Note, r.MediaPurged, r.State, r.ActorID, Ms(q.Now))
 	if err != nil {

@@ -45,7 +45,7 @@ func (q *Q) MarketplacePhotosOf(ctx context.Context, reviewIDs []int64) ([]Marke
 
 // AddMarketplacePhoto adds a photo address to a review (state pending, or refused
 // with its error); an address the review has already only moves to position.
-func (q *Q) AddMarketplacePhoto(ctx context.Context, p MarketplacePhoto) error {
+func (q *Tx) AddMarketplacePhoto(ctx context.Context, p MarketplacePhoto) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO marketplace_photos (review_id, source_id, url, position, state, error, next_try_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (review_id, url) DO UPDATE SET position = excluded.position`,
 		p.ReviewID, p.SourceID, p.URL, p.Position, p.State, p.Error, Ms(q.Now))
@@ -53,13 +53,13 @@ func (q *Q) AddMarketplacePhoto(ctx context.Context, p MarketplacePhoto) error {
 }
 
 // DeleteMarketplacePhoto forgets one photo address of a review.
-func (q *Q) DeleteMarketplacePhoto(ctx context.Context, reviewID int64, url string) error {
+func (q *Tx) DeleteMarketplacePhoto(ctx context.Context, reviewID int64, url string) error {
 	_, err := q.c.ExecContext(ctx, `DELETE FROM marketplace_photos WHERE review_id = ? AND url = ?`, reviewID, url)
 	return translate(err)
 }
 
 // DeleteMarketplacePhotosOf forgets every photo address of a review.
-func (q *Q) DeleteMarketplacePhotosOf(ctx context.Context, reviewID int64) error {
+func (q *Tx) DeleteMarketplacePhotosOf(ctx context.Context, reviewID int64) error {
 	_, err := q.c.ExecContext(ctx, `DELETE FROM marketplace_photos WHERE review_id = ?`, reviewID)
 	return translate(err)
 }
@@ -75,7 +75,7 @@ func (q *Q) DueMarketplacePhotos(ctx context.Context, sourceID int64, now time.T
 
 // MarkMarketplacePhotoFetched records the media row a pending photo became; it
 // reports false when the photo is no longer pending (forgotten or fetched already).
-func (q *Q) MarkMarketplacePhotoFetched(ctx context.Context, reviewID int64, url string, mediaID int64) (bool, error) {
+func (q *Tx) MarkMarketplacePhotoFetched(ctx context.Context, reviewID int64, url string, mediaID int64) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `UPDATE marketplace_photos SET state = 'fetched', media_id = ?, error = '',
 		attempts = attempts + 1 WHERE review_id = ? AND url = ? AND state = 'pending'`, mediaID, reviewID, url)
 	if err != nil {
@@ -87,7 +87,7 @@ func (q *Q) MarkMarketplacePhotoFetched(ctx context.Context, reviewID int64, url
 
 // FailMarketplacePhoto records a failed fetch: refused for good (final), or
 // pending again from next.
-func (q *Q) FailMarketplacePhoto(ctx context.Context, reviewID int64, url, reason string, final bool, next time.Time) error {
+func (q *Tx) FailMarketplacePhoto(ctx context.Context, reviewID int64, url, reason string, final bool, next time.Time) error {
 	state := PhotoPending
 	if final {
 		state = PhotoRefused

@@ -38,7 +38,7 @@ func (q *Q) StaleUploads(ctx context.Context, now, before time.Time, limit int) 
 
 // DeleteStaleUpload deletes an upload's row if it is still unattached and not
 // being processed; it reports whether it did.
-func (q *Q) DeleteStaleUpload(ctx context.Context, id int64) (bool, error) {
+func (q *Tx) DeleteStaleUpload(ctx context.Context, id int64) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `DELETE FROM review_media WHERE id = ? AND review_id IS NULL AND state <> 'processing'`, id)
 	if err != nil {
 		return false, translate(err)

@@ -45,7 +45,7 @@ func (q *Q) ListMethodStatements(ctx context.Context) ([]MethodStatement, error)
 
 // SetMethodStatementURL stores the own page address of a channel's statement in a
 // language ("" returns to the hosted page).
-func (q *Q) SetMethodStatementURL(ctx context.Context, channelID int64, lang, externalURL string) error {
+func (q *Tx) SetMethodStatementURL(ctx context.Context, channelID int64, lang, externalURL string) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO method_statements (channel_id, language, external_url, updated_at)
 		VALUES (?, ?, ?, ?) ON CONFLICT (channel_id, language) DO UPDATE SET external_url = excluded.external_url,
 		updated_at = excluded.updated_at`, channelID, lang, externalURL, Ms(q.Now))
@@ -54,7 +54,7 @@ func (q *Q) SetMethodStatementURL(ctx context.Context, channelID int64, lang, ex
 
 // ConfirmMethodStatement records that by confirmed the statement text with
 // fingerprint at q.Now.
-func (q *Q) ConfirmMethodStatement(ctx context.Context, channelID int64, lang, fingerprint, by string) error {
+func (q *Tx) ConfirmMethodStatement(ctx context.Context, channelID int64, lang, fingerprint, by string) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO method_statements (channel_id, language, confirmed_fingerprint, confirmed_at,
 		confirmed_by, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, language) DO UPDATE SET
 		confirmed_fingerprint = excluded.confirmed_fingerprint, confirmed_at = excluded.confirmed_at,

@@ -29,7 +29,7 @@ func scanOptOut(sc scanner) (OptOut, error) {
 
 // AddOptOut puts an address on the opt-out list; it reports false when the address
 // is there already (the first entry is kept).
-func (q *Q) AddOptOut(ctx context.Context, o OptOut) (bool, error) {
+func (q *Tx) AddOptOut(ctx context.Context, o OptOut) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO opt_outs (address, channel_kind, reason, source, created_at) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (address) DO NOTHING`, strings.ToLower(strings.TrimSpace(o.Address)), o.ChannelKind, o.Reason, o.Source, Ms(q.Now))
 	if err != nil {

@@ -114,7 +114,7 @@ func (q *Q) sources(ctx context.Context, query string, args ...any) ([]OrderSour
 
 // CreateOrderSource inserts a connection; ErrConflict when the channel already has
 // one for the platform.
-func (q *Q) CreateOrderSource(ctx context.Context, s OrderSource) (OrderSource, error) {
+func (q *Tx) CreateOrderSource(ctx context.Context, s OrderSource) (OrderSource, error) {
 	res, err := q.c.ExecContext(ctx, qSourceInsert, s.Platform, s.ChannelID, s.BaseURL, s.RemoteChannel, s.CredentialsEnc,
 		boolInt(s.HasCredentials), s.BackfillDays, s.IntervalMinutes, boolInt(s.Enabled), Ms(s.NextRunAt), Ms(q.Now), Ms(q.Now))
 	if err != nil {
@@ -142,7 +142,7 @@ func (q *Q) DueOrderSources(ctx context.Context, now time.Time) ([]OrderSource, 
 
 // UpdateOrderSource writes the settings of a connection (address, credentials,
 // schedule, position).
-func (q *Q) UpdateOrderSource(ctx context.Context, s OrderSource) error {
+func (q *Tx) UpdateOrderSource(ctx context.Context, s OrderSource) error {
 	res, err := q.c.ExecContext(ctx, qSourceUpdate, s.BaseURL, s.RemoteChannel, s.CredentialsEnc, boolInt(s.HasCredentials),
 		s.BackfillDays, s.IntervalMinutes, boolInt(s.Enabled), nullMs(s.CursorAt), Ms(s.NextRunAt), Ms(q.Now), s.ID)
 	if err != nil {
@@ -155,21 +155,21 @@ func (q *Q) UpdateOrderSource(ctx context.Context, s OrderSource) error {
 }
 
 // SetOrderSourceDue makes a connection due at t.
-func (q *Q) SetOrderSourceDue(ctx context.Context, id int64, t time.Time) error {
+func (q *Tx) SetOrderSourceDue(ctx context.Context, id int64, t time.Time) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE order_sources SET next_run_at = ? WHERE id = ?`, Ms(t), id)
 	return translate(err)
 }
 
 // FinishOrderSourceRead writes the outcome of a read to its connection (a removed
 // connection is left alone).
-func (q *Q) FinishOrderSourceRead(ctx context.Context, id int64, r OrderSourceRead) error {
+func (q *Tx) FinishOrderSourceRead(ctx context.Context, id int64, r OrderSourceRead) error {
 	_, err := q.c.ExecContext(ctx, qSourceFinish, nullMs(r.CursorAt), Ms(r.LastRunAt), Ms(r.NextRunAt), r.LastError,
 		r.LastReport, boolInt(r.Failed), id)
 	return translate(err)
 }
 
 // DeleteOrderSource removes a connection; its connection log stays.
-func (q *Q) DeleteOrderSource(ctx context.Context, id int64) error {
+func (q *Tx) DeleteOrderSource(ctx context.Context, id int64) error {
 	res, err := q.c.ExecContext(ctx, `DELETE FROM order_sources WHERE id = ?`, id)
 	if err != nil {
 		return translate(err)
@@ -181,7 +181,7 @@ func (q *Q) DeleteOrderSource(ctx context.Context, id int64) error {
 }
 
 // AddOrderSourceRun appends one row to the connection log.
-func (q *Q) AddOrderSourceRun(ctx context.Context, r OrderSourceRun) error {
+func (q *Tx) AddOrderSourceRun(ctx context.Context, r OrderSourceRun) error {
 	_, err := q.c.ExecContext(ctx, qRunInsert, r.SourceID, r.Platform, r.Channel, r.Trigger, Ms(r.StartedAt),
 		Ms(r.FinishedAt), r.Outcome, r.Error, r.Orders, r.Report)
 	return translate(err)
@@ -237,7 +237,7 @@ func (q *Q) ListOrderSourceRuns(ctx context.Context, f OrderSourceRunFilter) ([]
 }
 
 // DeleteOrderSourceRunsBefore prunes connection-log rows that started before t.
-func (q *Q) DeleteOrderSourceRunsBefore(ctx context.Context, t time.Time) (int64, error) {
+func (q *Tx) DeleteOrderSourceRunsBefore(ctx context.Context, t time.Time) (int64, error) {
 	res, err := q.c.ExecContext(ctx, `DELETE FROM order_source_runs WHERE started_at < ?`, Ms(t))
 	if err != nil {
 		return 0, translate(err)

@@ -242,7 +242,7 @@ func (q *Q) DeliveriesOfLine(ctx context.Context, lineID int64) ([]Delivery, err
 // allows. It returns the orders with ID and CreatedAt set; UpdatedAt is q.Now.
 // Customer fields of erased orders are kept whatever is passed. Callers pass each
 // ExternalID once.
-func (q *Q) UpsertOrders(ctx context.Context, orders []Order) ([]Order, error) {
+func (q *Tx) UpsertOrders(ctx context.Context, orders []Order) ([]Order, error) {
 	const cols = 11
 	out := append([]Order(nil), orders...)
 	pos := make(map[string]int, len(out))
@@ -289,7 +289,7 @@ type lineKey struct {
 // UpsertLines inserts new lines and overwrites existing ones (matched by OrderID and
 // LineReference) with the given values. It returns the lines with ID and CreatedAt
 // set. Callers pass each (OrderID, LineReference) once.
-func (q *Q) UpsertLines(ctx context.Context, lines []OrderLine) ([]OrderLine, error) {
+func (q *Tx) UpsertLines(ctx context.Context, lines []OrderLine) ([]OrderLine, error) {
 	const cols = 12
 	out := append([]OrderLine(nil), lines...)
 	pos := make(map[lineKey]int, len(out))
@@ -331,7 +331,7 @@ func (q *Q) UpsertLines(ctx context.Context, lines []OrderLine) ([]OrderLine, er
 // AddDeliveries stores delivery records, skipping any whose line, state, source and
 // observed time are stored already. It returns the records really inserted (with
 // ID and CreatedAt set), in no particular order.
-func (q *Q) AddDeliveries(ctx context.Context, ds []Delivery) ([]Delivery, error) {
+func (q *Tx) AddDeliveries(ctx context.Context, ds []Delivery) ([]Delivery, error) {
 	const cols = 6
 	type dkey struct {
 		line          int64

@@ -32,7 +32,7 @@ func scanPassword(sc interface{ Scan(...any) error }) (Password, error) {
 }
 
 // CreatePassword stores a new password.
-func (q *Q) CreatePassword(ctx context.Context, p Password) (Password, error) {
+func (q *Tx) CreatePassword(ctx context.Context, p Password) (Password, error) {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO passwords (id, purpose, channel_id, secret_enc, label, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		p.ID, p.Purpose, nullID(p.ChannelID), p.SecretEnc, p.Label, Ms(q.Now))
 	if err != nil {
@@ -56,7 +56,7 @@ func (q *Q) ActivePassword(ctx context.Context, purpose string) (Password, error
 
 // RevokePasswords revokes every active password of a purpose (a new notification
 // password replaces the old one).
-func (q *Q) RevokePasswords(ctx context.Context, purpose string) error {
+func (q *Tx) RevokePasswords(ctx context.Context, purpose string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE passwords SET revoked_at = ? WHERE purpose = ? AND revoked_at IS NULL`, Ms(q.Now), purpose)
 	return translate(err)
 }

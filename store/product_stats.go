@@ -70,7 +70,7 @@ func (q *Q) ProductStatsAllMarkets(ctx context.Context, scope, key string) ([]Pr
 
 // SaveProductStats writes the figures of a product in a market (insert or
 // replace), stamping updated_at with q.Now. The caller sets Revision.
-func (q *Q) SaveProductStats(ctx context.Context, s ProductStats) error {
+func (q *Tx) SaveProductStats(ctx context.Context, s ProductStats) error {
 	for _, js := range []*string{&s.Aspects, &s.ImportedSources} {
 		if *js == "" {
 			*js = "{}"
@@ -95,7 +95,7 @@ func (q *Q) SaveProductStats(ctx context.Context, s ProductStats) error {
 
 // BumpProductRevision moves the revision of a product's figures on (a helpful vote
 // changed one of its reviews); a product without figures is left alone.
-func (q *Q) BumpProductRevision(ctx context.Context, scope, key, market string) error {
+func (q *Tx) BumpProductRevision(ctx context.Context, scope, key, market string) error {
 	q.touchProduct(scope, key)
 	_, err := q.c.ExecContext(ctx, `UPDATE product_stats SET revision = revision + 1, updated_at = ?
 		WHERE scope = ? AND product_key = ? AND market = ?`, Ms(q.Now), scope, key, market)
@@ -137,7 +137,7 @@ func (q *Q) ListingOf(ctx context.Context, reviewID int64) (Listing, error) {
 }
 
 // SaveListing writes (inserts or replaces) the listing row of a review.
-func (q *Q) SaveListing(ctx context.Context, l Listing) error {
+func (q *Tx) SaveListing(ctx context.Context, l Listing) error {
 	_, err := q.c.ExecContext(ctx, `INSERT OR REPLACE INTO review_listing (`+qListingCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, l.ReviewID, l.VariantKey, l.GroupKey, l.Market, l.Rating,
 		boolInt(l.Verified), boolInt(l.Syndicable), boolInt(l.HasMedia), l.Helpful, Ms(l.PublishedAt), l.Contribution)
@@ -148,13 +148,13 @@ func (q *Q) SaveListing(ctx context.Context, l Listing) error {
 }
 
 // DeleteListing removes the listing row of a review (no error when there is none).
-func (q *Q) DeleteListing(ctx context.Context, reviewID int64) error {
+func (q *Tx) DeleteListing(ctx context.Context, reviewID int64) error {
 	_, err := q.c.ExecContext(ctx, `DELETE FROM review_listing WHERE review_id = ?`, reviewID)
 	return translate(err)
 }
 
 // SetListingHelpful copies a review's helpful count into its listing row.
-func (q *Q) SetListingHelpful(ctx context.Context, reviewID int64, helpful int) error {
+func (q *Tx) SetListingHelpful(ctx context.Context, reviewID int64, helpful int) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE review_listing SET helpful = ? WHERE review_id = ?`, helpful, reviewID)
 	return translate(err)
 }
@@ -168,7 +168,7 @@ type ProductWord struct {
 
 // AddProductWords adds delta (+1 or -1) to the review count of each word (folded
 // word -> written form) of a product in a market; words reaching 0 are deleted.
-func (q *Q) AddProductWords(ctx context.Context, scope, key, market string, words map[string]string, delta int) error {
+func (q *Tx) AddProductWords(ctx context.Context, scope, key, market string, words map[string]string, delta int) error {
 	for w, form := range words {
 		if delta > 0 {
 			_, err := q.c.ExecContext(ctx, `INSERT INTO product_words (scope, product_key, market, word, form, reviews)
@@ -227,7 +227,7 @@ func (q *Q) MediaReviewsNewest(ctx context.Context, scope, key, market string, l
 // ResetReadModel empties the listing, the search index and the product words and
 // sets every product's figures to zero (keeping their revisions), before a full
 // rebuild.
-func (q *Q) ResetReadModel(ctx context.Context) error {
+func (q *Tx) ResetReadModel(ctx context.Context) error {
 	q.touchAllProducts()
 	for _, s := range []string{`DELETE FROM review_listing`, `DELETE FROM product_words`,
 		`INSERT INTO review_search (review_search) VALUES ('delete-all')`,
@@ -263,7 +263,7 @@ func (q *Q) ProductRefs(ctx context.Context) ([][3]string, error) {
 
 // AddProductWordCounts writes the review counts of a product's words in a market
 // (added to any count already stored), with multi-row statements.
-func (q *Q) AddProductWordCounts(ctx context.Context, scope, key, market string, words []ProductWord) error {
+func (q *Tx) AddProductWordCounts(ctx context.Context, scope, key, market string, words []ProductWord) error {
 	const cols, per = 6, 500
 	for start := 0; start < len(words); start += per {
 		part := words[start:min(start+per, len(words))]
@@ -309,7 +309,7 @@ func (q *Q) ProductRevisions(ctx context.Context, scope, key, market string) ([]
 // AddListings inserts listing rows and their search entries in bulk (a full
 // rebuild, after ResetReadModel); texts[i] holds the product tokens and the text of
 // ls[i].
-func (q *Q) AddListings(ctx context.Context, ls []Listing, texts [][2]string) error {
+func (q *Tx) AddListings(ctx context.Context, ls []Listing, texts [][2]string) error {
 	const per = 400
 	for start := 0; start < len(ls); start += per {
 		part := ls[start:min(start+per, len(ls))]

@@ -135,7 +135,7 @@ func findingsOr(s string) string {
 
 // CreateQuestion inserts a question; it returns it with ID, CreatedAt and UpdatedAt
 // set.
-func (q *Q) CreateQuestion(ctx context.Context, x Question) (Question, error) {
+func (q *Tx) CreateQuestion(ctx context.Context, x Question) (Question, error) {
 	x.Findings = findingsOr(x.Findings)
 	now := Ms(q.Now)
 	res, err := q.c.ExecContext(ctx, qQuestionInsert, x.PublicID, x.ChannelID, x.Market, x.Scope, x.VariantKey, x.GroupKey,
@@ -161,14 +161,14 @@ func (q *Q) QuestionByPublicID(ctx context.Context, publicID string) (Question, 
 
 // SetQuestionState moves a question to state. publishedAt, when not zero, becomes
 // its publication time unless it has one already.
-func (q *Q) SetQuestionState(ctx context.Context, id int64, state string, publishedAt time.Time) error {
+func (q *Tx) SetQuestionState(ctx context.Context, id int64, state string, publishedAt time.Time) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE questions SET state = ?, published_at = coalesce(published_at, ?), updated_at = ?
 		WHERE id = ?`, state, nullMs(publishedAt), Ms(q.Now), id)
 	return translate(err)
 }
 
 // SetQuestionFlag opens or closes the check flag of a question.
-func (q *Q) SetQuestionFlag(ctx context.Context, id int64, open bool) error {
+func (q *Tx) SetQuestionFlag(ctx context.Context, id int64, open bool) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE questions SET flag_open = ?, updated_at = ? WHERE id = ?`, boolInt(open), Ms(q.Now), id)
 	return translate(err)
 }
@@ -299,7 +299,7 @@ func (q *Q) QuestionCounters(ctx context.Context, market string, channelID int64
 }
 
 // CreateAnswer inserts an answer; it returns it with ID, CreatedAt and UpdatedAt set.
-func (q *Q) CreateAnswer(ctx context.Context, x Answer) (Answer, error) {
+func (q *Tx) CreateAnswer(ctx context.Context, x Answer) (Answer, error) {
 	x.Findings = findingsOr(x.Findings)
 	now := Ms(q.Now)
 	res, err := q.c.ExecContext(ctx, qAnswerInsert, x.PublicID, x.QuestionID, x.Kind, x.ChannelID, nullID(x.TokenID),
@@ -331,26 +331,26 @@ func (q *Q) AnswersOfQuestion(ctx context.Context, questionID int64) ([]Answer, 
 
 // SetAnswerState moves an answer to state. publishedAt, when not zero, becomes its
 // publication time unless it has one already.
-func (q *Q) SetAnswerState(ctx context.Context, id int64, state string, publishedAt time.Time) error {
+func (q *Tx) SetAnswerState(ctx context.Context, id int64, state string, publishedAt time.Time) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE answers SET state = ?, published_at = coalesce(published_at, ?), updated_at = ?
 		WHERE id = ?`, state, nullMs(publishedAt), Ms(q.Now), id)
 	return translate(err)
 }
 
 // SetAnswerFlag opens or closes the check flag of an answer.
-func (q *Q) SetAnswerFlag(ctx context.Context, id int64, open bool) error {
+func (q *Tx) SetAnswerFlag(ctx context.Context, id int64, open bool) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE answers SET flag_open = ?, updated_at = ? WHERE id = ?`, boolInt(open), Ms(q.Now), id)
 	return translate(err)
 }
 
 // SetAnswerNotice records the outcome of the e-mail to the asker about an answer.
-func (q *Q) SetAnswerNotice(ctx context.Context, id int64, notice string) error {
+func (q *Tx) SetAnswerNotice(ctx context.Context, id int64, notice string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE answers SET notice = ?, notice_at = ? WHERE id = ?`, notice, Ms(q.Now), id)
 	return translate(err)
 }
 
 // AddQAEvent writes one history entry of a question or answer.
-func (q *Q) AddQAEvent(ctx context.Context, e QAEvent) error {
+func (q *Tx) AddQAEvent(ctx context.Context, e QAEvent) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO qa_history (question_id, answer_id, event, from_state, to_state, reason,
 		actor_type, actor_id, actor_name, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.QuestionID, nullID(e.AnswerID),
 		e.Event, e.FromState, e.ToState, e.Reason, e.ActorType, e.ActorID, e.ActorName, Ms(q.Now))
@@ -376,7 +376,7 @@ func (q *Q) CountAnswerEmails(ctx context.Context, addressHash string, since tim
 }
 
 // AddAnswerEmail records an answer e-mail to an address (by its hash) at q.Now.
-func (q *Q) AddAnswerEmail(ctx context.Context, addressHash string, answerID int64) error {
+func (q *Tx) AddAnswerEmail(ctx context.Context, addressHash string, answerID int64) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO answer_emails (address_hash, answer_id, at) VALUES (?, ?, ?)`,
 		addressHash, answerID, Ms(q.Now))
 	return translate(err)

@@ -42,7 +42,7 @@ func (q *Q) OpenReportOf(ctx context.Context, reviewID int64, visitor string) (R
 
 // CreateReport stores an open report stamped q.Now; a second open report of the
 // same visitor on the review is ErrConflict.
-func (q *Q) CreateReport(ctx context.Context, r Report) (Report, error) {
+func (q *Tx) CreateReport(ctx context.Context, r Report) (Report, error) {
 	r.State, r.CreatedAt = "open", q.Now
 	res, err := q.c.ExecContext(ctx, `INSERT INTO review_reports (public_id, review_id, channel_id, reason, note, visitor,
 		state, created_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?)`, r.PublicID, r.ReviewID, r.ChannelID, r.Reason, r.Note,
@@ -62,7 +62,7 @@ func (q *Q) ReportsOfReview(ctx context.Context, reviewID int64) ([]Report, erro
 
 // CloseReports closes every open report of a review and returns how many were
 // closed.
-func (q *Q) CloseReports(ctx context.Context, reviewID int64, by string) (int64, error) {
+func (q *Tx) CloseReports(ctx context.Context, reviewID int64, by string) (int64, error) {
 	res, err := q.c.ExecContext(ctx, `UPDATE review_reports SET state = 'closed', resolved_at = ?, resolved_by = ?
 		WHERE review_id = ? AND state = 'open'`, Ms(q.Now), by, reviewID)
 	if err != nil {

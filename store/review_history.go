@@ -63,7 +63,7 @@ func scanReviewCheck(sc scanner) (ReviewCheck, error) {
 }
 
 // AddReviewEvent appends one history entry stamped q.Now.
-func (q *Q) AddReviewEvent(ctx context.Context, e ReviewEvent) error {
+func (q *Tx) AddReviewEvent(ctx context.Context, e ReviewEvent) error {
 	if e.Detail == "" {
 		e.Detail = "{}"
 	}
@@ -83,7 +83,7 @@ func (q *Q) ReviewEvents(ctx context.Context, reviewID int64) ([]ReviewEvent, er
 }
 
 // AddReviewChecks stores check results stamped q.Now.
-func (q *Q) AddReviewChecks(ctx context.Context, cs []ReviewCheck) error {
+func (q *Tx) AddReviewChecks(ctx context.Context, cs []ReviewCheck) error {
 	for _, c := range cs {
 		_, err := q.c.ExecContext(ctx, `INSERT INTO review_checks (review_id, kind, outcome, finding, field, at)
 			VALUES (?, ?, ?, ?, ?, ?)`, c.ReviewID, c.Kind, c.Outcome, c.Finding, c.Field, Ms(q.Now))
@@ -103,7 +103,7 @@ func (q *Q) ReviewChecks(ctx context.Context, reviewID int64) ([]ReviewCheck, er
 // ResolveReviewChecks closes every open finding of a review with a resolution
 // (approved, rejected, superseded, ...) and who resolved it; it returns how many were
 // closed.
-func (q *Q) ResolveReviewChecks(ctx context.Context, reviewID int64, resolution, by string) (int64, error) {
+func (q *Tx) ResolveReviewChecks(ctx context.Context, reviewID int64, resolution, by string) (int64, error) {
 	res, err := q.c.ExecContext(ctx, `UPDATE review_checks SET resolved_at = ?, resolution = ?, resolved_by = ?
 		WHERE review_id = ? AND outcome = 'flagged' AND resolved_at IS NULL`, Ms(q.Now), resolution, by, reviewID)
 	if err != nil {

@@ -62,7 +62,7 @@ func scanMedia(sc scanner) (Media, error) {
 }
 
 // CreateMedia stores a new upload; it returns it with ID and times set.
-func (q *Q) CreateMedia(ctx context.Context, m Media) (Media, error) {
+func (q *Tx) CreateMedia(ctx context.Context, m Media) (Media, error) {
 	if m.Files == "" {
 		m.Files = "{}"
 	}
@@ -118,7 +118,7 @@ func (q *Q) CountUnattachedMedia(ctx context.Context, lineID int64) (int, error)
 
 // AttachMedia ties an unattached upload to a review at position; it reports false
 // when the row is attached already.
-func (q *Q) AttachMedia(ctx context.Context, id, reviewID int64, position int) (bool, error) {
+func (q *Tx) AttachMedia(ctx context.Context, id, reviewID int64, position int) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `UPDATE review_media SET review_id = ?, position = ?, updated_at = ?
 		WHERE id = ? AND review_id IS NULL`, reviewID, position, Ms(q.Now), id)
 	if err != nil {
@@ -129,14 +129,14 @@ func (q *Q) AttachMedia(ctx context.Context, id, reviewID int64, position int) (
 }
 
 // SetMediaPosition moves an attached media item to position.
-func (q *Q) SetMediaPosition(ctx context.Context, id int64, position int) error {
+func (q *Tx) SetMediaPosition(ctx context.Context, id int64, position int) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE review_media SET position = ?, updated_at = ? WHERE id = ?`, position, Ms(q.Now), id)
 	return translate(err)
 }
 
 // RemoveMedia marks a media row removed with a reason and forgets its files (the
 // caller deletes them from disk).
-func (q *Q) RemoveMedia(ctx context.Context, id int64, reason string) error {
+func (q *Tx) RemoveMedia(ctx context.Context, id int64, reason string) error {
 	now := Ms(q.Now)
 	_, err := q.c.ExecContext(ctx, `UPDATE review_media SET state = 'removed', removal_reason = ?, files = '{}',
 		claimed_until = NULL, removed_at = ?, updated_at = ? WHERE id = ?`, reason, now, now, id)
@@ -146,7 +146,7 @@ func (q *Q) RemoveMedia(ctx context.Context, id int64, reason string) error {
 // ClaimMedia claims the oldest upload due for processing (uploaded, or processing
 // whose claim ran out) until until, in one atomic statement, so two job runners never
 // process the same file. ok is false when nothing is due.
-func (q *Q) ClaimMedia(ctx context.Context, until time.Time) (m Media, ok bool, err error) {
+func (q *Tx) ClaimMedia(ctx context.Context, until time.Time) (m Media, ok bool, err error) {
 	now := Ms(q.Now)
 	m, err = scanMedia(q.c.QueryRowContext(ctx, `UPDATE review_media SET state = 'processing', claimed_until = ?,
 		attempts = attempts + 1, updated_at = ?
@@ -168,7 +168,7 @@ type MediaDone struct {
 
 // FinishMedia marks a claimed row ready with its processed files; it reports false
 // when the row is no longer in processing (removed meanwhile).
-func (q *Q) FinishMedia(ctx context.Context, id int64, d MediaDone) (bool, error) {
+func (q *Tx) FinishMedia(ctx context.Context, id int64, d MediaDone) (bool, error) {
 	now := Ms(q.Now)
 	res, err := q.c.ExecContext(ctx, `UPDATE review_media SET state = 'ready', width = ?, height = ?, duration_ms = ?,
 		files = ?, claimed_until = NULL, processed_at = ?, updated_at = ? WHERE id = ? AND state = 'processing'`,
@@ -181,7 +181,7 @@ func (q *Q) FinishMedia(ctx context.Context, id int64, d MediaDone) (bool, error
 }
 
 // FailMedia marks a claimed row failed with the refusal detail.
-func (q *Q) FailMedia(ctx context.Context, id int64, refusal string) error {
+func (q *Tx) FailMedia(ctx context.Context, id int64, refusal string) error {
 	now := Ms(q.Now)
 	_, err := q.c.ExecContext(ctx, `UPDATE review_media SET state = 'failed', refusal = ?, claimed_until = NULL,
 		processed_at = ?, updated_at = ? WHERE id = ? AND state = 'processing'`, refusal, now, now, id)
@@ -190,7 +190,7 @@ func (q *Q) FailMedia(ctx context.Context, id int64, refusal string) error {
 
 // ReleaseMedia gives a claimed row back (state uploaded, the attempt not counted) so
 // a later run retries it.
-func (q *Q) ReleaseMedia(ctx context.Context, id int64) error {
+func (q *Tx) ReleaseMedia(ctx context.Context, id int64) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE review_media SET state = 'uploaded', claimed_until = NULL,
 		attempts = max(attempts - 1, 0), updated_at = ?
 		WHERE id = ? AND state = 'processing'`, Ms(q.Now), id)
@@ -200,7 +200,7 @@ func (q *Q) ReleaseMedia(ctx context.Context, id int64) error {
 // FailAbandonedMedia fails the rows whose claim ran out after maxAttempts claims:
 // a file that crashed or hung the processing that many times is not claimed again.
 // It returns the failed rows.
-func (q *Q) FailAbandonedMedia(ctx context.Context, maxAttempts int, refusal string) ([]Media, error) {
+func (q *Tx) FailAbandonedMedia(ctx context.Context, maxAttempts int, refusal string) ([]Media, error) {
 	now := Ms(q.Now)
 	rows, err := q.c.QueryContext(ctx, `UPDATE review_media SET state = 'failed', refusal = ?, claimed_until = NULL,
 		processed_at = ?, updated_at = ?

@@ -9,7 +9,7 @@ import (
 // IndexReviewText puts a published review into the search index (replacing its
 // previous entry): product holds the review's product tokens, text its normalised
 // title and body (app/core builds both).
-func (q *Q) IndexReviewText(ctx context.Context, reviewID int64, product, text string) error {
+func (q *Tx) IndexReviewText(ctx context.Context, reviewID int64, product, text string) error {
 	if err := q.UnindexReview(ctx, reviewID); err != nil {
 		return err
 	}
@@ -21,7 +21,7 @@ func (q *Q) IndexReviewText(ctx context.Context, reviewID int64, product, text s
 }
 
 // UnindexReview takes a review out of the search index (no error when absent).
-func (q *Q) UnindexReview(ctx context.Context, reviewID int64) error {
+func (q *Tx) UnindexReview(ctx context.Context, reviewID int64) error {
 	_, err := q.c.ExecContext(ctx, `DELETE FROM review_search WHERE rowid = ?`, reviewID)
 	return translate(err)
 }

@@ -79,7 +79,7 @@ func scanReview(sc scanner) (Review, error) {
 
 // CreateReview inserts a review; it returns it with ID, CreatedAt and UpdatedAt
 // set. A second review of the same order line is ErrConflict.
-func (q *Q) CreateReview(ctx context.Context, r Review) (Review, error) {
+func (q *Tx) CreateReview(ctx context.Context, r Review) (Review, error) {
 	if r.Aspects == "" {
 		r.Aspects = "{}"
 	}
@@ -151,7 +151,7 @@ type ReviewContent struct {
 
 // UpdateReviewContent replaces the customer-written fields of a review and stamps
 // submitted_at and updated_at with q.Now.
-func (q *Q) UpdateReviewContent(ctx context.Context, id int64, c ReviewContent) error {
+func (q *Tx) UpdateReviewContent(ctx context.Context, id int64, c ReviewContent) error {
 	if c.Aspects == "" {
 		c.Aspects = "{}"
 	}
@@ -164,21 +164,21 @@ func (q *Q) UpdateReviewContent(ctx context.Context, id int64, c ReviewContent) 
 
 // SetReviewState moves a review to state. publishedAt is kept when zero (a review
 // published before keeps its first publication time) and set otherwise.
-func (q *Q) SetReviewState(ctx context.Context, id int64, state string, publishedAt time.Time) error {
+func (q *Tx) SetReviewState(ctx context.Context, id int64, state string, publishedAt time.Time) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE reviews SET state = ?, published_at = coalesce(published_at, ?), updated_at = ?
 		WHERE id = ?`, state, nullMs(publishedAt), Ms(q.Now), id)
 	return translate(err)
 }
 
 // SetReviewFlag sets or clears flag_open.
-func (q *Q) SetReviewFlag(ctx context.Context, id int64, open bool) error {
+func (q *Tx) SetReviewFlag(ctx context.Context, id int64, open bool) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE reviews SET flag_open = ?, updated_at = ? WHERE id = ?`, boolInt(open), Ms(q.Now), id)
 	return translate(err)
 }
 
 // MarkReviewReturned sets the Returned mark (once; a later call keeps the first time).
 // It reports whether the mark was new.
-func (q *Q) MarkReviewReturned(ctx context.Context, id int64, at time.Time) (bool, error) {
+func (q *Tx) MarkReviewReturned(ctx context.Context, id int64, at time.Time) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `UPDATE reviews SET returned_at = ?, updated_at = ? WHERE id = ? AND returned_at IS NULL`,
 		Ms(at), Ms(q.Now), id)
 	if err != nil {

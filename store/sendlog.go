@@ -37,7 +37,7 @@ func scanSendLog(sc scanner) (SendLog, error) {
 }
 
 // AddSendLog appends one attempt to the message log (At is q.Now).
-func (q *Q) AddSendLog(ctx context.Context, s SendLog) (SendLog, error) {
+func (q *Tx) AddSendLog(ctx context.Context, s SendLog) (SendLog, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO send_logs (invitation_id, channel_kind, recipient, recipient_erased, subject, event_id,
 		message_id, status, error, attempt, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.InvitationID, s.ChannelKind, s.Recipient, boolInt(s.RecipientErased), s.Subject, s.EventID, s.MessageID, s.Status, s.Error,

@@ -16,7 +16,7 @@ func (q *Q) Setting(ctx context.Context, key string, v any) error {
 }
 
 // SetSetting writes one settings key.
-func (q *Q) SetSetting(ctx context.Context, key string, v any) error {
+func (q *Tx) SetSetting(ctx context.Context, key string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("store: set setting %s: %w", key, err)

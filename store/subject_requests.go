@@ -38,7 +38,7 @@ func scanSubjectRequest(sc scanner) (SubjectRequest, error) {
 }
 
 // CreateSubjectRequest stores a received request stamped q.Now.
-func (q *Q) CreateSubjectRequest(ctx context.Context, s SubjectRequest) (SubjectRequest, error) {
+func (q *Tx) CreateSubjectRequest(ctx context.Context, s SubjectRequest) (SubjectRequest, error) {
 	s.State, s.ReceivedAt = "received", Time(Ms(q.Now))
 	res, err := q.c.ExecContext(ctx, `INSERT INTO subject_requests (kind, identifier_kind, identifier_hash, identifier_sealed, note,
 		state, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, s.Kind, s.IdentifierKind, s.IdentifierHash, s.IdentifierSealed, s.Note,
@@ -93,7 +93,7 @@ func (q *Q) ListSubjectRequests(ctx context.Context, f SubjectRequestFilter) ([]
 
 // CloseSubjectRequest moves a received request to completed or refused, stamped
 // q.Now. It reports false when the request was not in received any more.
-func (q *Q) CloseSubjectRequest(ctx context.Context, s SubjectRequest) (bool, error) {
+func (q *Tx) CloseSubjectRequest(ctx context.Context, s SubjectRequest) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `UPDATE subject_requests SET state = ?, reason = ?, handler = ?, affected_reviews = ?,
 		purged_media = ?, completed_at = ? WHERE id = ? AND state = 'received'`, s.State, s.Reason, s.Handler, s.AffectedReviews,
 		s.PurgedMedia, Ms(q.Now), s.ID)
@@ -157,7 +157,7 @@ func (q *Q) TextsAfter(ctx context.Context, table string, afterID int64, limit i
 // AnonymizeReviewText replaces a review's title and body, empties its author name
 // and stamps anonymized_at with q.Now. Only app/core/reviews calls it (it refreshes
 // the read model).
-func (q *Q) AnonymizeReviewText(ctx context.Context, id int64, title, body string) error {
+func (q *Tx) AnonymizeReviewText(ctx context.Context, id int64, title, body string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE reviews SET title = ?, body = ?, author_name = '', hide_name = 1,
 		anonymized_at = coalesce(anonymized_at, ?), updated_at = ? WHERE id = ?`, title, body, Ms(q.Now), Ms(q.Now), id)
 	if err != nil {
@@ -168,7 +168,7 @@ func (q *Q) AnonymizeReviewText(ctx context.Context, id int64, title, body strin
 
 // AnonymizeQuestion replaces a question's body, empties the asker's name and
 // address and stamps anonymized_at with q.Now.
-func (q *Q) AnonymizeQuestion(ctx context.Context, id int64, body string) error {
+func (q *Tx) AnonymizeQuestion(ctx context.Context, id int64, body string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE questions SET body = ?, asker_name = '', asker_email = '', hide_name = 1,
 		anonymized_at = coalesce(anonymized_at, ?), updated_at = ? WHERE id = ?`, body, Ms(q.Now), Ms(q.Now), id)
 	if err != nil {
@@ -179,7 +179,7 @@ func (q *Q) AnonymizeQuestion(ctx context.Context, id int64, body string) error 
 
 // AnonymizeAnswer replaces an answer's body, empties the author's name of a buyer
 // answer (a brand answer keeps the brand's) and stamps anonymized_at with q.Now.
-func (q *Q) AnonymizeAnswer(ctx context.Context, id int64, body string) error {
+func (q *Tx) AnonymizeAnswer(ctx context.Context, id int64, body string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE answers SET body = ?,
 		author_name = CASE kind WHEN 'buyer' THEN '' ELSE author_name END, hide_name = CASE kind WHEN 'buyer' THEN 1 ELSE hide_name END,
 		anonymized_at = coalesce(anonymized_at, ?), updated_at = ? WHERE id = ?`, body, Ms(q.Now), Ms(q.Now), id)

@@ -36,7 +36,7 @@ func (q *Q) CountTerms(ctx context.Context) (int, error) {
 }
 
 // CreateTerm stores a regular expression; it returns it with ID and CreatedAt set.
-func (q *Q) CreateTerm(ctx context.Context, t Term) (Term, error) {
+func (q *Tx) CreateTerm(ctx context.Context, t Term) (Term, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO review_terms (pattern, label, created_at) VALUES (?, ?, ?)`,
 		t.Pattern, t.Label, Ms(q.Now))
 	if err != nil {
@@ -48,7 +48,7 @@ func (q *Q) CreateTerm(ctx context.Context, t Term) (Term, error) {
 }
 
 // DeleteTerm removes a regular expression; ErrNotFound when there is none with id.
-func (q *Q) DeleteTerm(ctx context.Context, id int64) error {
+func (q *Tx) DeleteTerm(ctx context.Context, id int64) error {
 	res, err := q.c.ExecContext(ctx, `DELETE FROM review_terms WHERE id = ?`, id)
 	if err != nil {
 		return translate(err)

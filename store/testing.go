@@ -9,7 +9,7 @@ func (q *Q) QueryRowForTest(ctx context.Context, query string, dest ...any) erro
 }
 
 // ExecForTest runs one statement; for tests that try forbidden changes.
-func (q *Q) ExecForTest(ctx context.Context, query string, args ...any) error {
+func (q *Tx) ExecForTest(ctx context.Context, query string, args ...any) error {
 	_, err := q.c.ExecContext(ctx, query, args...)
 	return translate(err)
 }

@@ -42,7 +42,7 @@ func scanToken(sc scanner) (Token, error) {
 
 // CreateToken stores a token and the lines it covers; it returns the token with ID
 // and CreatedAt set.
-func (q *Q) CreateToken(ctx context.Context, t Token, lineIDs []int64) (Token, error) {
+func (q *Tx) CreateToken(ctx context.Context, t Token, lineIDs []int64) (Token, error) {
 	res, err := q.c.ExecContext(ctx, qTokenInsert, t.Hash, t.Kind, t.OrderID, t.ChannelID, t.Market, nullID(t.ReviewID),
 		Ms(t.ExpiresAt), Ms(q.Now))
 	if err != nil {
@@ -57,7 +57,7 @@ func (q *Q) CreateToken(ctx context.Context, t Token, lineIDs []int64) (Token, e
 }
 
 // AddTokenLines adds lines to a token (lines it covers already are skipped).
-func (q *Q) AddTokenLines(ctx context.Context, tokenID int64, lineIDs []int64) error {
+func (q *Tx) AddTokenLines(ctx context.Context, tokenID int64, lineIDs []int64) error {
 	for _, l := range lineIDs {
 		if _, err := q.c.ExecContext(ctx, qTokenLineInsert, tokenID, l); err != nil {
 			return fmt.Errorf("store: add token line: %w", translate(err))
@@ -107,7 +107,7 @@ const qLineColsL = `l.id, l.order_id, l.line_reference, l.variant_key, l.group_k
 
 // SpendToken marks a token spent at q.Now; it reports false when it was spent
 // already.
-func (q *Q) SpendToken(ctx context.Context, id int64) (bool, error) {
+func (q *Tx) SpendToken(ctx context.Context, id int64) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `UPDATE tokens SET spent_at = ? WHERE id = ? AND spent_at IS NULL`, Ms(q.Now), id)
 	if err != nil {
 		return false, translate(err)

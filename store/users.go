@@ -48,7 +48,7 @@ func scanUser(sc interface{ Scan(...any) error }) (User, error) {
 }
 
 // CreateUser inserts a panel user; ErrConflict when the username is taken.
-func (q *Q) CreateUser(ctx context.Context, u User) (User, error) {
+func (q *Tx) CreateUser(ctx context.Context, u User) (User, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO users (username, email, role, password_hash, created_at) VALUES (?, ?, ?, ?, ?)`,
 		u.Username, u.Email, u.Role, u.PasswordHash, Ms(q.Now))
 	if err != nil {
@@ -88,14 +88,14 @@ func (q *Q) ListUsers(ctx context.Context) ([]User, error) {
 }
 
 // SetUserTOTP stores the (encrypted) second-step secret and whether it is on.
-func (q *Q) SetUserTOTP(ctx context.Context, id int64, enc []byte, on bool) error {
+func (q *Tx) SetUserTOTP(ctx context.Context, id int64, enc []byte, on bool) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE users SET totp_enc = ?, totp_on = ?, totp_last_step = 0 WHERE id = ?`, enc, boolInt(on), id)
 	return translate(err)
 }
 
 // UseTOTPStep records the last accepted passcode time step; it refuses (false) a step
 // that is not newer, so a passcode works once.
-func (q *Q) UseTOTPStep(ctx context.Context, id, step int64) (bool, error) {
+func (q *Tx) UseTOTPStep(ctx context.Context, id, step int64) (bool, error) {
 	res, err := q.c.ExecContext(ctx, `UPDATE users SET totp_last_step = ? WHERE id = ? AND totp_last_step < ?`, step, id, step)
 	if err != nil {
 		return false, translate(err)
@@ -105,7 +105,7 @@ func (q *Q) UseTOTPStep(ctx context.Context, id, step int64) (bool, error) {
 }
 
 // SetUserEmail changes a user's e-mail address.
-func (q *Q) SetUserEmail(ctx context.Context, id int64, email string) error {
+func (q *Tx) SetUserEmail(ctx context.Context, id int64, email string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE users SET email = ? WHERE id = ?`, email, id)
 	return translate(err)
 }
@@ -122,7 +122,7 @@ func scanSession(sc interface{ Scan(...any) error }) (Session, error) {
 }
 
 // CreateSession stores a session under the hash of its token.
-func (q *Q) CreateSession(ctx context.Context, hash []byte, s Session) (Session, error) {
+func (q *Tx) CreateSession(ctx context.Context, hash []byte, s Session) (Session, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_id, stage, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		hash, s.UserID, s.Stage, s.CSRF, Ms(q.Now), Ms(s.ExpiresAt))
 	if err != nil {
@@ -139,13 +139,13 @@ func (q *Q) SessionByHash(ctx context.Context, hash []byte) (Session, error) {
 }
 
 // DeleteSession removes a session.
-func (q *Q) DeleteSession(ctx context.Context, id int64) error {
+func (q *Tx) DeleteSession(ctx context.Context, id int64) error {
 	_, err := q.c.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
 	return translate(err)
 }
 
 // DeleteExpiredSessions removes sessions past their expiry.
-func (q *Q) DeleteExpiredSessions(ctx context.Context) (int64, error) {
+func (q *Tx) DeleteExpiredSessions(ctx context.Context) (int64, error) {
 	res, err := q.c.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < ?`, Ms(q.Now))
 	if err != nil {
 		return 0, translate(err)
@@ -154,26 +154,26 @@ func (q *Q) DeleteExpiredSessions(ctx context.Context) (int64, error) {
 }
 
 // SetUserRole changes a user's role.
-func (q *Q) SetUserRole(ctx context.Context, id int64, role string) error {
+func (q *Tx) SetUserRole(ctx context.Context, id int64, role string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE users SET role = ? WHERE id = ?`, role, id)
 	return translate(err)
 }
 
 // SetUserPassword replaces a user's password hash.
-func (q *Q) SetUserPassword(ctx context.Context, id int64, hash string) error {
+func (q *Tx) SetUserPassword(ctx context.Context, id int64, hash string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE id = ?`, hash, id)
 	return translate(err)
 }
 
 // SetUserSignedIn records the time of a user's completed sign-in.
-func (q *Q) SetUserSignedIn(ctx context.Context, id int64) error {
+func (q *Tx) SetUserSignedIn(ctx context.Context, id int64) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ?`, Ms(q.Now), id)
 	return translate(err)
 }
 
 // DeleteUser removes a user with its sessions and password links; ErrNotFound when
 // there is none.
-func (q *Q) DeleteUser(ctx context.Context, id int64) error {
+func (q *Tx) DeleteUser(ctx context.Context, id int64) error {
 	res, err := q.c.ExecContext(ctx, `DELETE FROM users WHERE id = ?`, id)
 	if err != nil {
 		return translate(err)
@@ -211,13 +211,13 @@ func (q *Q) UsersByEmail(ctx context.Context, email string) ([]User, error) {
 }
 
 // DeleteUserSessions signs a user out everywhere.
-func (q *Q) DeleteUserSessions(ctx context.Context, userID int64) error {
+func (q *Tx) DeleteUserSessions(ctx context.Context, userID int64) error {
 	_, err := q.c.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ?`, userID)
 	return translate(err)
 }
 
 // DeleteOtherSessions ends every session of a user but keep.
-func (q *Q) DeleteOtherSessions(ctx context.Context, userID, keep int64) error {
+func (q *Tx) DeleteOtherSessions(ctx context.Context, userID, keep int64) error {
 	_, err := q.c.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ? AND id <> ?`, userID, keep)
 	return translate(err)
 }
@@ -233,7 +233,7 @@ type PasswordLink struct {
 }
 
 // CreatePasswordLink stores a link under the hash of its token.
-func (q *Q) CreatePasswordLink(ctx context.Context, hash []byte, l PasswordLink) (PasswordLink, error) {
+func (q *Tx) CreatePasswordLink(ctx context.Context, hash []byte, l PasswordLink) (PasswordLink, error) {
 	res, err := q.c.ExecContext(ctx, `INSERT INTO password_links (token_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
 		hash, l.UserID, l.Purpose, Ms(q.Now), Ms(l.ExpiresAt))
 	if err != nil {
@@ -256,7 +256,7 @@ func (q *Q) PasswordLinkByHash(ctx context.Context, hash []byte) (PasswordLink, 
 }
 
 // UsePasswordLinks marks every open link of a user used (a password was set).
-func (q *Q) UsePasswordLinks(ctx context.Context, userID int64) error {
+func (q *Tx) UsePasswordLinks(ctx context.Context, userID int64) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE password_links SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, Ms(q.Now), userID)
 	return translate(err)
 }
@@ -272,7 +272,7 @@ func (q *Q) BrandState(ctx context.Context) (string, error) {
 }
 
 // SetBrandState sets the brand's state.
-func (q *Q) SetBrandState(ctx context.Context, state string) error {
+func (q *Tx) SetBrandState(ctx context.Context, state string) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO brand_state (id, state, changed_at) VALUES (1, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET state = excluded.state, changed_at = excluded.changed_at`, state, Ms(q.Now))
 	return translate(err)

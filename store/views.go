@@ -24,7 +24,7 @@ type ViewCount struct {
 }
 
 // CountView adds one view to its counter.
-func (q *Q) CountView(ctx context.Context, k ViewKey) error {
+func (q *Tx) CountView(ctx context.Context, k ViewKey) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO component_views (day, channel_id, scope, product_key, shown, style, theme,
 		width, views) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (day, channel_id, scope, product_key, shown, style,
 		theme, width) DO UPDATE SET views = views + 1`, k.Day, k.ChannelID, k.Scope, k.ProductKey, k.Shown, k.Style,

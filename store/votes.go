@@ -18,7 +18,7 @@ func (q *Q) VoteOf(ctx context.Context, reviewID int64, visitor string) (string,
 }
 
 // SetVote records (or changes) a visitor's vote on a review.
-func (q *Q) SetVote(ctx context.Context, reviewID int64, visitor, vote string) error {
+func (q *Tx) SetVote(ctx context.Context, reviewID int64, visitor, vote string) error {
 	now := Ms(q.Now)
 	_, err := q.c.ExecContext(ctx, `INSERT INTO review_votes (review_id, visitor, vote, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT (review_id, visitor) DO UPDATE SET vote = excluded.vote,
@@ -30,14 +30,14 @@ func (q *Q) SetVote(ctx context.Context, reviewID int64, visitor, vote string) e
 }
 
 // DeleteVote withdraws a visitor's vote on a review.
-func (q *Q) DeleteVote(ctx context.Context, reviewID int64, visitor string) error {
+func (q *Tx) DeleteVote(ctx context.Context, reviewID int64, visitor string) error {
 	_, err := q.c.ExecContext(ctx, `DELETE FROM review_votes WHERE review_id = ? AND visitor = ?`, reviewID, visitor)
 	return translate(err)
 }
 
 // AddHelpfulCounts adds to a review's helpful and unhelpful counts (never below
 // zero) and returns the new counts.
-func (q *Q) AddHelpfulCounts(ctx context.Context, reviewID int64, up, down int) (helpful, unhelpful int, err error) {
+func (q *Tx) AddHelpfulCounts(ctx context.Context, reviewID int64, up, down int) (helpful, unhelpful int, err error) {
 	err = q.c.QueryRowContext(ctx, `UPDATE reviews SET helpful_count = max(helpful_count + ?, 0),
 		unhelpful_count = max(unhelpful_count + ?, 0) WHERE id = ? RETURNING helpful_count, unhelpful_count`,
 		up, down, reviewID).Scan(&helpful, &unhelpful)

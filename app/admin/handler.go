@@ -28,7 +28,12 @@ import (
 
 // Handler holds what the admin surface uses.
 type Handler struct {
-	Core    *core.Core
+	// PublicURL is the public address (public_url) as it is now: the demo learns
+	// its port after the surfaces are built.
+	PublicURL func() string
+	Recorder  *core.Recorder
+	Clock     core.Clock
+
 	Access  *access.Service
 	Orders  *orders.Service
 	QA      *qa.Service
@@ -74,6 +79,10 @@ const (
 	// 2); a key with the write scope gets 403 forbidden / panel_session_required,
 	// any other key forbidden / scope_missing.
 	panelNotKey
+	// panelRefusesKey routes take a panel session only (the notification password
+	// of own-system sending, spec 1); a key with the write scope gets 403 refused /
+	// panel_session_required, any other key forbidden / scope_missing.
+	panelRefusesKey
 )
 
 // allow applies the route's access rule and permission to an authenticated caller.
@@ -90,12 +99,22 @@ func (rt route) allow(a *core.Actor) error {
 			}
 			return core.ErrScopeMissing
 		}
+	case panelRefusesKey:
+		if !a.IsPanel() {
+			if a.Can(core.PermWrite) {
+				return errPanelRefused
+			}
+			return core.ErrScopeMissing
+		}
 	}
 	if !a.Can(rt.perm) {
 		return core.ErrScopeMissing
 	}
 	return nil
 }
+
+// errPanelRefused answers a key on a panelRefusesKey route.
+var errPanelRefused = core.Refused("panel_session_required")
 
 // guard authenticates the caller and checks the permission before h runs.
 func (h *Handler) guard(rt route) http.Handler {

@@ -55,5 +55,5 @@ func (h *Handler) handleOptOutExport(w http.ResponseWriter, r *http.Request, a *
 		table.Rows = append(table.Rows, []string{o.Address, o.AddressHash, o.ChannelKind, o.Reason,
 			o.CreatedAt.UTC().Format(time.RFC3339)})
 	}
-	return writeExport(w, format, "opt-outs-"+h.Core.Now().UTC().Format("20060102"), rows, table)
+	return writeExport(w, format, "opt-outs-"+h.Clock.Now().UTC().Format("20060102"), rows, table)
 }

@@ -123,7 +123,7 @@ func TestPolicyValidFrom(t *testing.T) {
 		len(res.JSON["allowed_sort_options"].([]any)) != 2 || res.JSON["allowed_sort_options"].([]any)[0] != "newest" {
 		t.Fatalf("scheduled version = %s", res.Body)
 	}
-	c := o.env.App.Core
+	c := o.env.App
 	rule := func(channel string) brand.MarketRule {
 		t.Helper()
 		ch, err := c.DB.Read().ChannelByCode(context.Background(), channel)

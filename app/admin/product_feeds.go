@@ -28,7 +28,7 @@ func (h *Handler) handleProductFeedCreate(w http.ResponseWriter, r *http.Request
 	}
 	ctx := r.Context()
 	out, err := h.Catalogue.CreateFeed(ctx, a, in, func(tx *store.Tx, id string) error {
-		return h.Core.Record(ctx, tx, a, "product_feed.created", "product_feed", id, map[string]any{"format": in.Format})
+		return h.Recorder.Record(ctx, tx, a, "product_feed.created", "product_feed", id, map[string]any{"format": in.Format})
 	})
 	if err != nil {
 		return err
@@ -40,7 +40,7 @@ func (h *Handler) handleProductFeedCreate(w http.ResponseWriter, r *http.Request
 func (h *Handler) handleProductFeedDelete(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	ctx, id := r.Context(), web.Vars(r)["id"]
 	err := h.Catalogue.DeleteFeed(ctx, id, func(tx *store.Tx) error {
-		return h.Core.Record(ctx, tx, a, "product_feed.removed", "product_feed", id, nil)
+		return h.Recorder.Record(ctx, tx, a, "product_feed.removed", "product_feed", id, nil)
 	})
 	if err != nil {
 		return err

@@ -71,7 +71,7 @@ func TestReviewDetail(t *testing.T) {
 	})
 	proof = m.do("GET", "/admin/v1/reviews/"+id, nil, m.read).JSON["proof"].(map[string]any)
 	if !regexp.MustCompile(`^erased-order:[0-9a-f]{32}$`).MatchString(proof["order_reference"].(string)) ||
-		proof["order_reference"] != m.env.App.Core.Keys.ErasedOrderRef(r.OrderID) || proof["returned"] != true ||
+		proof["order_reference"] != m.env.App.Keys.ErasedOrderRef(r.OrderID) || proof["returned"] != true ||
 		proof["returned_at"] != "2026-06-01T10:00:00Z" {
 		t.Fatalf("proof after return and erasure %v", proof)
 	}

@@ -9,7 +9,7 @@ const (
 )
 
 // routes is the audit table of the admin surface: method, path, callers (open,
-// keyOrPanel, panel, panelNotKey: see access), permission, handler. guard enforces
+// keyOrPanel, panel, panelNotKey, panelRefusesKey: see access), permission, handler. guard enforces
 // both columns before a handler runs.
 func (h *Handler) routes() []route {
 	return []route{
@@ -42,7 +42,7 @@ func (h *Handler) routes() []route {
 		{"DELETE", "/admin/v1/keys/{id:key_[0-9a-f]{16}}", panel, core.PermWrite, h.handleKeyDelete},
 		{"GET", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsGet},
 		{"POST", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsUpdate},
-		{"POST", "/admin/v1/settings/webhook-secret", keyOrPanel, core.PermWrite, h.handleWebhookSecretCreate},
+		{"POST", "/admin/v1/settings/webhook-secret", panelRefusesKey, core.PermWrite, h.handleWebhookSecretCreate},
 		{"GET", "/admin/v1/invites", keyOrPanel, core.PermRead, h.handleInviteList},
 		{"POST", "/admin/v1/invites/retry", keyOrPanel, core.PermWrite, h.handleInviteRetry},
 		{"GET", "/admin/v1/send-logs", keyOrPanel, core.PermRead, h.handleSendLogList},

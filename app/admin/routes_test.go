@@ -3,6 +3,8 @@ package admin
 import (
 	"strings"
 	"testing"
+
+	"reviewd/app/core"
 )
 
 // TestRouteTableIsTheAccessAudit checks that every admin route states its callers
@@ -22,6 +24,12 @@ func TestRouteTableIsTheAccessAudit(t *testing.T) {
 		}
 		if strings.HasPrefix(rt.path, "/admin/v1/order-sources") && rt.access != panelNotKey {
 			t.Errorf("%s: order connections take a panel session only", name)
+		}
+		if name == "POST /admin/v1/policies" && (rt.access != panelNotKey || rt.perm != core.PermMarketRules) {
+			t.Errorf("%s: a market rule version takes a panel session with manage-market-rules", name)
+		}
+		if name == "POST /admin/v1/settings/webhook-secret" && rt.access != panelRefusesKey {
+			t.Errorf("%s: the notification password takes a panel session only", name)
 		}
 	}
 }

@@ -25,7 +25,7 @@ func (h *Handler) sessionCookie(value string, maxAge int) *http.Cookie {
 		maxAge = -1
 	}
 	return &http.Cookie{Name: access.SessionCookie, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(strings.ToLower(h.Core.PublicURL), "https://")}
+		SameSite: http.SameSiteStrictMode, Secure: strings.HasPrefix(strings.ToLower(h.PublicURL()), "https://")}
 }
 
 func cookieValue(r *http.Request) string {

@@ -40,7 +40,7 @@ func (h *Handler) ownOrigin(r *http.Request, origin string) bool {
 	if err != nil || o.Host == "" {
 		return false
 	}
-	if p, err := url.Parse(h.Core.PublicURL); err == nil && strings.EqualFold(p.Scheme, o.Scheme) && strings.EqualFold(p.Host, o.Host) {
+	if p, err := url.Parse(h.PublicURL()); err == nil && strings.EqualFold(p.Scheme, o.Scheme) && strings.EqualFold(p.Host, o.Host) {
 		return true
 	}
 	scheme := "http"

@@ -67,7 +67,7 @@ func NewWith(t testing.TB, mount Mounter, edit func(*app.Config)) *Env {
 		t.Fatalf("apptest: open: %v", err)
 	}
 	a.DB.Now = clock.Now
-	srv := app.NewServer(cfg, a.Core, a.Access, func(s *app.Server) []app.Surface {
+	srv := app.NewServer(cfg, a.Clock, a.Log, a.Access, func(s *app.Server) []app.Surface {
 		if mount == nil {
 			return nil
 		}
@@ -118,7 +118,7 @@ func (e *Env) User(in access.NewUser) store.User {
 		if u, err = tx.CreateUser(ctx, u); err != nil {
 			return err
 		}
-		return e.App.Core.Record(ctx, tx, core.Console(), "user.created", "user", u.Username, map[string]any{"role": u.Role})
+		return e.App.Recorder.Record(ctx, tx, core.Console(), "user.created", "user", u.Username, map[string]any{"role": u.Role})
 	})
 	if err != nil {
 		e.T.Fatalf("apptest: user: %v", err)
@@ -129,7 +129,7 @@ func (e *Env) User(in access.NewUser) store.User {
 // Password creates a password and returns its id and secret.
 func (e *Env) Password(purpose, channel string) (id, secret string) {
 	e.T.Helper()
-	p, err := e.App.Core.CreatePassword(context.Background(), core.Console(), purpose, channel)
+	p, err := e.App.Passwords.CreatePassword(context.Background(), core.Console(), purpose, channel)
 	if err != nil {
 		e.T.Fatalf("apptest: password: %v", err)
 	}

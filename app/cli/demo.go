@@ -101,7 +101,7 @@ func newDemoCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			surface := &demoSurface{info: info, base: a.Config.PublicURL, core: a.Core, acc: a.Access, read: a.Read, buyer: a.Buyer}
+			surface := &demoSurface{info: info, base: a.Config.PublicURL, db: a.DB, acc: a.Access, read: a.Read, buyer: a.Buyer}
 			return runServer(cmd, a, func(addr net.Addr) {
 				if strings.HasSuffix(surface.base, ":0") {
 					surface.base = "http://" + addr.String()
@@ -178,7 +178,7 @@ func seedDemo(ctx context.Context, a *app.App) (demoInfo, error) {
 		return info, fmt.Errorf("demo: %s holds data but no %s; remove the folder to start a fresh demo", a.Config.DataDir, demoFile)
 	}
 
-	c, actor := a.Core, core.Console()
+	c, actor := a.Passwords, core.Console()
 	info = demoInfo{CreatedAt: time.Now().UTC().Format(time.RFC3339), Brand: "Demo Ceramics", Username: "demo", Products: demoProducts()}
 	for _, ch := range []struct{ code, market, lang, label string }{
 		{"demo-tr", "TR", "tr", "Demo Türkiye"},

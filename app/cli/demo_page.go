@@ -224,7 +224,7 @@ func (d *demoSurface) handleProductPage(w http.ResponseWriter, r *http.Request) 
 // renderSSR fills the server-rendered component as a store server gets it from GET
 // /v1/ssr (with its server key): html, state and structured data.
 func (d *demoSurface) renderSSR(ctx context.Context, v *demoView) error {
-	ch, err := d.core.DB.Read().ChannelByCode(ctx, v.Channel.Code)
+	ch, err := d.db.Read().ChannelByCode(ctx, v.Channel.Code)
 	if err != nil {
 		return err
 	}
@@ -257,7 +257,7 @@ func (d *demoSurface) viewer(ctx context.Context, v *demoView, customer, name st
 	if err != nil {
 		return err
 	}
-	ch, err := d.core.DB.Read().ChannelByCode(ctx, v.Channel.Code)
+	ch, err := d.db.Read().ChannelByCode(ctx, v.Channel.Code)
 	if err != nil {
 		return err
 	}
@@ -309,8 +309,8 @@ func (d *demoSurface) handleSpeculationRules(w http.ResponseWriter, r *http.Requ
 
 // viewCounts sums today's component views per channel code, scope and product.
 func (d *demoSurface) viewCounts(ctx context.Context) (map[string]int, error) {
-	q := d.core.DB.Read()
-	day := d.core.Now().UTC().Format("2006-01-02")
+	q := d.db.Read()
+	day := d.db.Now().UTC().Format("2006-01-02")
 	rows, err := q.ComponentViews(ctx, day, day)
 	if err != nil {
 		return nil, err

@@ -20,8 +20,8 @@ func TestDemoPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := app.NewServer(a.Config, a.Core, a.Access, func(s *app.Server) []app.Surface {
-		return append(Surfaces(a, s), &demoSurface{info: info, base: "http://localhost:8080", core: a.Core, acc: a.Access, read: a.Read, buyer: a.Buyer})
+	srv := app.NewServer(a.Config, a.Clock, a.Log, a.Access, func(s *app.Server) []app.Surface {
+		return append(Surfaces(a, s), &demoSurface{info: info, base: "http://localhost:8080", db: a.DB, acc: a.Access, read: a.Read, buyer: a.Buyer})
 	})
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()

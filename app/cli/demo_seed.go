@@ -244,7 +244,7 @@ type demoChannelState struct {
 // delivered orders, reviews with photos, the media job, helpful votes, and questions
 // with answers. It adds the product pages to info.
 func seedDemoContent(ctx context.Context, a *app.App, info *demoInfo) error {
-	c, console := a.Core, core.Console()
+	c, console := a.Clock, core.Console()
 	if _, err := a.Brand.UpdateSettings(ctx, console, map[string]json.RawMessage{
 		"questions_enabled": json.RawMessage(`true`), "publishing_method": json.RawMessage(`"` + core.PublishAutomatic + `"`),
 	}); err != nil {
@@ -286,7 +286,7 @@ func seedDemoContent(ctx context.Context, a *app.App, info *demoInfo) error {
 // seedDemoChannel ingests the channel's delivered orders and writes their reviews
 // with the order check, as a customer on the store page would.
 func seedDemoChannel(ctx context.Context, a *app.App, dc demoChannel) (*demoChannelState, error) {
-	c := a.Core
+	c := a.Clock
 	srv, _, err := a.Access.LookupKey(ctx, dc.ServerKey)
 	if err != nil {
 		return nil, demoErr("server key", err)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"reviewd/app/core"
 	"reviewd/app/core/access"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/readmodel"
@@ -22,7 +21,7 @@ import (
 type demoSurface struct {
 	info  demoInfo
 	base  string // public address, fixed before serving starts
-	core  *core.Core
+	db    *store.DB
 	acc   *access.Service
 	read  *readmodel.Service
 	buyer *buyer.Service
@@ -69,7 +68,7 @@ func (d *demoSurface) handleIndex(w http.ResponseWriter, r *http.Request) error 
 		siteKeys[c.Code] = c.SiteKey
 	}
 	products := make([]demoIndexProduct, 0, len(d.info.Catalog))
-	q := d.core.DB.Read()
+	q := d.db.Read()
 	views, err := d.viewCounts(r.Context())
 	if err != nil {
 		return err

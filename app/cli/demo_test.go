@@ -180,8 +180,8 @@ func TestDemoSurface(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := app.NewServer(a.Config, a.Core, a.Access, func(s *app.Server) []app.Surface {
-		return append(Surfaces(a, s), &demoSurface{info: info, base: "http://demo.test", core: a.Core, acc: a.Access, read: a.Read, buyer: a.Buyer})
+	srv := app.NewServer(a.Config, a.Clock, a.Log, a.Access, func(s *app.Server) []app.Surface {
+		return append(Surfaces(a, s), &demoSurface{info: info, base: "http://demo.test", db: a.DB, acc: a.Access, read: a.Read, buyer: a.Buyer})
 	})
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()

@@ -52,7 +52,7 @@ func seedDemoWaiting(ctx context.Context, a *app.App, st *demoChannelState) erro
 		return demoErr("server key", err)
 	}
 	list := demoWaiting[st.dc.Language]
-	now := a.Core.Now()
+	now := a.Clock.Now()
 	req := orders.OrderRequest{Channel: st.dc.Code, Batch: true}
 	id := func(i int) string { return st.dc.Market + "-W" + strconv.Itoa(501+i) }
 	email := func(i int) string { return "waiting" + strconv.Itoa(i+1) + "." + st.dc.Code + "@example.com" }

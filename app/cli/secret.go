@@ -32,7 +32,7 @@ func newSecretCreateCmd(e *env) *cobra.Command {
 		Short: "create a password and print it once",
 		Args:  cobra.NoArgs,
 		RunE: e.withApp(func(cmd *cobra.Command, _ []string, a *app.App) error {
-			p, err := a.Core.CreatePassword(cmd.Context(), core.Console(), purpose, channel)
+			p, err := a.Passwords.CreatePassword(cmd.Context(), core.Console(), purpose, channel)
 			if err != nil {
 				return consoleErr(err)
 			}

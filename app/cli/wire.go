@@ -24,11 +24,11 @@ import (
 // Surfaces lists every HTTP surface over an opened data folder.
 func Surfaces(a *app.App, s *app.Server) []app.Surface {
 	return []app.Surface{
-		&admin.Handler{Core: a.Core, Access: a.Access, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Marketplace: a.Marketplace, Catalogue: a.Catalogue, Auth: s.Auth, Limits: s.Limits},
+		&admin.Handler{PublicURL: func() string { return a.Config.PublicURL }, Recorder: a.Recorder, Clock: a.Clock, Access: a.Access, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Marketplace: a.Marketplace, Catalogue: a.Catalogue, Auth: s.Auth, Limits: s.Limits},
 		&ingest.Handler{Orders: a.Orders, Catalogue: a.Catalogue, Auth: s.Auth, Limits: s.Limits},
 		&mailhook.Handler{Sending: a.Sending, Auth: s.Auth, Limits: s.Limits},
-		&storefront.Handler{Core: a.Core, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Auth: s.Auth, Limits: s.Limits},
-		&panel.Handler{Sessions: a.Access, PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, DB: a.DB, Auth: s.Auth},
+		&storefront.Handler{Clock: a.Clock, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Auth: s.Auth, Limits: s.Limits},
+		&panel.Handler{Sessions: a.Access, PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, Auth: s.Auth},
 	}
 }
 
@@ -37,7 +37,7 @@ func TestSurfaces(a *app.App, s *app.Server) []app.Surface { return Surfaces(a, 
 
 // buildServer mounts every HTTP surface over an opened data folder.
 func buildServer(a *app.App) *app.Server {
-	srv := app.NewServer(a.Config, a.Core, a.Access, func(s *app.Server) []app.Surface { return Surfaces(a, s) })
+	srv := app.NewServer(a.Config, a.Clock, a.Log, a.Access, func(s *app.Server) []app.Surface { return Surfaces(a, s) })
 	srv.UseMetrics(a.Metrics)
 	return srv
 }

@@ -103,7 +103,7 @@ func TestPublishDecision(t *testing.T) {
 // reviewEnv is a core over a real database with a TR channel web and one delivered,
 // paid order R-1 with lines 1 and 2.
 type reviewEnv struct {
-	c     *core.Core
+	c     *kernel
 	d     domain
 	rv    *reviews.Service
 	clock *storetest.Clock
@@ -119,7 +119,7 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := core.New(db, keys, "http://reviewd.test", nil)
+	c := newKernel(db, keys, "http://reviewd.test")
 	d := newDomain(c, app.Parts{MediaDir: t.TempDir()})
 	ch, err := d.channels.CreateChannel(ctx, core.Console(), channels.NewChannel{Code: "web", Market: "TR", Language: "tr",
 		Label: "Web", BrandName: "Acme", LandingURL: "https://shop.example/review#old"})

@@ -3,31 +3,10 @@ package core
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"time"
 
 	"reviewd/store"
 )
-
-// Core holds what the users, sessions, keys and passwords code still reads: the
-// database, the keyring, the public address, the clock and the recorder. The domain
-// services do not embed it; each holds its own dependencies.
-type Core struct {
-	DB        *store.DB
-	Keys      *Keyring
-	PublicURL string
-	Log       *slog.Logger
-	*Recorder
-	Clock
-}
-
-// New builds the kernel of users, sessions, keys and passwords.
-func New(db *store.DB, keys *Keyring, publicURL string, log *slog.Logger) *Core {
-	if log == nil {
-		log = slog.Default()
-	}
-	return &Core{DB: db, Keys: keys, PublicURL: publicURL, Log: log, Recorder: NewRecorder(keys), Clock: NewClock(db)}
-}
 
 // Clock is the service clock: the database's, read at every call so a test that
 // replaces store.DB.Now moves every service at once.

@@ -10,6 +10,7 @@ import (
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
+	"reviewd/store"
 )
 
 // domain is the set of domain services over one kernel, built as app.Open builds
@@ -25,7 +26,21 @@ type domain struct {
 	channels *channels.Service
 }
 
-func newDomain(c *core.Core, p app.Parts) domain {
-	d := app.NewDomain(c, p)
+// kernel is what a test's services share: the database, keyring, public address
+// and the recorder.
+type kernel struct {
+	DB        *store.DB
+	Keys      *core.Keyring
+	PublicURL string
+	*core.Recorder
+}
+
+func newKernel(db *store.DB, keys *core.Keyring, publicURL string) *kernel {
+	return &kernel{DB: db, Keys: keys, PublicURL: publicURL, Recorder: core.NewRecorder(keys)}
+}
+
+func newDomain(c *kernel, p app.Parts) domain {
+	p.DB, p.Keys, p.PublicURL = c.DB, c.Keys, c.PublicURL
+	d := app.NewDomain(p)
 	return domain{brand: d.Brand, buyer: d.Buyer, read: d.Read, sending: d.Sending, reviews: d.Reviews, orders: d.Orders, channels: d.Channels}
 }

@@ -21,10 +21,18 @@ type CreatedPassword struct {
 	Channel string
 }
 
+// Passwords makes and opens the signing, mail-event and notification passwords:
+// the console's secret command and the brand's notification password use it.
+type Passwords struct {
+	DB       *store.DB
+	Keys     *Keyring
+	Recorder *Recorder
+}
+
 // CreatePassword makes a signing, mail-event or notification password, stored
 // encrypted with the master key. Signing passwords belong to a channel. A new
 // notification password replaces the previous one.
-func (c *Core) CreatePassword(ctx context.Context, a *Actor, purpose, channelCode string) (CreatedPassword, error) {
+func (c *Passwords) CreatePassword(ctx context.Context, a *Actor, purpose, channelCode string) (CreatedPassword, error) {
 	p := store.Password{ID: "pw_" + RandomHex(8), Purpose: purpose}
 	var channel store.Channel
 	switch purpose {
@@ -59,12 +67,12 @@ func (c *Core) CreatePassword(ctx context.Context, a *Actor, purpose, channelCod
 		if p, err = tx.CreatePassword(ctx, p); err != nil {
 			return err
 		}
-		return c.Record(ctx, tx, a, "password.created", "password", p.ID, map[string]any{"purpose": purpose, "channel": channel.Code})
+		return c.Recorder.Record(ctx, tx, a, "password.created", "password", p.ID, map[string]any{"purpose": purpose, "channel": channel.Code})
 	})
 	return CreatedPassword{Password: p, Secret: secret, Channel: channel.Code}, err
 }
 
 // PasswordSecret decrypts a stored password.
-func (c *Core) PasswordSecret(p store.Password) ([]byte, error) {
+func (c *Passwords) PasswordSecret(p store.Password) ([]byte, error) {
 	return c.Keys.Decrypt(p.SecretEnc)
 }

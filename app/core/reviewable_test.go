@@ -71,7 +71,7 @@ func TestLineReviewable(t *testing.T) {
 }
 
 type orderEnv struct {
-	c      *core.Core
+	c      *kernel
 	orders *orders.Service
 	clock  *storetest.Clock
 }
@@ -84,7 +84,7 @@ func newOrderEnv(t *testing.T) *orderEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := core.New(db, keys, "http://reviewd.test", nil)
+	c := newKernel(db, keys, "http://reviewd.test")
 	if _, err := channels.New(c.DB, c, nil, nil).CreateChannel(context.Background(), core.Console(), channels.NewChannel{Code: "web", Market: "TR", Language: "tr",
 		Label: "Web", BrandName: "Acme"}); err != nil {
 		t.Fatal(err)

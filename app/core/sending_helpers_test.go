@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"reviewd/app"
 	"reviewd/app/apptest"
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
@@ -21,7 +22,7 @@ import (
 type sendEnv struct {
 	t    *testing.T
 	env  *apptest.Env
-	c    *core.Core
+	c    *app.App
 	smtp *sendtest.SMTPServer
 	ctx  context.Context
 }
@@ -33,7 +34,7 @@ func newSendEnv(t *testing.T) *sendEnv {
 	t.Helper()
 	env := apptest.New(t, nil)
 	env.Channel("web-tr", "TR", "tr")
-	c := env.App.Core
+	c := env.App
 	env.App.SetPublicURL("https://reviews.example")
 	s := sendtest.StartSMTP(t)
 	env.App.SetMailer(s.Mailer())

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"reviewd/app"
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
@@ -29,7 +30,7 @@ import (
 type hookEnv struct {
 	t    *testing.T
 	env  *apptest.Env
-	c    *core.Core
+	c    *app.App
 	smtp *sendtest.SMTPServer
 	ctx  context.Context
 }
@@ -38,7 +39,7 @@ func newHookEnv(t *testing.T) *hookEnv {
 	t.Helper()
 	env := apptest.New(t, cli.TestSurfaces)
 	env.Channel("web-tr", "TR", "tr")
-	c := env.App.Core
+	c := env.App
 	env.App.SetPublicURL("https://reviews.example")
 	s := sendtest.StartSMTP(t)
 	env.App.SetMailer(s.Mailer())

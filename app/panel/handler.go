@@ -46,9 +46,7 @@ type Handler struct {
 	QA        *qa.Service
 	Brand     *brand.Service
 	Sending   *sending.Service
-	// DB serves the one plain read of the overview (reviews per week).
-	DB   *store.DB
-	Auth *web.Auth
+	Auth      *web.Auth
 
 	pages *pages
 }

@@ -143,7 +143,7 @@ func (h *Handler) handleOverview(w http.ResponseWriter, r *http.Request, a *core
 	loc := v.Loc
 	now := time.Now().In(loc)
 	end := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc).AddDate(0, 0, 1)
-	counts, err := h.DB.Read().ReviewsPerWeek(ctx, end, weeks)
+	counts, err := h.Reviews.ReviewsPerWeek(ctx, end, weeks)
 	if err != nil {
 		return err
 	}

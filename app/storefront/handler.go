@@ -25,7 +25,7 @@ import (
 
 // Handler holds what the storefront surface uses.
 type Handler struct {
-	Core    *core.Core
+	Clock   core.Clock
 	QA      *qa.Service
 	Reviews *reviews.Service
 	Read    *readmodel.Service
@@ -79,10 +79,10 @@ func (h *Handler) Mount(r *mux.Router) {
 		h.uploads = &uploadSlots{byIP: map[string]int{}}
 	}
 	if h.EligibilityEmail == nil {
-		h.EligibilityEmail = web.NewLimiter(EligibilityFailures, time.Hour, h.Core.Now)
+		h.EligibilityEmail = web.NewLimiter(EligibilityFailures, time.Hour, h.Clock.Now)
 	}
 	if h.EligibilityOrder == nil {
-		h.EligibilityOrder = web.NewLimiter(EligibilityFailures, time.Hour, h.Core.Now)
+		h.EligibilityOrder = web.NewLimiter(EligibilityFailures, time.Hour, h.Clock.Now)
 	}
 	preflight := http.HandlerFunc(handlePreflight)
 	seen := map[string]bool{}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,10 +20,16 @@ import (
 	"reviewd/store/storetest"
 )
 
+// kernel is the database and recorder the rig's services share.
+type kernel struct {
+	DB *store.DB
+	*core.Recorder
+}
+
 // rig is a router with test routes behind the real middleware over a real database.
 type rig struct {
 	t      *testing.T
-	core   *core.Core
+	core   *kernel
 	acc    *access.Service
 	auth   *web.Auth
 	clock  *storetest.Clock
@@ -36,7 +41,7 @@ func newRig(t *testing.T, proxies ...string) *rig {
 	clock := &storetest.Clock{T: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
 	db := storetest.Open(t, clock)
 	keys, _ := core.NewKeyring(make([]byte, 32))
-	c := core.New(db, keys, "http://reviewd.test", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := &kernel{DB: db, Recorder: core.NewRecorder(keys)}
 	limits := web.NewLimits(clock.Now)
 	acc := access.New(db, keys, nil, "http://reviewd.test", nil)
 	rg := &rig{t: t, core: c, acc: acc, clock: clock, limits: limits, auth: &web.Auth{Access: acc, Limits: limits}}

@@ -3,8 +3,6 @@ package access_test
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"testing"
 
 	"reviewd/app/core"
@@ -16,7 +14,7 @@ import (
 func TestPasswordPolicy(t *testing.T) {
 	db := storetest.Open(t, nil)
 	keys, _ := core.NewKeyring(make([]byte, 32))
-	cc := core.New(db, keys, "http://x.test", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	cc := core.NewRecorder(keys)
 	c := access.New(db, keys, nil, "http://x.test", nil)
 	ctx := context.Background()
 	if _, err := channels.New(db, cc, nil, nil).CreateChannel(ctx, core.Console(), channels.NewChannel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Lavanta", Domains: []string{"shop.example"}}); err != nil {

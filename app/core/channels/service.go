@@ -13,7 +13,7 @@ import (
 )
 
 // Recorder writes one activity-history entry in a transaction (the kernel's
-// *core.Core is one).
+// *core.Recorder is one).
 type Recorder interface {
 	Record(ctx context.Context, tx *store.Tx, a *core.Actor, action, targetType, targetID string, detail any) error
 }

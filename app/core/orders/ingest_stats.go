@@ -61,17 +61,11 @@ const (
 func (c *Service) IngestStats(ctx context.Context, channelCode string) (IngestStats, error) {
 	q := c.DB.Read()
 	var st IngestStats
-	var channelID int64
-	if channelCode != "" {
-		ch, err := q.ChannelByCode(ctx, channelCode)
-		if errors.Is(err, store.ErrNotFound) {
-			return st, core.Invalid("channel")
-		} else if err != nil {
-			return st, err
-		}
-		channelID = ch.ID
+	only, err := core.ChannelFilter(ctx, q, channelCode, "")
+	if err != nil {
+		return st, err
 	}
-	var err error
+	channelID := only.ID
 	if st.OrdersReceived, err = q.CountOrders(ctx, channelID); err != nil {
 		return st, err
 	}
