@@ -97,6 +97,14 @@ func (h *Handler) routes() []route {
 		{"POST", "/admin/v1/reviews/{id}/transition", keyOrPanel, core.PermModerate, h.handleReviewTransition},
 		{"GET", "/admin/v1/reviews/{id}/trace", keyOrPanel, core.PermExport, h.handleReviewTrace},
 		{"POST", "/admin/v1/reviews/{id}/reports/resolve", keyOrPanel, core.PermModerate, h.handleReportsResolve},
+		// Seller responses and resolution notes (seller_responses.go); the reply
+		// draft is a v2 feature (409 seller_response_refused / ai_package_off).
+		{"POST", "/admin/v1/reviews/{id}/seller-response", keyOrPanel, core.PermModerate, h.handleSellerResponseCreate},
+		{"PATCH", "/admin/v1/reviews/{id}/seller-response", keyOrPanel, core.PermModerate, h.handleSellerResponseUpdate},
+		{"DELETE", "/admin/v1/reviews/{id}/seller-response", keyOrPanel, core.PermModerate, h.handleSellerResponseDelete},
+		{"POST", "/admin/v1/reviews/{id}/seller-response/draft", keyOrPanel, core.PermModerate, h.handleSellerResponseDraft},
+		{"POST", "/admin/v1/reviews/{id}/resolution", keyOrPanel, core.PermModerate, h.handleResolutionSet},
+		{"DELETE", "/admin/v1/reviews/{id}/resolution", keyOrPanel, core.PermModerate, h.handleResolutionDelete},
 		{"GET", "/admin/v1/moderation/queue", keyOrPanel, core.PermModerate, h.handleModerationQueue},
 		{"POST", "/admin/v1/moderation/bulk", keyOrPanel, core.PermModerate, h.handleModerationBulk},
 		{"GET", "/admin/v1/reasons", keyOrPanel, core.PermRead, h.handleReasonList},
