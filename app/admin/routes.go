@@ -51,6 +51,11 @@ func (h *Handler) routes() []route {
 		{"GET", "/admin/v1/terms", keyOrPanel, core.PermRead, h.handleTermList},
 		{"POST", "/admin/v1/terms", keyOrPanel, core.PermWrite, h.handleTermsSave},
 		{"DELETE", "/admin/v1/terms/{id:term_[0-9]+}", keyOrPanel, core.PermWrite, h.handleTermDelete},
+		// Invitation templates (invite_templates.go).
+		{"GET", "/admin/v1/invite-templates", keyOrPanel, core.PermWrite, h.handleInviteTemplateList},
+		{"POST", "/admin/v1/invite-templates", keyOrPanel, core.PermWrite, h.handleInviteTemplateSave},
+		{"POST", "/admin/v1/invite-templates/preview", keyOrPanel, core.PermWrite, h.handleInviteTemplatePreview},
+		{"DELETE", "/admin/v1/invite-templates/{id:tpl_[0-9]+}", keyOrPanel, core.PermWrite, h.handleInviteTemplateDelete},
 		{"GET", "/admin/v1/aspect-templates", keyOrPanel, core.PermRead, h.handleAspectTemplateList},
 		{"POST", "/admin/v1/aspect-templates", keyOrPanel, core.PermWrite, h.handleAspectTemplateSave},
 		{"POST", "/admin/v1/aspect-templates/retire", keyOrPanel, core.PermWrite, h.handleAspectTemplateRetire},
