@@ -140,6 +140,11 @@ func (h *Handler) routes() []route {
 		{"POST", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}/check", panelNotKey, core.PermWrite, h.handleMarketCheck},
 		{"GET", "/admin/v1/marketplace/imported-reviews", panelNotKey, core.PermPersonalData, h.handleImportedReviewList},
 		{"POST", "/admin/v1/marketplace/removals", panelNotKey, core.PermPersonalData, h.handleMarketRemoval},
+		// Whole-brand archive (brand_export.go): panel session with the export
+		// permission; served to a frozen or closed brand too (availableWhenInactive).
+		{"GET", "/admin/v1/brand-export", panel, core.PermExport, h.handleBrandExportList},
+		{"POST", "/admin/v1/brand-export", panel, core.PermExport, h.handleBrandExportCreate},
+		{"GET", "/admin/v1/brand-export/{id:bx_[0-9]+}/download", panel, core.PermExport, h.handleBrandExportDownload},
 		// Product feeds of the catalogue (product_feeds.go): panel session, change-settings.
 		{"GET", "/admin/v1/product-feeds", panelNotKey, core.PermWrite, h.handleProductFeedList},
 		{"POST", "/admin/v1/product-feeds", panelNotKey, core.PermWrite, h.handleProductFeedCreate},
