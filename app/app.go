@@ -218,6 +218,6 @@ func (a *App) SetPublicURL(u string) {
 
 // Close closes the database.
 func (a *App) Close() error {
-	a.Exports.Wait()
+	a.Exports.Stop()
 	return a.DB.Close()
 }

@@ -181,6 +181,10 @@ func TestSellerResponseFlow(t *testing.T) {
 	// Trace, history and activity.
 	trace := env.Do("GET", path+"/trace", nil, m.export)
 	apptest.Expect(t, trace, 200, "")
+	if d := env.Do("GET", path, nil, m.mod); d.JSON["seller_response"].(map[string]any)["body"] != changed ||
+		d.JSON["resolution"].(map[string]any)["body"] != resolution+" Teşekkürler." {
+		t.Fatalf("review detail notes: %s", d)
+	}
 	tr, _ := trace.JSON["seller_response"].(map[string]any)
 	tn, _ := trace.JSON["resolution"].(map[string]any)
 	if tr["body"] != changed || tn["body"] != resolution+" Teşekkürler." {

@@ -60,8 +60,11 @@ type Service struct {
 	Dir string
 	// Media is where the processed photos and videos are kept; nil: none exported.
 	Media media.Store
-	// builds tracks the running builds (Wait).
-	builds sync.WaitGroup
+	// builds tracks the running builds (Stop); stopping cancels them.
+	builds   sync.WaitGroup
+	mu       sync.Mutex
+	stopping bool
+	cancels  map[int64]context.CancelFunc
 }
 
 // Export is an archive as the admin API shows it. DownloadURL is set once ready.
@@ -142,17 +145,51 @@ func (s *Service) Start(ctx context.Context, a *core.Actor) (Export, bool, error
 		return Export{}, false, err
 	}
 	if created {
-		s.builds.Add(1)
-		go func() {
-			defer s.builds.Done()
-			s.build(context.Background(), e)
-		}()
+		s.run(e)
 	}
 	return view(e), created, nil
 }
 
-// Wait waits for the running builds (closing the data folder).
+// run builds e in a goroutine that Stop can end.
+func (s *Service) run(e store.BrandExport) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping {
+		return // left building; the cleanup job marks it interrupted
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if s.cancels == nil {
+		s.cancels = map[int64]context.CancelFunc{}
+	}
+	s.cancels[e.ID] = cancel
+	s.builds.Add(1)
+	go func() {
+		defer s.builds.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.cancels, e.ID)
+			s.mu.Unlock()
+			cancel()
+		}()
+		s.build(ctx, e)
+	}()
+}
+
+// Wait waits for the running builds to end.
 func (s *Service) Wait() { s.builds.Wait() }
+
+// Stop ends the running builds (they are recorded failed: interrupted) and waits
+// for them; later Starts record archives but build none. Closing the data folder
+// calls it.
+func (s *Service) Stop() {
+	s.mu.Lock()
+	s.stopping = true
+	for _, cancel := range s.cancels {
+		cancel()
+	}
+	s.mu.Unlock()
+	s.builds.Wait()
+}
 
 // Open opens a ready archive for download and records the download. The caller
 // closes the file. Errors: 404 not_found (unknown id), 404 not_found /
@@ -225,15 +262,20 @@ func partName(id int64) string { return PublicID(id) + ".zip.part" }
 // build writes the archive of e and records the outcome.
 func (s *Service) build(ctx context.Context, e store.BrandExport) {
 	counts, size, sum, err := s.write(ctx, e.ID)
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		_ = os.Remove(filepath.Join(s.Dir, partName(e.ID)))
+		e.State, e.Error = StateFailed, "interrupted"
+	case err != nil:
 		_ = os.Remove(filepath.Join(s.Dir, partName(e.ID)))
 		s.Log.Error("brand export failed", "export", PublicID(e.ID), "err", err)
 		e.State, e.Error = StateFailed, "build_failed"
-	} else {
+	default:
 		b, _ := json.Marshal(counts)
 		e.State, e.File, e.Size, e.SHA256, e.Counts = StateReady, fileName(e.ID), size, sum, string(b)
 	}
-	err = s.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.FinishBrandExport(ctx, e) })
+	wctx := context.WithoutCancel(ctx) // an interrupted build is still recorded
+	err = s.DB.WithTx(wctx, func(tx *store.Tx) error { return tx.FinishBrandExport(wctx, e) })
 	if err != nil {
 		s.Log.Error("brand export state not saved", "export", PublicID(e.ID), "err", err)
 	}
