@@ -64,6 +64,7 @@ func TestInviteTemplates(t *testing.T) {
 		{with("market", "DE"), "invalid / channel_market_mismatch"},
 		{with("market", "tr"), "invalid / market"},
 		{with("subject", ""), "invalid / subject_required"},
+		{with("subject", "{{discount}} için yorum"), "invalid / placeholder_unknown"},
 		{with("html", ""), "invalid / html_required"},
 	} {
 		expect(t, env.Do("POST", "/admin/v1/invite-templates", c.body, o.write), 400, c.code)

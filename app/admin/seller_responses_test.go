@@ -77,6 +77,12 @@ func TestSellerResponseFlow(t *testing.T) {
 
 	_, before := storefrontRow(t, env, site, "SKU-K", id, nil)
 	etag := before.Header.Get("ETag")
+	bearer := map[string]string{"Authorization": "Bearer " + server}
+	ssrPath := "/v1/ssr?channel=web&product=SKU-K&name=Kettle"
+	ssrBefore := env.Do("GET", ssrPath, nil, bearer)
+	apptest.Expect(t, ssrBefore, 200, "")
+	apptest.Expect(t, env.Do("GET", ssrPath, nil, map[string]string{"Authorization": "Bearer " + server,
+		"If-None-Match": ssrBefore.Header.Get("ETag")}), 304, "")
 
 	// Refusals: body, rights, unknown review, and the text checks.
 	apptest.Expect(t, env.Do("POST", path+"/seller-response", map[string]any{"body": "  "}, m.mod), 400, "invalid / body_required")
@@ -127,6 +133,11 @@ func TestSellerResponseFlow(t *testing.T) {
 	if resp["body"] != reply || resp["published_at"] == nil || row["resolution"] != nil {
 		t.Fatalf("row after the reply = %v", row)
 	}
+	ssrAfter := env.Do("GET", ssrPath, nil, map[string]string{"Authorization": "Bearer " + server,
+		"If-None-Match": ssrBefore.Header.Get("ETag")})
+	if ssrAfter.Status != 200 || !strings.Contains(string(ssrAfter.Body), "sessiz model") {
+		t.Fatalf("ssr after the reply served the old answer: %s", ssrAfter)
+	}
 
 	// Changed (no second e-mail), then a resolution note.
 	changed := "Teşekkürler; sessiz model yeniden stokta."
@@ -154,7 +165,7 @@ func TestSellerResponseFlow(t *testing.T) {
 	}
 
 	// Server-rendered HTML and structured data (Comment by the brand).
-	ssr := env.Do("GET", "/v1/ssr?channel=web&product=SKU-K&name=Kettle", nil, map[string]string{"Authorization": "Bearer " + server})
+	ssr := env.Do("GET", ssrPath, nil, bearer)
 	apptest.Expect(t, ssr, 200, "")
 	html, _ := ssr.JSON["html"].(string)
 	if !strings.Contains(html, `data-review-response="seller"`) || !strings.Contains(html, "sessiz model yeniden stokta") ||

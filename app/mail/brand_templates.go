@@ -102,6 +102,17 @@ func SanitizeTemplate(raw string) (string, string, error) {
 	return out, "", nil
 }
 
+// CheckSubject reports placeholder_unknown when a template subject names a
+// placeholder that does not exist; "" when it may be saved.
+func CheckSubject(subject string) string {
+	for _, p := range rePlaceholder.FindAllString(subject, -1) {
+		if !knownPlaceholder(p) {
+			return ProblemPlaceholder
+		}
+	}
+	return ""
+}
+
 func knownPlaceholder(p string) bool {
 	for _, k := range Placeholders {
 		if p == k {

@@ -149,6 +149,8 @@ func checkTemplate(ctx context.Context, q *store.Q, in InviteTemplateInput) (sto
 		return t, core.Invalid("html_required")
 	case len(in.HTML) > MaxTemplateHTML:
 		return t, core.Invalid("html_too_long")
+	case mail.CheckSubject(t.Subject) != "":
+		return t, core.Invalid(mail.CheckSubject(t.Subject))
 	}
 	clean, problem, err := mail.SanitizeTemplate(in.HTML)
 	if err != nil {
