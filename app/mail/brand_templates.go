@@ -44,8 +44,9 @@ var (
 	rePlaceholder = regexp.MustCompile(`\{\{\s*[a-z_]*\s*\}\}`)
 	reCSSImport   = regexp.MustCompile(`(?i)@\s*import`)
 	reCSSURL      = regexp.MustCompile(`(?i)url\s*\(|image-set\s*\(|src\s*\(`)
-	reCSSUnsafe   = regexp.MustCompile(`(?i)expression\s*\(|javascript:|behavior\s*:|-moz-binding`)
-	reHidden      = regexp.MustCompile(`(?i)display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(\.0*)?\s*(;|$)|(^|[;\s])(max-)?(width|height)\s*:\s*[0-2](\.\d+)?\s*(px)?\s*(;|$)`)
+	// A backslash can spell any of these (and url) as a CSS escape: such styles go.
+	reCSSUnsafe = regexp.MustCompile(`(?i)expression\s*\(|javascript:|behavior\s*:|-moz-binding|\\`)
+	reHidden    = regexp.MustCompile(`(?i)display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(\.0*)?\s*(;|$)|(^|[;\s])(max-)?(width|height)\s*:\s*[0-2](\.\d+)?\s*(px)?\s*(;|$)`)
 )
 
 // allowedTags are kept with their allowed attributes; dropTags go with their

@@ -31,6 +31,8 @@ func TestSanitizeTemplate(t *testing.T) {
 			drop: []string{"target"}},
 		{name: "markup placeholders only in text", in: `<p title="{{review_button}}{{products}}">x</p>` + cta, keep: []string{`<p title="">`}},
 		{name: "unsafe style attribute dropped", in: `<p style="width:expression(alert(1))">x</p>` + cta, drop: []string{"expression"}},
+		{name: "escaped style dropped", in: `<p style="background:\75 rl(https://t.example/p.gif)">x</p><style>p{background:\75 rl(https://t.example/q.gif)}</style>` + cta,
+			drop: []string{"t.example", "<style"}},
 		{name: "http image dropped", in: `<img src="http://cdn.example/a.png" width="100">` + cta, drop: []string{"<img"}},
 		{name: "tracking pixel", in: `<img src="https://t.example/p.gif" width="1" height="1">` + cta, problem: mail.ProblemTracking},
 		{name: "tracking pixel by style", in: `<img src="https://t.example/p.gif" style="width:0px;height:0px">` + cta, problem: mail.ProblemTracking},
