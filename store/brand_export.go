@@ -43,6 +43,14 @@ var ExportDatasets = []ExportDataset{
 		"mpn", "source", "created_at", "updated_at"},
 		query: `SELECT variant_key, group_key, catalog_id, name, url, image_url, brand, gtin, mpn, source, created_at, updated_at
 			FROM products ORDER BY id`},
+	{Name: "orders", Columns: []string{"order_reference", "channel", "market", "language", "payment_state", "placed_at",
+		"erased_at", "created_at"},
+		query: `SELECT o.external_id, c.code, o.market, o.language, o.payment_state, o.placed_at, o.erased_at, o.created_at
+			FROM orders o JOIN channels c ON c.id = o.channel_id ORDER BY o.id`},
+	{Name: "order_lines", Columns: []string{"order_reference", "line_reference", "variant_key", "group_key", "catalog_id", "title",
+		"quantity", "fulfilment_state", "delivered_at"},
+		query: `SELECT o.external_id, l.line_reference, l.variant_key, l.group_key, l.catalog_id, l.title, l.quantity,
+			l.fulfilment_state, l.delivered_at FROM order_lines l JOIN orders o ON o.id = l.order_id ORDER BY l.id`},
 	{Name: "reviews", Columns: []string{"id", "channel", "market", "language", "variant_key", "group_key", "product_name",
 		"experience", "origin", "state", "rating", "title", "body", "author_name", "hide_name", "aspects", "aspect_template",
 		"verification_method", "order_reference", "returned_at", "helpful_count", "unhelpful_count", "source_platform",

@@ -108,7 +108,7 @@ func TestBrandExport(t *testing.T) {
 	}
 	if !strings.Contains(files["csv/reviews.csv"], "'=Harika çaydanlık") || !strings.Contains(files["csv/reviews.csv"], "Ayşe Yılmaz") ||
 		!strings.Contains(files["json/reviews.jsonl"], `"title":"=Harika çaydanlık"`) ||
-		!strings.Contains(files["csv/seller_responses.csv"], "Teşekkür ederiz!") || !strings.Contains(files["csv/channels.csv"], "web-tr") ||
+		!strings.Contains(files["csv/seller_responses.csv"], "Teşekkür ederiz!") || !strings.Contains(files["csv/order_lines.csv"], "SKU-E") || !strings.Contains(files["csv/channels.csv"], "web-tr") ||
 		files["media/"+id+"/m_exportphoto0000000000/image-640.jpg"] != string(photo) ||
 		!strings.Contains(files["csv/review_history.csv"], "seller_response_published") {
 		var names []string
