@@ -292,9 +292,9 @@ func TestSellerResponseMailSkips(t *testing.T) {
 	}
 }
 
-// TestAIRoutesOff: the reply draft answers 409 seller_response_refused /
-// ai_package_off and the AI routes do not exist in v1.
-func TestAIRoutesOff(t *testing.T) {
+// TestV2RoutesOff: the reply draft answers 409 seller_response_refused /
+// ai_package_off and the /admin/v1/ai routes do not exist in v1.
+func TestV2RoutesOff(t *testing.T) {
 	m := newModEnv(t)
 	id := m.raw("web", "published")
 	apptest.Expect(t, m.env.Do("POST", "/admin/v1/reviews/"+id+"/seller-response/draft", nil, m.mod), 409,

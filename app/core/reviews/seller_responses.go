@@ -209,7 +209,7 @@ func (c *Service) WithdrawSellerResponse(ctx context.Context, a *core.Actor, pub
 }
 
 // DraftSellerResponse answers POST /admin/v1/reviews/<id>/seller-response/draft:
-// reply drafts belong to the AI package of v2, off in v1. Errors: 404 not_found,
+// reply drafts belong to a v2 package, off in v1. Errors: 404 not_found,
 // 409 seller_response_refused / ai_package_off.
 func (c *Service) DraftSellerResponse(ctx context.Context, publicID string) error {
 	if _, err := adminReview(ctx, c.DB.Read(), publicID); err != nil {
