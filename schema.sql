@@ -1172,3 +1172,63 @@ CREATE TABLE alert_episodes (
 	opened_at INTEGER NOT NULL,
 	PRIMARY KEY (subject, kind)
 );
+
+-- @version 15: seller responses and resolution notes, invitation templates, brand exports
+
+-- The brand's public reply to a review (at most one per review): shown under the
+-- published review, written to the review history and mailed to the reviewer once;
+-- notice is the outcome of that e-mail (sent, failed: <reason>, opted_out,
+-- no_address, mail_disabled).
+CREATE TABLE seller_responses (
+	review_id    INTEGER PRIMARY KEY REFERENCES reviews(id),
+	body         TEXT NOT NULL,
+	actor_id     TEXT NOT NULL DEFAULT '',
+	published_at INTEGER NOT NULL,
+	updated_at   INTEGER NOT NULL,
+	notice       TEXT NOT NULL DEFAULT '',
+	notice_at    INTEGER
+);
+
+-- The brand's resolution note of a review (how the customer's problem was
+-- resolved; at most one per review), shown under the review where the market rule
+-- has resolution_inline.
+CREATE TABLE review_resolutions (
+	review_id  INTEGER PRIMARY KEY REFERENCES reviews(id),
+	body       TEXT NOT NULL,
+	actor_id   TEXT NOT NULL DEFAULT '',
+	created_at INTEGER NOT NULL
+);
+
+-- The brand's own invitation e-mails: one per type, language, market and channel
+-- (channel_id 0: every channel of the market; market '': every market). html is
+-- stored sanitised; placeholders ({{review_button}}, ...) are filled when sending.
+CREATE TABLE invite_templates (
+	id         INTEGER PRIMARY KEY,
+	kind       TEXT NOT NULL CHECK (kind IN ('invitation', 'reminder', 'experience')),
+	language   TEXT NOT NULL CHECK (language IN ('tr', 'en')),
+	market     TEXT NOT NULL DEFAULT '',
+	channel_id INTEGER NOT NULL DEFAULT 0,
+	subject    TEXT NOT NULL,
+	html       TEXT NOT NULL,
+	actor_id   TEXT NOT NULL DEFAULT '',
+	created_at INTEGER NOT NULL,
+	updated_at INTEGER NOT NULL,
+	UNIQUE (kind, language, market, channel_id)
+);
+
+-- Whole-brand archives (GET/POST /admin/v1/brand-export): built in the background
+-- into file (a zip in the data folder's exports/), downloadable until expires_at;
+-- the cleanup job deletes expired files and rows.
+CREATE TABLE brand_exports (
+	id         INTEGER PRIMARY KEY,
+	state      TEXT NOT NULL CHECK (state IN ('building', 'ready', 'failed')),
+	error      TEXT NOT NULL DEFAULT '',
+	file       TEXT NOT NULL DEFAULT '',
+	size       INTEGER NOT NULL DEFAULT 0,
+	sha256     TEXT NOT NULL DEFAULT '',
+	counts     TEXT NOT NULL DEFAULT '{}',
+	actor_id   TEXT NOT NULL DEFAULT '',
+	created_at INTEGER NOT NULL,
+	ready_at   INTEGER,
+	expires_at INTEGER NOT NULL
+);

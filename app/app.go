@@ -12,6 +12,7 @@ import (
 	"reviewd/app/core/access"
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
+	"reviewd/app/core/brandexport"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/catalogue"
 	"reviewd/app/core/channels"
@@ -33,10 +34,11 @@ import (
 	"reviewd/store"
 )
 
-// DBFile and MediaDir are the fixed names inside the data folder.
+// DBFile, MediaDir and ExportDir are the fixed names inside the data folder.
 const (
-	DBFile   = "reviewd.db"
-	MediaDir = "media"
+	DBFile    = "reviewd.db"
+	MediaDir  = "media"
+	ExportDir = "exports"
 )
 
 // App is one opened data folder: database, kernel and the domain services.
@@ -93,6 +95,7 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		PublicURL: cfg.PublicURL,
 		Log:       log,
 		MediaDir:  filepath.Join(cfg.DataDir, MediaDir),
+		ExportDir: filepath.Join(cfg.DataDir, ExportDir),
 		Outbound:  out,
 		Mailer:    mail.New(mcfg),
 		Scanner:   &media.Scanner{Address: cfg.Clamd.Address},
@@ -104,7 +107,7 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		db.Close()
 		return nil, fmt.Errorf("app: media store: %w", err)
 	}
-	d.Reviews.Media = ms
+	d.Reviews.Media, d.Exports.Media = ms, ms
 	d.Read.MediaPublicURL = cfg.Media.PublicURL
 	d.Channels.DNS = channels.NewResolver(cfg.DNS.Server)
 	if db.UpgradedFrom > 0 && db.UpgradedFrom < store.ReadModelVersion {
@@ -146,6 +149,8 @@ type Domain struct {
 	// Catalogue and Marketplace: the product catalogue and marketplace review import.
 	Catalogue   *catalogue.Service
 	Marketplace *marketplace.Service
+	// Exports builds the whole-brand archives.
+	Exports *brandexport.Service
 }
 
 // Parts are what the domain services are built from: the database, keyring,
@@ -157,6 +162,8 @@ type Parts struct {
 	Log       *slog.Logger
 	// MediaDir is the folder of uploaded and processed media files.
 	MediaDir string
+	// ExportDir is the folder of the whole-brand archives.
+	ExportDir string
 	// Outbound is the SSRF-safe client for notices and order-connection reads.
 	Outbound *outbound.Client
 	// Mailer sends e-mails over the configured SMTP server (sending is off when it
@@ -202,6 +209,7 @@ func NewDomain(p Parts) Domain {
 	d.Catalogue = catalogue.New(db, p.Outbound, log)
 	d.Marketplace = marketplace.New(db, keys, p.Outbound, d.Reviews, d.Catalogue, log)
 	d.Marketplace.Sending = d.Sending
+	d.Exports = &brandexport.Service{DB: db, Recorder: rec, Clock: clock, Log: log, Dir: p.ExportDir}
 	return d
 }
 
@@ -232,4 +240,7 @@ func (a *App) SetPublicURL(u string) {
 }
 
 // Close closes the database.
-func (a *App) Close() error { return a.DB.Close() }
+func (a *App) Close() error {
+	a.Exports.Stop()
+	return a.DB.Close()
+}

@@ -312,7 +312,7 @@ func adminOps() []op {
 			noContent("Deleted."), "404 not_found", "400 invalid / reason_required", "400 invalid / reason"),
 		a("POST", "/admin/v1/reviews/{id}/transition", "Moderate a review (moderate)", nil, transitionBody, okJSON(200, "The review row after the change.", ref("AdminReviewRow")), cat(errNotFnd, errTransit, []string{"409 transition_refused / event_not_available"}, []string{"409 transition_refused / review_anonymized"})...),
 		also(a("GET", "/admin/v1/reviews/{id}/trace", "Review history; format downloads a file (export)", []param{file}, nil,
-			okJSON(200, "review and timeline.", obj(map[string]any{"review": ref("AdminReviewRow"), "seller_response": nullable(anyObj()), "timeline": arr(anyObj())}, "review", "timeline")), "404 not_found", "400 invalid / format"),
+			okJSON(200, "review and timeline.", obj(map[string]any{"review": ref("AdminReviewRow"), "seller_response": nullable(anyObj()), "resolution": nullable(anyObj()), "timeline": arr(anyObj())}, "review", "timeline")), "404 not_found", "400 invalid / format"),
 			okType(200, "With format csv or xlsx: the file.", "text/csv|application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")),
 		a("POST", "/admin/v1/reviews/{id}/reports/resolve", "Close open reports (moderate)", nil, json(obj(map[string]any{"note": strMax(1000)})),
 			okJSON(200, "Closed count.", obj(map[string]any{"closed": integer()}, "closed")), "404 not_found", "409 resolution_refused / <reason>", "400 invalid / note_too_long"),

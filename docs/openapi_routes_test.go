@@ -158,6 +158,7 @@ func ops() []op {
 	out = append(out, channelsOps()...)
 	out = append(out, marketOps()...)
 	out = append(out, panelOps()...)
+	out = append(out, repliesOps()...)
 	return out
 }
 

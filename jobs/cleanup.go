@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"reviewd/app/core/brandexport"
 	"reviewd/app/core/reviews"
 	"reviewd/store"
 )
@@ -17,6 +18,8 @@ import (
 type Cleanup struct {
 	DB      *store.DB
 	Reviews *reviews.Service // nil: uploads are left alone
+	// Exports deletes expired brand archives (nil: left alone).
+	Exports *brandexport.Service
 }
 
 // Name is the job name.
@@ -50,7 +53,12 @@ func (j Cleanup) Run(ctx context.Context, now time.Time) (string, error) {
 			rec, err = j.Reviews.ReconcileMedia(ctx, now)
 		}
 	}
-	return fmt.Sprintf("sessions=%d access_log=%d job_runs=%d unattached_uploads=%d %s", sessions, access, runs, uploads, rec), err
+	var exports int
+	if j.Exports != nil && err == nil {
+		exports, err = j.Exports.RemoveExpired(ctx, now)
+	}
+	return fmt.Sprintf("sessions=%d access_log=%d job_runs=%d unattached_uploads=%d brand_exports=%d %s", sessions, access, runs,
+		uploads, exports, rec), err
 }
 
 // Idle is a job whose work arrives with a later part of reviewd; it is listed and

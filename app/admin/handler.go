@@ -13,6 +13,7 @@ import (
 	"reviewd/app/core/access"
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
+	"reviewd/app/core/brandexport"
 	"reviewd/app/core/catalogue"
 	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
@@ -50,8 +51,10 @@ type Handler struct {
 	Marketplace *marketplace.Service
 	// Catalogue serves the product feed endpoints (product_feeds.go).
 	Catalogue *catalogue.Service
-	Auth      *web.Auth
-	Limits    *web.Limits
+	// Exports serves the whole-brand archive (brand_export.go).
+	Exports *brandexport.Service
+	Auth    *web.Auth
+	Limits  *web.Limits
 }
 
 // route is one line of the route table: method, path, who may call it, the

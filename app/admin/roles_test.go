@@ -38,6 +38,8 @@ var pathSamples = map[string]string{
 	"{id:dsr_[0-9]+}":               "dsr_999",
 	"{id:mks_[0-9]+}":               "mks_999",
 	"{id:pf_[0-9]+}":                "pf_999",
+	"{id:tpl_[0-9]+}":               "tpl_999",
+	"{id:bx_[0-9]+}":                "bx_999",
 	"{code:" + channelCodeRe + "}":  "nope",
 	"{domain:" + domainNameRe + "}": "nope.example",
 }

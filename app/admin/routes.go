@@ -51,6 +51,11 @@ func (h *Handler) routes() []route {
 		{"GET", "/admin/v1/terms", keyOrPanel, core.PermRead, h.handleTermList},
 		{"POST", "/admin/v1/terms", keyOrPanel, core.PermWrite, h.handleTermsSave},
 		{"DELETE", "/admin/v1/terms/{id:term_[0-9]+}", keyOrPanel, core.PermWrite, h.handleTermDelete},
+		// Invitation templates (invite_templates.go).
+		{"GET", "/admin/v1/invite-templates", keyOrPanel, core.PermWrite, h.handleInviteTemplateList},
+		{"POST", "/admin/v1/invite-templates", keyOrPanel, core.PermWrite, h.handleInviteTemplateSave},
+		{"POST", "/admin/v1/invite-templates/preview", keyOrPanel, core.PermWrite, h.handleInviteTemplatePreview},
+		{"DELETE", "/admin/v1/invite-templates/{id:tpl_[0-9]+}", keyOrPanel, core.PermWrite, h.handleInviteTemplateDelete},
 		{"GET", "/admin/v1/aspect-templates", keyOrPanel, core.PermRead, h.handleAspectTemplateList},
 		{"POST", "/admin/v1/aspect-templates", keyOrPanel, core.PermWrite, h.handleAspectTemplateSave},
 		{"POST", "/admin/v1/aspect-templates/retire", keyOrPanel, core.PermWrite, h.handleAspectTemplateRetire},
@@ -97,6 +102,14 @@ func (h *Handler) routes() []route {
 		{"POST", "/admin/v1/reviews/{id}/transition", keyOrPanel, core.PermModerate, h.handleReviewTransition},
 		{"GET", "/admin/v1/reviews/{id}/trace", keyOrPanel, core.PermExport, h.handleReviewTrace},
 		{"POST", "/admin/v1/reviews/{id}/reports/resolve", keyOrPanel, core.PermModerate, h.handleReportsResolve},
+		// Seller responses and resolution notes (seller_responses.go); the reply
+		// draft is a v2 feature (409 seller_response_refused / ai_package_off).
+		{"POST", "/admin/v1/reviews/{id}/seller-response", keyOrPanel, core.PermModerate, h.handleSellerResponseCreate},
+		{"PATCH", "/admin/v1/reviews/{id}/seller-response", keyOrPanel, core.PermModerate, h.handleSellerResponseUpdate},
+		{"DELETE", "/admin/v1/reviews/{id}/seller-response", keyOrPanel, core.PermModerate, h.handleSellerResponseDelete},
+		{"POST", "/admin/v1/reviews/{id}/seller-response/draft", keyOrPanel, core.PermModerate, h.handleSellerResponseDraft},
+		{"POST", "/admin/v1/reviews/{id}/resolution", keyOrPanel, core.PermModerate, h.handleResolutionSet},
+		{"DELETE", "/admin/v1/reviews/{id}/resolution", keyOrPanel, core.PermModerate, h.handleResolutionDelete},
 		{"GET", "/admin/v1/moderation/queue", keyOrPanel, core.PermModerate, h.handleModerationQueue},
 		{"POST", "/admin/v1/moderation/bulk", keyOrPanel, core.PermModerate, h.handleModerationBulk},
 		{"GET", "/admin/v1/reasons", keyOrPanel, core.PermRead, h.handleReasonList},
@@ -127,6 +140,11 @@ func (h *Handler) routes() []route {
 		{"POST", "/admin/v1/marketplace/sources/{id:mks_[0-9]+}/check", panelNotKey, core.PermWrite, h.handleMarketCheck},
 		{"GET", "/admin/v1/marketplace/imported-reviews", panelNotKey, core.PermPersonalData, h.handleImportedReviewList},
 		{"POST", "/admin/v1/marketplace/removals", panelNotKey, core.PermPersonalData, h.handleMarketRemoval},
+		// Whole-brand archive (brand_export.go): panel session with the export
+		// permission; served to a frozen or closed brand too (availableWhenInactive).
+		{"GET", "/admin/v1/brand-export", panel, core.PermExport, h.handleBrandExportList},
+		{"POST", "/admin/v1/brand-export", panel, core.PermExport, h.handleBrandExportCreate},
+		{"GET", "/admin/v1/brand-export/{id:bx_[0-9]+}/download", panel, core.PermExport, h.handleBrandExportDownload},
 		// Product feeds of the catalogue (product_feeds.go): panel session, change-settings.
 		{"GET", "/admin/v1/product-feeds", panelNotKey, core.PermWrite, h.handleProductFeedList},
 		{"POST", "/admin/v1/product-feeds", panelNotKey, core.PermWrite, h.handleProductFeedCreate},

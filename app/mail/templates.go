@@ -20,6 +20,8 @@ const (
 	KindExperience = "experience" // shopping-experience request for cancelled or returned lines
 	KindRejection  = "rejection"  // a moderator rejected the review: reason and correction link
 	KindAnswer     = "answer"     // the customer's question got an answer
+	// KindSellerResponse tells a reviewer that the brand replied to the review.
+	KindSellerResponse = "seller_response"
 )
 
 // ReminderPrefix starts every reminder subject, in every language: the spec
@@ -28,7 +30,7 @@ const ReminderPrefix = "Reminder: "
 
 // Kinds and Languages list every template Render knows.
 var (
-	Kinds     = []string{KindInvitation, KindReminder, KindExperience, KindRejection, KindAnswer}
+	Kinds     = []string{KindInvitation, KindReminder, KindExperience, KindRejection, KindAnswer, KindSellerResponse}
 	Languages = []string{"tr", "en"}
 )
 
@@ -46,6 +48,8 @@ type TemplateData struct {
 	ProductURL     string   // product page (answer; optional)
 	QuestionText   string   // the customer's question (answer; optional)
 	AnswerText     string   // the published answer (answer)
+	ReviewTitle    string   // the reviewer's title (seller_response; optional)
+	ResponseText   string   // the brand's reply (seller_response)
 }
 
 // view is what the templates see: the data plus the language and the subject.
@@ -159,8 +163,10 @@ func checkData(kind string, d TemplateData) error {
 		need["CorrectionURL"] = d.CorrectionURL
 	case KindAnswer:
 		need["AnswerText"] = d.AnswerText
+	case KindSellerResponse:
+		need["ResponseText"] = d.ResponseText
 	}
-	for _, f := range []string{"Brand", "ReviewURL", "UnsubscribeURL", "Reason", "CorrectionURL", "AnswerText"} {
+	for _, f := range []string{"Brand", "ReviewURL", "UnsubscribeURL", "Reason", "CorrectionURL", "AnswerText", "ResponseText"} {
 		if v, ok := need[f]; ok && strings.TrimSpace(v) == "" {
 			return fmt.Errorf("mail: render %s: %s missing", kind, f)
 		}

@@ -15,6 +15,7 @@ func fullData() mail.TemplateData {
 		ReviewURL: reviewURL, UnsubscribeURL: stopURL, Reason: "Contains a phone number",
 		CorrectionURL: "https://shop.example/fix#review_token=tok123", ProductName: "Kettle",
 		ProductURL: "https://shop.example/kettle", QuestionText: "Is it loud?", AnswerText: "No, it is quiet.",
+		ReviewTitle: "Loud but fast", ResponseText: "Thank you; the quiet model is in stock again.",
 	}
 }
 
@@ -23,11 +24,12 @@ func fullData() mail.TemplateData {
 func TestRenderEveryTemplate(t *testing.T) {
 	d := fullData()
 	must := map[string][]string{
-		mail.KindInvitation: {d.ReviewURL, d.UnsubscribeURL, "Mug"},
-		mail.KindReminder:   {d.ReviewURL, d.UnsubscribeURL, "Mug"},
-		mail.KindExperience: {d.ReviewURL, d.UnsubscribeURL},
-		mail.KindRejection:  {d.Reason, d.CorrectionURL},
-		mail.KindAnswer:     {d.AnswerText, d.QuestionText, d.ProductURL},
+		mail.KindInvitation:     {d.ReviewURL, d.UnsubscribeURL, "Mug"},
+		mail.KindReminder:       {d.ReviewURL, d.UnsubscribeURL, "Mug"},
+		mail.KindExperience:     {d.ReviewURL, d.UnsubscribeURL},
+		mail.KindRejection:      {d.Reason, d.CorrectionURL},
+		mail.KindAnswer:         {d.AnswerText, d.QuestionText, d.ProductURL},
+		mail.KindSellerResponse: {d.ResponseText, d.ReviewTitle, d.ProductURL, d.UnsubscribeURL},
 	}
 	seen := map[string]bool{}
 	for _, kind := range mail.Kinds {

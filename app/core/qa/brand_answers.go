@@ -12,39 +12,14 @@ func AnswerRefused(detail string) *core.Error {
 	return core.E(core.StatusConflict, "answer_refused", detail)
 }
 
-// qaSteeringPhrases are what a brand answer may not say: asking for a better rating
-// or for a review to be changed or removed, or offering something in return for a
-// review (spec 3, answer_refused / text_steering). A word ending in * is a prefix.
-var qaSteeringPhrases = checks.NewPhraseList([]string{
-	"change your review", "change your rating", "update your review", "update your rating", "edit your review",
-	"remove your review", "delete your review", "withdraw your review", "in exchange for a review",
-	"in exchange for your review", "for a positive review", "for a 5 star*", "for a five star*", "leave us 5 star*",
-	"leave us five star*", "give us 5 star*", "give us five star*", "discount for your review", "discount for a review",
-	"coupon for your review", "coupon for a review",
-	"yorumunuzu sil*", "yorumunuzu kaldır*", "yorumunuzu değiştir*", "yorumunuzu güncelle*", "yorumunuzu düzelt*",
-	"puanınızı değiştir*", "puanınızı güncelle*", "puanınızı yükselt*", "yorum karşılığında", "yorumunuz karşılığında",
-	"5 yıldız ver*", "beş yıldız ver*",
-})
-
-// brandAnswerCheck refuses a brand answer that steers the customer, makes a health
-// claim, holds personal data or swears (in this order).
+// qaBrandAnswerCheck refuses a brand answer that steers the customer, makes a health
+// claim, holds personal data or swears (checks.BrandTextProblem, in this order).
 func qaBrandAnswerCheck(body, lang string) error {
-	found, err := checks.TextFindings(checks.CheckText{Body: body, Language: lang}, nil)
-	if err != nil {
+	problem, err := checks.BrandTextProblem(body, lang, true)
+	if err != nil || problem == "" {
 		return err
 	}
-	if _, ok := qaSteeringPhrases.Find(checks.SplitWords(body, lang)); ok {
-		return AnswerRefused("text_steering")
-	}
-	for _, kind := range []struct{ check, detail string }{{checks.CheckHealthClaim, "text_health_claim"},
-		{checks.CheckPersonalData, "text_personal_data"}, {checks.CheckProfanity, "text_profanity"}} {
-		for _, f := range found {
-			if f.Kind == kind.check {
-				return AnswerRefused(kind.detail)
-			}
-		}
-	}
-	return nil
+	return AnswerRefused(problem)
 }
 
 // BrandAnswerInput is the body of POST /admin/v1/questions/<id>/answer.

@@ -2,6 +2,7 @@ package readmodel
 
 import (
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"reviewd/app/core"
@@ -36,7 +37,7 @@ func productJSONLD(name string, l *ReviewList) map[string]any {
 		}
 	}
 	var reviews []any
-	for _, r := range l.rows {
+	for i, r := range l.rows {
 		if !jsonLDEligible(r, l.market) {
 			continue
 		}
@@ -60,6 +61,11 @@ func productJSONLD(name string, l *ReviewList) map[string]any {
 		if r.Body != "" {
 			rv["reviewBody"] = r.Body
 		}
+		if i < len(l.Reviews) {
+			if c := brandComments(l.brand, l.Reviews[i]); len(c) > 0 {
+				rv["comment"] = c
+			}
+		}
 		reviews = append(reviews, rv)
 	}
 	if len(reviews) > 0 {
@@ -67,6 +73,27 @@ func productJSONLD(name string, l *ReviewList) map[string]any {
 	}
 	if out["aggregateRating"] == nil && out["review"] == nil {
 		return nil
+	}
+	return out
+}
+
+// brandComments marks up the brand's notes shown under a review: schema.org has no
+// reply property on Review, so each note is a Comment (a CreativeWork's comment)
+// by the brand as an Organization, with its text and date.
+func brandComments(brandName string, row ReviewRow) []any {
+	var out []any
+	note := func(n *ReviewNote, at *time.Time) {
+		if n == nil || at == nil || brandName == "" {
+			return
+		}
+		out = append(out, map[string]any{"@type": "Comment", "text": n.Body, "dateCreated": at.UTC().Format("2006-01-02"),
+			"author": map[string]any{"@type": "Organization", "name": brandName}})
+	}
+	if row.SellerResponse != nil {
+		note(row.SellerResponse, row.SellerResponse.PublishedAt)
+	}
+	if row.Resolution != nil {
+		note(row.Resolution, row.Resolution.CreatedAt)
 	}
 	return out
 }

@@ -285,6 +285,7 @@ type ReviewList struct {
 	scope     string
 	market    string
 	name      string
+	brand     string // the channel's customer-facing name (author of the brand's notes)
 	rows      []store.Review
 	structAvg float64
 }
@@ -456,7 +457,7 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 		if err != nil {
 			return nil, err
 		}
-		out.rows = rows
+		out.rows, out.brand = rows, core.BrandOf(ch)
 		if out.Reviews, err = c.reviewRows(ctx, q, rows, ch.Market, lang); err != nil {
 			return nil, err
 		}

@@ -140,6 +140,10 @@ func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Revie
 			byReview[m.ReviewID] = append(byReview[m.ReviewID], item)
 		}
 	}
+	notes, err := brandNotes(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
 	templates := map[string]*brand.AspectTemplate{}
 	out := make([]ReviewRow, 0, len(rows))
 	for _, r := range rows {
@@ -152,6 +156,7 @@ func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Revie
 		if row.Media == nil {
 			row.Media = []MediaItemView{}
 		}
+		row.SellerResponse, row.Resolution = notes.responses[r.ID], notes.resolutions[r.ID]
 		if r.Origin == core.OriginOwn {
 			row.VerificationMethod = r.VerificationMethod
 		}
@@ -190,6 +195,36 @@ func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Revie
 			}
 		}
 		out = append(out, row)
+	}
+	return out, nil
+}
+
+// reviewNotes are the brand's notes of a page of reviews by review id.
+type reviewNotes struct {
+	responses, resolutions map[int64]*ReviewNote
+}
+
+// brandNotes reads the seller responses and resolution notes of reviews.
+func brandNotes(ctx context.Context, q *store.Q, ids []int64) (reviewNotes, error) {
+	out := reviewNotes{responses: map[int64]*ReviewNote{}, resolutions: map[int64]*ReviewNote{}}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	responses, err := q.SellerResponsesOf(ctx, ids)
+	if err != nil {
+		return out, err
+	}
+	for _, n := range responses {
+		at := n.At
+		out.responses[n.ReviewID] = &ReviewNote{Body: n.Body, PublishedAt: &at}
+	}
+	resolutions, err := q.ResolutionsOf(ctx, ids)
+	if err != nil {
+		return out, err
+	}
+	for _, n := range resolutions {
+		at := n.At
+		out.resolutions[n.ReviewID] = &ReviewNote{Body: n.Body, CreatedAt: &at}
 	}
 	return out, nil
 }

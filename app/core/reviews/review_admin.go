@@ -317,6 +317,9 @@ type AdminReviewDetail struct {
 	Media               []AdminMediaItem     `json:"media"`
 	MediaRemovalReasons []string             `json:"media_removal_reasons"`
 	Imported            *ImportedView        `json:"imported,omitempty"`
+	// SellerResponse and Resolution are the brand's notes (null when none).
+	SellerResponse *SellerResponseView `json:"seller_response"`
+	Resolution     *ResolutionView     `json:"resolution"`
 }
 
 // AdminMediaBase is the admin address of a review's media item's files, ending in
@@ -387,6 +390,9 @@ func (c *Service) reviewDetail(ctx context.Context, q *store.Q, r store.AdminRev
 	}
 	if r.Origin == core.OriginImported {
 		d.Imported = &ImportedView{Platform: r.SourcePlatform, Name: r.SourceName, URL: r.SourceURL, ReviewID: r.SourceReviewID}
+	}
+	if d.SellerResponse, d.Resolution, err = currentNotes(ctx, q, r.ID); err != nil {
+		return d, err
 	}
 	events, err := q.ReviewEvents(ctx, r.ID)
 	if err != nil {

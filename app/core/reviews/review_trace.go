@@ -3,6 +3,7 @@ package reviews
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -22,6 +23,10 @@ const (
 	TraceReport     = "report"     // a visitor report was made or closed
 	TraceResolution = "resolution" // a moderator closed the reports with a note
 	TraceNotice     = "notice"     // a rejection notice was queued or attempted
+	// TraceSellerResponse and TraceResolutionNote are the brand's public notes:
+	// published, changed, withdrawn (the note carries the text).
+	TraceSellerResponse = "seller_response"
+	TraceResolutionNote = "resolution_note"
 )
 
 // TraceFormats are the download formats of the trace.
@@ -48,11 +53,12 @@ type TraceReviewView struct {
 }
 
 // ReviewTrace is the answer of GET /admin/v1/reviews/<id>/trace. SellerResponse
-// is always null in v1 (seller responses are a v2 feature).
+// and Resolution are the brand's current notes (null when none).
 type ReviewTrace struct {
-	Review         TraceReviewView `json:"review"`
-	SellerResponse any             `json:"seller_response"`
-	Timeline       []TraceEntry    `json:"timeline"`
+	Review         TraceReviewView     `json:"review"`
+	SellerResponse *SellerResponseView `json:"seller_response"`
+	Resolution     *ResolutionView     `json:"resolution"`
+	Timeline       []TraceEntry        `json:"timeline"`
 	// PanelURL is the open-in-panel address; CSV and Excel downloads carry it, JSON
 	// does not.
 	PanelURL string `json:"-"`
@@ -94,10 +100,18 @@ func (c *Service) TraceOf(ctx context.Context, a *core.Actor, publicID, format s
 	for _, e := range events {
 		entry := TraceEntry{At: e.At, SubjectType: TraceReview, SubjectID: r.PublicID, Event: e.Event, FromState: e.FromState,
 			ToState: e.ToState, Reason: e.Reason, ActorType: e.ActorType, ActorName: e.ActorName}
-		if e.Event == "reports_resolved" {
+		switch e.Event {
+		case "reports_resolved":
 			entry.SubjectType, entry.Note = TraceResolution, noteOf(e.Detail)
+		case EventResponsePublished, EventResponseChanged, EventResponseWithdrawn:
+			entry.SubjectType, entry.Note = TraceSellerResponse, noteOf(e.Detail)
+		case EventResolutionSet, EventResolutionRemoved:
+			entry.SubjectType, entry.Note = TraceResolutionNote, noteOf(e.Detail)
 		}
 		t.Timeline = append(t.Timeline, entry)
+	}
+	if t.SellerResponse, t.Resolution, err = currentNotes(ctx, q, r.ID); err != nil {
+		return t, err
 	}
 	reports, err := q.ReportsOfReview(ctx, r.ID)
 	if err != nil {
@@ -146,4 +160,26 @@ func (c *Service) TraceOf(ctx context.Context, a *core.Actor, publicID, format s
 			map[string]any{"format": format, "entries": len(t.Timeline)})
 	})
 	return t, err
+}
+
+// currentNotes reads a review's seller response and resolution note (nil when
+// none).
+func currentNotes(ctx context.Context, q *store.Q, reviewID int64) (*SellerResponseView, *ResolutionView, error) {
+	var resp *SellerResponseView
+	var res *ResolutionView
+	n, err := q.SellerResponseOf(ctx, reviewID)
+	switch {
+	case err == nil:
+		resp = &SellerResponseView{Body: n.Body, PublishedAt: n.At, Notice: n.Notice}
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, nil, err
+	}
+	n, err = q.ResolutionOf(ctx, reviewID)
+	switch {
+	case err == nil:
+		res = &ResolutionView{Body: n.Body, CreatedAt: n.At}
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, nil, err
+	}
+	return resp, res, nil
 }

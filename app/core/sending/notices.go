@@ -309,14 +309,11 @@ func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invit
 		}
 		products = append(products, name)
 	}
-	kind := mail.KindInvitation
-	switch inv.Kind {
-	case MsgReminder:
-		kind = mail.KindReminder
-	case MsgExperience:
-		kind = mail.KindExperience
+	tpl, err := brandTemplate(ctx, tx.Q, inv.Kind, o.Language, ch)
+	if err != nil {
+		return nil, "", err
 	}
-	job.subject, job.text, job.html, err = mail.Render(kind, o.Language, mail.TemplateData{Brand: job.fromName,
+	job.subject, job.text, job.html, err = renderMessage(tpl, inv.Kind, o.Language, mail.TemplateData{Brand: job.fromName,
 		Products: products, ReviewURL: reviewURL, UnsubscribeURL: job.unsub})
 	if err != nil {
 		return failMessage(ctx, tx, inv, route, ErrRenderFailed)

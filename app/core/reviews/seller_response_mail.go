@@ -1,0 +1,115 @@
+package reviews
+
+import (
+	"context"
+	"errors"
+
+	"reviewd/app/core"
+	"reviewd/app/core/brand"
+	"reviewd/app/core/sending"
+	"reviewd/app/mail"
+	"reviewd/store"
+)
+
+// Outcomes of the reviewer's e-mail about a seller response (seller_responses.notice).
+const (
+	ResponseNoticeSent      = "sent"
+	ResponseNoticeNoAddress = "no_address"    // imported review, no order, erased order or no address
+	ResponseNoticeOptedOut  = "opted_out"     // the address is on the opt-out list
+	ResponseNoticeMailOff   = "mail_disabled" // no SMTP host
+	responseNoticeFailed    = "failed: "
+)
+
+// responseMail is one prepared e-mail about a seller response, sent after its
+// transaction commits.
+type responseMail struct {
+	reviewID int64
+	msg      mail.Message
+}
+
+// prepareResponseMail decides, in the transaction that published the seller
+// response of review r, whether its author gets an e-mail about it: only own
+// reviews written through an order with an address, never to an address on the
+// opt-out list, only while e-mail sending is on, in the review's language, with the
+// same stop link as every e-mail of reviewd. The outcome is recorded on the
+// response; the returned message (nil when none) is sent by sendResponseMail.
+func (c *Service) prepareResponseMail(ctx context.Context, tx *store.Tx, r store.Review, body string) (*responseMail, error) {
+	skip := func(notice string) (*responseMail, error) {
+		return nil, tx.SetSellerResponseNotice(ctx, r.ID, notice)
+	}
+	if r.Origin != core.OriginOwn || r.OrderID == 0 || !r.AnonymizedAt.IsZero() {
+		return skip(ResponseNoticeNoAddress)
+	}
+	o, err := tx.OrderByID(ctx, r.OrderID)
+	if err != nil {
+		return nil, err
+	}
+	if o.Erased() || !core.ValidEmail(o.CustomerEmail) {
+		return skip(ResponseNoticeNoAddress)
+	}
+	if out, err := tx.OptedOut(ctx, o.CustomerEmail); err != nil {
+		return nil, err
+	} else if out {
+		return skip(ResponseNoticeOptedOut)
+	}
+	if !c.Sending.Mailer.Enabled() {
+		return skip(ResponseNoticeMailOff)
+	}
+	ch, err := tx.ChannelByID(ctx, r.ChannelID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := c.Brand.LoadSettings(ctx, tx.Q)
+	if err != nil {
+		return nil, err
+	}
+	lang := r.Language
+	if lang != "tr" && lang != "en" {
+		lang = core.Language("", ch)
+	}
+	brandName := core.BrandOf(ch)
+	data := mail.TemplateData{Brand: brandName, ProductName: r.ProductName, ReviewTitle: r.Title, ResponseText: body,
+		UnsubscribeURL: c.Sending.UnsubscribeURL(brand.RouteEmail, lang, o.CustomerEmail)}
+	if !r.HideName {
+		data.CustomerName = r.AuthorName
+	}
+	if p, err := tx.ProductByVariant(ctx, r.VariantKey); err == nil {
+		data.ProductURL = p.URL
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	subject, text, html, err := mail.Render(mail.KindSellerResponse, lang, data)
+	if err != nil {
+		return skip(responseNoticeFailed + sending.ErrRenderFailed)
+	}
+	from := ch.SenderAddress
+	if from == "" {
+		from = st.SenderAddress
+	}
+	return &responseMail{reviewID: r.ID, msg: mail.Message{From: from, FromName: brandName, To: o.CustomerEmail,
+		Subject: subject, Text: text, HTML: html, ListUnsubscribeURL: data.UnsubscribeURL,
+		MessageID: mail.NewMessageID(sending.MessageIDDomain(from, c.PublicURL))}}, nil
+}
+
+// sendResponseMail sends a prepared e-mail once and records sent or failed:
+// <reason> on the response (a failed e-mail is not retried; the reply stays
+// published). It returns the notice.
+func (c *Service) sendResponseMail(ctx context.Context, m *responseMail) string {
+	notice := ResponseNoticeSent
+	if _, err := c.Sending.Mailer.Send(ctx, m.msg); err != nil {
+		reason := "unexpected"
+		var se *mail.SendError
+		if errors.As(err, &se) {
+			reason = se.Reason
+		}
+		notice = responseNoticeFailed + reason
+		c.Log.Warn("seller response e-mail not sent", "review", m.reviewID, "err", err)
+	}
+	err := c.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
+		return tx.SetSellerResponseNotice(ctx, m.reviewID, notice)
+	})
+	if err != nil {
+		c.Log.Error("seller response e-mail outcome not saved", "review", m.reviewID, "err", err)
+	}
+	return notice
+}
