@@ -1232,3 +1232,10 @@ CREATE TABLE brand_exports (
 	ready_at   INTEGER,
 	expires_at INTEGER NOT NULL
 );
+
+-- @version 16: a key's last use does not move the read generation
+
+-- api_keys.last_used_at is written when a key authenticates (at most once a minute
+-- per key); the storefront's caches of verified keys depend on every other column.
+DROP TRIGGER read_generation_api_keys_update;
+CREATE TRIGGER read_generation_api_keys_update AFTER UPDATE OF public_id, kind, channel_id, scopes, label, key_hash, hint, created_at, revoked_at, site_key ON api_keys BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;

@@ -192,6 +192,7 @@ func NewDomain(p Parts) Domain {
 	d.Access = access.New(db, keys, p.Mailer, url, log)
 	d.Brand = &brand.Service{DB: db, Recorder: rec, Clock: clock, Passwords: d.Passwords}
 	d.Channels = channels.New(db, rec, p.Outbound, nil)
+	d.Brand.Senders = d.Channels
 	d.Checks = &checks.Service{DB: db, Recorder: rec}
 	d.Buyer = &buyer.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Brand: d.Brand}
 	d.Read = readmodel.New(readmodel.Service{DB: db, Recorder: rec, Clock: clock, PublicURL: url, Brand: d.Brand, Outbound: p.Outbound})

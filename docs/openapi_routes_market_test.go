@@ -7,7 +7,7 @@ func marketOps() []op {
 	product := obj(map[string]any{"variant_key": strMax(255), "group_key": strMax(255), "catalog_id": strMax(255), "name": strMax(500),
 		"url": strMax(2048), "image_url": strMax(2048), "brand": strMax(500), "gtin": strMax(14), "mpn": strMax(128)}, "variant_key")
 	products := obj(map[string]any{"products": map[string]any{"type": "array", "items": product, "minItems": 1, "maxItems": 100}}, "products")
-	ingestErr := cat(errIngest, errBody, errFields)
+	ingestErr := cat(errIngest, errBody, errFields, []string{"403 refused / tenant_inactive"})
 	admin := func(method, path, summary string, query []param, b *body, ok answer, errs ...string) op {
 		e := cat(errAdmin, errPanel, errs)
 		if b != nil {

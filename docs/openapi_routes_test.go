@@ -185,7 +185,7 @@ func ingestOps() []op {
 	delivery := obj(map[string]any{"external_id": strMax(128), "line_reference": strMax(128), "state": str(), "source": str(),
 		"observed_at": map[string]any{"type": "string", "format": "date-time"}}, "external_id", "state", "observed_at")
 	deliveries := obj(map[string]any{"channel": str(), "deliveries": map[string]any{"type": "array", "items": delivery, "maxItems": 100}}, "deliveries")
-	ingestErr := cat(errIngest, errBody, errFields, []string{"400 invalid / market_required", "400 invalid / market_without_policy: <market>", "400 invalid / channel_unknown", "400 invalid / market_channel_mismatch: <market>"})
+	ingestErr := cat(errIngest, errBody, errFields, []string{"403 refused / tenant_inactive", "400 invalid / market_required", "400 invalid / market_without_policy: <market>", "400 invalid / channel_unknown", "400 invalid / market_channel_mismatch: <market>"})
 	return []op{
 		{method: "POST", path: "/v1/ingest/orders", tag: "ingest", summary: "Receive one order or a batch of up to 100 (all or none saved)", auth: ingestAuth,
 			body: json(map[string]any{"oneOf": []any{order, orders}}),
@@ -200,7 +200,7 @@ func ingestOps() []op {
 		{method: "POST", path: "/admin/v1/ingest/check", tag: "ingest", summary: "Dry run of an order or delivery body; no credentials, nothing saved; limited per IP",
 			body: json(obj(map[string]any{"kind": enum("order", "delivery"), "body": anyv()}, "kind", "body")),
 			ok:   []answer{okJSON(200, "Whether the body would be accepted, how many records, and the refusal it would get (error: \"code / detail\").", ref("IngestCheck"))},
-			errs: cat(errBody, []string{"400 invalid / kind", "429 rate_limited"})},
+			errs: cat(errBody, []string{"400 invalid / kind", "403 forbidden / brand_inactive", "429 rate_limited"})},
 		{method: "GET", path: "/admin/v1/ingest/stats", tag: "ingest", summary: "Orders received, request figures of 7 days, recent requests", auth: adminAuth,
 			query: []param{pChannel},
 			ok:    []answer{okJSON(200, "Figures.", ref("IngestStats"))},

@@ -87,6 +87,15 @@ func (q *Q) ChannelHasSiteKey(ctx context.Context, channelID int64) (bool, error
 	return n > 0, translate(err)
 }
 
+// NoteKeyUse records that a key authenticated at at, in a statement of its own
+// (outside any transaction, and without reading the clock); an earlier time never
+// replaces a later one. It does not move the read generation.
+func (db *DB) NoteKeyUse(ctx context.Context, publicID string, at time.Time) error {
+	_, err := db.write.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ? WHERE public_id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+		Ms(at), publicID, Ms(at))
+	return translate(err)
+}
+
 // RevokeKey revokes a key; ErrNotFound when it does not exist or is revoked already.
 func (q *Tx) RevokeKey(ctx context.Context, publicID string) error {
 	res, err := q.c.ExecContext(ctx, `UPDATE api_keys SET revoked_at = ? WHERE public_id = ? AND revoked_at IS NULL`, Ms(q.Now), publicID)

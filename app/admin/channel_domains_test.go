@@ -220,3 +220,43 @@ func TestChannelSenderAddress(t *testing.T) {
 		t.Fatalf("row: %v", row)
 	}
 }
+
+// TestSettingsSenderAddress: the settings' sender address follows the channels'
+// sender rule, asked of the local DNS server: a verified domain passes, a subdomain
+// needs an MX or TXT record, DNS failure is 502, and nothing is saved on a refusal
+// (the other fields of the request included). A domain that carries it cannot be
+// removed.
+func TestSettingsSenderAddress(t *testing.T) {
+	p := newChannelPanel(t)
+	set := func(addr string) apptest.Response {
+		return p.do("POST", "/admin/v1/settings", map[string]any{"sender_address": addr, "daily_limit": 3})
+	}
+	saved := func() map[string]any {
+		t.Helper()
+		res := p.do("GET", "/admin/v1/settings", nil)
+		expect(t, res, 200, "")
+		return res.JSON
+	}
+	expect(t, set("not an address"), 400, "invalid / sender_address")
+	expect(t, set("news@elsewhere.example"), 400, "invalid / sender_domain_unverified")
+	expect(t, set("news@mail.shop.example"), 400, "invalid / sender_domain_unverified") // no records
+	p.dns.Fail("broken.shop.example")
+	expect(t, set("news@broken.shop.example"), 502, "sender_domain_check_failed / dns_unreachable")
+	if s := saved(); s["sender_address"] != "" || s["daily_limit"] != float64(1) {
+		t.Fatalf("a refused request saved: %v", s)
+	}
+	p.dns.MX("mail.shop.example", "mx.shop.example")
+	res := set("news@mail.shop.example")
+	expect(t, res, 200, "")
+	if res.JSON["sender_address"] != "news@mail.shop.example" || res.JSON["daily_limit"] != float64(3) {
+		t.Fatalf("settings: %s", res)
+	}
+	p.dns.TXT("news.shop.example", "v=spf1 include:_spf.shop.example -all")
+	expect(t, set("hello@news.shop.example"), 200, "")
+	expect(t, set("hello@shop.example"), 200, "")
+	if s := saved(); s["sender_address"] != "hello@shop.example" {
+		t.Fatalf("saved: %v", s)
+	}
+	expect(t, p.do("PATCH", "/admin/v1/channels/web", map[string]any{"landing_url": ""}), 200, "")
+	expect(t, p.do("DELETE", "/admin/v1/channels/web/domains/shop.example", nil), 409, "sender_domain_refused / sender_domain_in_use")
+}

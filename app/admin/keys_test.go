@@ -2,8 +2,10 @@ package admin_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
@@ -137,5 +139,71 @@ func TestKeyChangesInHistory(t *testing.T) {
 	}
 	if len(got) != 1 || got[0].ActorID != k.PublicID || got[0].Via != "api_key" {
 		t.Fatalf("search with a key in the access log: %+v", got)
+	}
+}
+
+// TestKeyLastUsed: the key list shows when each key last authenticated (server key
+// on ingest, site key on the storefront, API key on the management API). It is
+// written at most once a minute per key, outside the request, and does not move the
+// read generation the storefront's caches hang on.
+func TestKeyLastUsed(t *testing.T) {
+	env := apptest.New(t, cli.TestSurfaces)
+	env.Channel("web-tr", "TR", "tr")
+	env.User(access.NewUser{Username: "olga", Email: "olga@shop.example", Role: "owner", Password: olgaPassword})
+	owner := newBrowser(t, env)
+	expect(t, owner.signIn("olga", olgaPassword), 200, "")
+	server, site, api := env.Key("server", "web-tr"), env.Key("site", "web-tr"), env.Key("api", "", "read")
+	lastUsed := func() map[string]any {
+		t.Helper()
+		res := owner.do("GET", "/admin/v1/keys", nil, false)
+		expect(t, res, 200, "")
+		out := map[string]any{}
+		for _, it := range res.JSON["items"].([]any) {
+			row := it.(map[string]any)
+			out[row["kind"].(string)] = row["last_used_at"]
+		}
+		return out
+	}
+	for kind, v := range lastUsed() {
+		if v != nil {
+			t.Fatalf("unused %s key: last_used_at %v", kind, v)
+		}
+	}
+	generation := func() int64 {
+		n, _, err := env.App.DB.Read().ReadState(context.Background(), "variant", "p1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	gen := generation()
+	use := func() {
+		t.Helper()
+		expect(t, env.Do("POST", "/v1/ingest/orders", map[string]any{"channel": "web-tr", "orders": []any{}},
+			map[string]string{"Authorization": "Bearer " + server}), 400, "")
+		expect(t, env.Do("GET", "/v1/reviews/list?product=p1&key="+site, nil, map[string]string{"Origin": "https://shop.example"}), 200, "")
+		expect(t, env.Do("GET", "/admin/v1/reviews", nil, map[string]string{"Authorization": "Api-Key " + api}), 200, "")
+	}
+	all := func(want string) {
+		t.Helper()
+		apptest.Eventually(t, "last_used_at "+want, 5*time.Second, func() (bool, string) {
+			got := lastUsed()
+			return got["server"] == want && got["site"] == want && got["api"] == want, fmt.Sprint(got)
+		})
+	}
+	first := env.Clock.T.Format(time.RFC3339)
+	use()
+	all(first)
+	// Used again within the minute: not written (else the use 20 seconds later,
+	// 70 after the first, would be within the minute of it and the list would
+	// keep showing the second).
+	env.Clock.T = env.Clock.T.Add(50 * time.Second)
+	use()
+	env.Clock.T = env.Clock.T.Add(20 * time.Second)
+	later := env.Clock.T.Format(time.RFC3339)
+	use()
+	all(later)
+	if g := generation(); g != gen {
+		t.Fatalf("key uses moved the read generation from %d to %d", gen, g)
 	}
 }

@@ -222,6 +222,30 @@ func TestMediaStoreFlow(t *testing.T) {
 				t.Fatalf("reviewd media route: %d", res.Status)
 			}
 
+			// A closed brand shows no media (the cleanup job removes the bucket's
+			// public copies); reopened, the next run brings them back.
+			cleanup := jobs.Cleanup{DB: a.DB, Reviews: a.Reviews}
+			for _, c := range []struct {
+				state string
+				shown bool
+			}{{"closed", false}, {"active", true}} {
+				if err := a.Access.SetBrandState(ctx, core.Console(), c.state); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := cleanup.Run(ctx, time.Now()); err != nil {
+					t.Fatal(err)
+				}
+				for _, u := range all {
+					if c.shown {
+						if s, _ := public(u); s != 200 {
+							t.Fatalf("brand %s: %s answers %d", c.state, u, s)
+						}
+					} else {
+						gone("closed brand", u)
+					}
+				}
+			}
+
 			// Hide, unhide, unpublish (reject).
 			expect(t, m.transition(id, "hide", ""), 200, "")
 			for _, u := range all {

@@ -124,7 +124,7 @@ func TestSettingsErrors(t *testing.T) {
 	if n := len(activityEntries(t, o.env, "settings.changed")); n != 0 {
 		t.Fatalf("settings.changed entries = %d", n)
 	}
-	expect(t, o.owner.do("POST", "/admin/v1/settings", map[string]any{"sender_address": "news@mail.shop.example",
+	expect(t, o.owner.do("POST", "/admin/v1/settings", map[string]any{"sender_address": "news@shop.example",
 		"support_url": "https://shop.example/help"}, true), 200, "")
 }
 

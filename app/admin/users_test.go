@@ -165,6 +165,17 @@ func TestMembersLifecycle(t *testing.T) {
 	expect(t, owner.do("DELETE", fmt.Sprintf("/admin/v1/users/%d", mertID), nil, true), 204, "")
 	expect(t, member2.do("GET", "/admin/v1/session", nil, false), 401, "refused / session_invalid")
 	expect(t, owner.do("DELETE", fmt.Sprintf("/admin/v1/users/%d", mertID), nil, true), 404, "not_found / not_found")
+
+	// A new member's link lasts 3 days.
+	for _, u := range []string{"deniz", "ece"} {
+		expect(t, owner.do("POST", "/admin/v1/users", map[string]string{"username": u, "email": u + "@shop.example", "role": "viewer"}, true), 201, "")
+	}
+	_, deniz := waitMail(t, smtp, 3, "deniz@shop.example")
+	_, ece := waitMail(t, smtp, 4, "ece@shop.example")
+	env.Clock.Advance(71 * time.Hour)
+	expect(t, set(deniz, "Harbour-Lantern-47"), 200, "")
+	env.Clock.Advance(2 * time.Hour)
+	expect(t, set(ece, "Harbour-Lantern-48"), 400, "invalid / token")
 }
 
 func TestPasswordResetAndChange(t *testing.T) {

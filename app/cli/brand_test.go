@@ -1,6 +1,8 @@
 package cli_test
 
 import (
+	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
@@ -59,7 +61,20 @@ func TestBrandFreezeAndClose(t *testing.T) {
 	}
 	apptest.Expect(t, env.Do("GET", "/admin/v1/reviews", nil, key), 403, "forbidden / brand_inactive")
 	apptest.Expect(t, env.Do("GET", "/admin/v1/settings", nil, key), 403, "forbidden / brand_inactive")
-	apptest.Expect(t, signIn(), 200, "")
+	in := signIn()
+	apptest.Expect(t, in, 200, "")
+	// The web panel's pages and forms are refused the same way; signing out works.
+	var cookie string
+	for _, c := range (&http.Response{Header: in.Header}).Cookies() {
+		if c.Name == access.SessionCookie {
+			cookie = c.Name + "=" + c.Value
+		}
+	}
+	panel := map[string]string{"Cookie": cookie, "X-Service-CSRF": fmt.Sprint(in.JSON["csrf_token"]), "Accept": "application/json"}
+	apptest.Expect(t, env.Do("GET", "/panel/", nil, panel), 403, "forbidden / brand_inactive")
+	apptest.Expect(t, env.Do("GET", "/panel/settings", nil, panel), 403, "forbidden / brand_inactive")
+	apptest.Expect(t, env.Do("GET", "/admin/v1/users", nil, panel), 403, "forbidden / brand_inactive")
+	apptest.Expect(t, env.Do("POST", "/panel/sign-out", nil, panel), 200, "")
 	apptest.Expect(t, read(), 200, "")
 	apptest.Expect(t, write(), 403, "refused / tenant_inactive")
 

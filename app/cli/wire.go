@@ -42,12 +42,18 @@ func buildServer(a *app.App) *app.Server {
 	return srv
 }
 
-// buildRunner lists every job of the CONTRACT with its schedule.
+// TestRunner is buildRunner, for tests that run the jobs as serve and the console do.
+func TestRunner(a *app.App) *jobs.Runner { return buildRunner(a) }
+
+// buildRunner lists every job of the CONTRACT with its schedule. The jobs that send
+// or read connections run only while the brand is active; media processing, erasure
+// and retention go on for a frozen or closed brand.
 func buildRunner(a *app.App) *jobs.Runner {
+	active := func(j jobs.Job) jobs.Job { return jobs.WhileActive{Job: j, Access: a.Access} }
 	r := jobs.NewRunner(a.DB, a.Log,
-		jobs.Entry{Job: jobs.Invitations{Sending: a.Sending}, Schedule: "@every 1m"},
-		jobs.Entry{Job: jobs.OrderSources{Orders: a.Orders}, Schedule: "@every 1m"},
-		jobs.Entry{Job: jobs.Marketplace{Marketplace: a.Marketplace, Catalogue: a.Catalogue}, Schedule: "@every 15m"},
+		jobs.Entry{Job: active(jobs.Invitations{Sending: a.Sending}), Schedule: "@every 1m"},
+		jobs.Entry{Job: active(jobs.OrderSources{Orders: a.Orders}), Schedule: "@every 1m"},
+		jobs.Entry{Job: active(jobs.Marketplace{Marketplace: a.Marketplace, Catalogue: a.Catalogue}), Schedule: "@every 15m"},
 		jobs.Entry{Job: jobs.Media{Reviews: a.Reviews}, Schedule: "@every 10s"},
 		jobs.Entry{Job: jobs.Erasure{Orders: a.Orders}, Schedule: "@every 1h"},
 		jobs.Entry{Job: jobs.Cleanup{DB: a.DB, Reviews: a.Reviews, Exports: a.Exports}, Schedule: "30 * * * *"}, // hourly: unattached uploads go within a day

@@ -65,9 +65,16 @@ func (h *Handler) Mount(r *mux.Router) {
 }
 
 // guard checks the caller of keyOrPanel routes before h runs; transfer and dry-run
-// routes authenticate inside their handler (a signature covers the body).
+// routes authenticate inside their handler (a signature covers the body). The
+// management routes (dry run, figures) of a frozen or closed brand answer 403
+// forbidden / brand_inactive, as every admin route does.
 func (h *Handler) guard(rt route) http.Handler {
 	return web.H(func(w http.ResponseWriter, r *http.Request) error {
+		if rt.access != transfer {
+			if err := h.Auth.Access.AdminAllowed(r.Context(), false); err != nil {
+				return err
+			}
+		}
 		if rt.access != keyOrPanel {
 			return rt.h(w, r, nil)
 		}

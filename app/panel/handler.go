@@ -125,6 +125,11 @@ func (h *Handler) guard(rt route) http.Handler {
 		if err == nil && !a.Can(rt.perm) {
 			err = core.ErrScopeMissing
 		}
+		if err == nil && rt.path != "/panel/sign-out" {
+			// A frozen or closed brand keeps only signing out (and the data export
+			// of the management API): 403 forbidden / brand_inactive.
+			err = h.Auth.Access.AdminAllowed(r.Context(), false)
+		}
 		if err != nil {
 			h.fail(w, r, a, err)
 			return

@@ -8,7 +8,12 @@ import (
 
 // handleMediaFile serves GET /media/{id}/{file}: a processed review photo, video or
 // poster, only while its review is published (404 otherwise), with Range support.
+// A closed brand serves none (403 refused / tenant_inactive); a frozen one still
+// does, as it still serves reads.
 func (h *Handler) handleMediaFile(w http.ResponseWriter, r *http.Request) error {
+	if err := h.Auth.Access.StorefrontAllowed(r.Context(), true); err != nil {
+		return err
+	}
 	v := web.Vars(r)
 	f, err := h.Reviews.OpenPublicMedia(r.Context(), v["id"], v["file"])
 	if err != nil {

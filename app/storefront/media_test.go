@@ -3,6 +3,7 @@ package storefront_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/core/access"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/reviews"
 	"reviewd/app/media"
@@ -207,6 +209,19 @@ func TestMediaPipeline(t *testing.T) {
 	}
 	if res := f.Do("GET", "/media/"+mid+"/other.jpg", nil, nil); res.Status != 404 {
 		t.Fatalf("unknown file: want 404, got %s", res)
+	}
+	// A frozen brand still shows its published media; a closed one shows none.
+	for _, c := range []struct {
+		state  string
+		status int
+	}{{access.BrandFrozen, 200}, {access.BrandClosed, 403}, {access.BrandActive, 200}} {
+		if err := f.App.Access.SetBrandState(context.Background(), core.Console(), c.state); err != nil {
+			t.Fatal(err)
+		}
+		res := f.Do("GET", "/media/"+mid+"/image.jpg", nil, nil)
+		if res.Status != c.status || (c.status == 403 && res.Code() != "refused / tenant_inactive") {
+			t.Fatalf("brand %s: want %d, got %s", c.state, c.status, res)
+		}
 	}
 	f.setState(id, core.ReviewHidden)
 	if res := f.Do("GET", "/media/"+mid+"/image.jpg", nil, nil); res.Status != 404 {

@@ -49,6 +49,7 @@ func (h *Handler) readCaller(r *http.Request, v url.Values, gen int64) (*core.Ac
 		if c.Actor.Via == core.ViaServerKey && !h.Limits.StoreServer.Allow(c.Actor.ID) {
 			return nil, c, core.ErrRateLimited
 		}
+		h.Auth.Access.KeyUsed(c.Actor.ID)
 		a := c.Actor
 		a.RequestID, a.IP, a.UserAgent = web.RequestID(r.Context()), web.ClientIP(r.Context()), r.UserAgent()
 		web.SetActor(r.Context(), &a)

@@ -120,12 +120,17 @@ func (a *Auth) Signature(r *http.Request, body []byte, purpose string) (*core.Ac
 
 // Ingest authenticates an order-transfer request: a Bearer server key with the
 // orders scope when the header is present, else a signature with a signing
-// password. It reads the body first (the signature covers its exact bytes).
+// password. It reads the body first (the signature covers its exact bytes). A
+// frozen or closed brand takes no transfers: an authenticated caller gets 403
+// refused / tenant_inactive (see docs/decisions.md).
 func (a *Auth) Ingest(r *http.Request, limit int64) (*core.Actor, []byte, error) {
 	if HasBearer(r) {
 		actor, err := a.ServerKey(r, http.StatusUnauthorized, core.PermOrders)
 		if err != nil {
 			return nil, nil, err
+		}
+		if err := a.Access.StorefrontAllowed(r.Context(), false); err != nil {
+			return actor, nil, err
 		}
 		body, err := ReadBody(r, limit)
 		return actor, body, err
@@ -135,7 +140,13 @@ func (a *Auth) Ingest(r *http.Request, limit int64) (*core.Actor, []byte, error)
 		return nil, nil, err
 	}
 	actor, err := a.Signature(r, body, core.PurposeSigning)
-	return actor, body, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := a.Access.StorefrontAllowed(r.Context(), false); err != nil {
+		return actor, nil, err
+	}
+	return actor, body, nil
 }
 
 // Admin authenticates a management call: the panel session cookie (with

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
+	"time"
 
 	"reviewd/app/core"
 	"reviewd/store"
@@ -147,7 +149,44 @@ func (s *Service) LookupKey(ctx context.Context, secret string) (store.Key, stri
 	if !k.RevokedAt.IsZero() {
 		return k, KeyRevoked, nil
 	}
+	s.KeyUsed(k.PublicID)
 	return k, "", nil
+}
+
+// keyUseEvery is how often at most a key's last use is written.
+const keyUseEvery = time.Minute
+
+// keyUses remembers when this process last wrote each key's last use.
+type keyUses struct {
+	mu   sync.Mutex
+	last map[string]time.Time
+}
+
+// KeyUsed notes that a key (by public id) authenticated now: LookupKey calls it,
+// and so does a surface that reuses a verified caller. The last use is written at
+// most once per keyUseEvery, after the caller goes on: in a statement of its own,
+// never in the request's transaction and never delaying the answer. A failed write
+// is logged and tried again on a later use after the interval.
+func (s *Service) KeyUsed(id string) {
+	at := s.DB.Now()
+	s.uses.mu.Lock()
+	last, seen := s.uses.last[id]
+	if seen && at.Sub(last) < keyUseEvery {
+		s.uses.mu.Unlock()
+		return
+	}
+	if s.uses.last == nil {
+		s.uses.last = map[string]time.Time{}
+	}
+	s.uses.last[id] = at
+	s.uses.mu.Unlock()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.DB.NoteKeyUse(ctx, id, at); err != nil {
+			s.Log.Warn("keys: last use not recorded", "err", err)
+		}
+	}()
 }
 
 // KeyRow is a key as lists show it: never the secret of a server or API key.

@@ -21,6 +21,7 @@ type Service struct {
 	PublicURL string
 	Log       *slog.Logger
 	rec       *core.Recorder
+	uses      keyUses // when each key's last use was written (keys.go)
 }
 
 // New builds the access service.

@@ -18,6 +18,15 @@ type Service struct {
 	core.Clock
 	// Passwords makes the notification password of own-system sending.
 	Passwords Passwords
+	// Senders checks a new sender address (the channels service: verified domains
+	// and DNS).
+	Senders SenderCheck
+}
+
+// SenderCheck checks a sender address: invalid / sender_address,
+// sender_domain_unverified, 502 sender_domain_check_failed / dns_unreachable.
+type SenderCheck interface {
+	CheckSender(ctx context.Context, address string) error
 }
 
 // Passwords makes stored passwords (the users, keys and passwords code).

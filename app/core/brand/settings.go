@@ -152,10 +152,14 @@ func (c *Service) SettingsOf(ctx context.Context) (SettingsView, error) {
 // value is not a change. Errors: invalid / <field> for a wrong type or an
 // out-of-range value, url_invalid, invite_delivery_unavailable,
 // reminder_delivery_unavailable, webhook_url_required, webhook_secret_missing,
-// sender_domain_unverified. The change is written to the activity history.
+// sender_domain_unverified, 502 sender_domain_check_failed / dns_unreachable (a new
+// sender address, checked first). The change is written to the activity history.
 func (c *Service) UpdateSettings(ctx context.Context, a *core.Actor, fields map[string]json.RawMessage) (SettingsView, error) {
 	var view SettingsView
 	var refused, saved []string
+	if err := c.checkNewSender(ctx, a, fields); err != nil {
+		return view, err
+	}
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		cur, err := c.LoadSettings(ctx, tx.Q)
 		if err != nil {
@@ -326,16 +330,30 @@ func (c *Service) validateSettings(ctx context.Context, q *store.Q, s Settings) 
 			return err
 		}
 	}
-	if s.SenderAddress != "" {
-		ok, err := senderDomainVerified(ctx, q, s.SenderAddress)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return core.Invalid("sender_domain_unverified")
-		}
-	}
 	return nil
+}
+
+// checkNewSender checks a sender address a panel user sets (a key's is refused as a
+// route field) with the channels' sender rule, before the transaction because it
+// may ask DNS: a verified domain of a channel, or a subdomain of one set up for
+// mail. An unchanged, empty or unreadable value is left to the other checks.
+func (c *Service) checkNewSender(ctx context.Context, a *core.Actor, fields map[string]json.RawMessage) error {
+	raw, ok := fields["sender_address"]
+	if !ok || !a.IsPanel() {
+		return nil
+	}
+	var v string
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	if v = strings.TrimSpace(v); v == "" || !core.ValidEmail(v) {
+		return nil
+	}
+	cur, err := c.LoadSettings(ctx, c.DB.Read())
+	if err != nil || v == cur.SenderAddress {
+		return err
+	}
+	return c.Senders.CheckSender(ctx, v)
 }
 
 func validWindow(s string) bool { _, ok := ParseSendWindow(s); return ok }
@@ -348,23 +366,6 @@ func HttpsURL(s string) bool {
 	}
 	u, err := url.Parse(s)
 	return err == nil && u.Scheme == "https" && u.Host != "" && u.Hostname() != "" && u.User == nil
-}
-
-// senderDomainVerified reports whether the domain of address is a verified domain
-// of a channel (or a subdomain of one).
-func senderDomainVerified(ctx context.Context, q *store.Q, address string) (bool, error) {
-	at := strings.LastIndexByte(address, '@')
-	domain := core.NormalizeDomain(address[at+1:])
-	chans, err := q.ListChannels(ctx)
-	if err != nil {
-		return false, err
-	}
-	for _, ch := range chans {
-		if core.DomainVerified(domain, ch.Domains) {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // CreateWebhookSecret makes the notification password of own-system sending (shown

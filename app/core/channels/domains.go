@@ -303,6 +303,12 @@ func senderDomain(address string) string {
 	return core.NormalizeDomain(address[strings.LastIndexByte(address, '@')+1:])
 }
 
+// CheckSender checks a sender address (the settings' one) as a channel's is
+// checked.
+func (s *Service) CheckSender(ctx context.Context, address string) error {
+	return s.checkSender(ctx, s.DB.Read(), address)
+}
+
 // checkSender checks a channel's sender address: a plain address (invalid /
 // sender_address) on a verified domain of one of the brand's channels. A verified
 // domain itself passes; a subdomain of one must be set up for mail in DNS (an MX

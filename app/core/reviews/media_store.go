@@ -204,6 +204,18 @@ func (c *Service) ReconcileMedia(ctx context.Context, now time.Time) (MediaRecon
 	if err != nil {
 		return out, err
 	}
+	// A closed brand shows no media: its public copies go, and come back with the
+	// first run after it is reopened (see docs/decisions.md, "Brand state").
+	brand, err := c.DB.Read().BrandState(ctx)
+	if err != nil {
+		return out, err
+	}
+	if brand == "closed" {
+		for id, m := range states {
+			m.Published = false
+			states[id] = m
+		}
+	}
 	shown := map[string]bool{}
 	var hide []string
 	for _, o := range public {
