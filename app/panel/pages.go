@@ -65,12 +65,12 @@ type overviewData struct {
 	Waiting, Flagged, Reported, Questions, AnswersWaiting, FailedInvites int
 	// Failing are the order connections whose last read failed; Held the
 	// marketplace sources with removals held for confirmation (or failed runs).
-	Failing []orders.OrderSourceView
-	Held    []marketplace.SourceView
-	Weeks                                                                []bar
-	Ratings                                                              []bar
-	Funnel                                                               []bar
-	RatingTotal                                                          int
+	Failing     []orders.OrderSourceView
+	Held        []marketplace.SourceView
+	Weeks       []bar
+	Ratings     []bar
+	Funnel      []bar
+	RatingTotal int
 }
 
 // bars lays out vertical bars of values in a w x h chart (labels below).
