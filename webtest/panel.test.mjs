@@ -218,6 +218,7 @@ test("keys: a key made in the panel shows its secret once, the copy button copie
   const secret = (await page.locator("#new-secret").textContent()).trim();
   assert.ok(secret.length >= 20, "a secret is shown");
   assert.deepEqual(await axe(page), [], "axe: the page with a new secret");
+  if (shots) await shoot(page, "keys-created-1280");
   await page.click("button[data-copy]");
   await until(async () => assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret, "the copy button copies the secret"));
   await until(async () => assert.match(await page.locator("[data-copied]").textContent(), /Copied/));
@@ -233,4 +234,21 @@ test("keys: a key made in the panel shows its secret once, the copy button copie
   assert.match(await page.locator(`tr[data-key='${made.id}']`).textContent(), /Revoked/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test("account: turning two-step sign-in on shows the QR code and the secret once", async () => {
+  for (const width of [1280, 390]) {
+    const page = await panelPage(width, { colorScheme: width === 390 ? "dark" : "light" });
+    await signIn(page);
+    await page.goto(env.base + "/panel/account");
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith("/panel/account/second-step")),
+      page.click("form[action='/panel/account/second-step'] button")]);
+    await page.waitForSelector("img.qr");
+    assert.ok(await page.evaluate(() => document.querySelector("img.qr").naturalWidth > 0), "the QR code is drawn");
+    assert.match(await page.locator("#totp-secret").textContent(), /^[A-Z2-7]{16,}$/);
+    assert.deepEqual(await axe(page), [], `axe: the two-step secret at ${width} px`);
+    if (shots) await shoot(page, `account-second-step-${width}${width === 390 ? "-dark" : ""}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
 });

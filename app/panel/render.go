@@ -159,6 +159,17 @@ func (v *view) When(t any) string {
 			return "—"
 		}
 		tt = *x
+	case *string: // RFC 3339, as some services answer
+		if x == nil {
+			return "—"
+		}
+		return v.When(*x)
+	case string:
+		p, err := time.Parse(time.RFC3339, x)
+		if err != nil {
+			return x
+		}
+		tt = p
 	default:
 		return ""
 	}
