@@ -81,7 +81,8 @@ var adminMessages = map[string]map[string]string{
 		"retired": "Retired", "retire": "Retire", "topic_reviews": "%d reviews", "topics_json": "Topics (JSON, as the API's aspects)",
 		"products_json": "Products (JSON, as the API's products)", "new_topics": "New topic list", "notice_topic_retired": "List retired.",
 		"retry": "Retry", "retry_all": "Retry all %d failed", "optout_lookup": "Addresses to look up, one a line",
-		"optout_result": "%d of %d addresses opted out.", "notice_retried": "%s invitations queued again.",
+		"optout_result": "%d of %d addresses opted out.", "copy_for_person": "Copy for the person",
+		"copy_for_person_help": "Type the e-mail or phone the request was opened with; the copy holds everything reviewd keeps about them.", "notice_retried": "%s invitations queued again.",
 		"notice_bulk": "%s reviews decided.",
 	},
 	"tr": {
@@ -162,7 +163,8 @@ var adminMessages = map[string]map[string]string{
 		"retired": "Kullanımdan kalktı", "retire": "Kullanımdan kaldır", "topic_reviews": "%d yorum", "topics_json": "Konular (JSON, API'nin aspects alanı gibi)",
 		"products_json": "Ürünler (JSON, API'nin products alanı gibi)", "new_topics": "Yeni konu listesi", "notice_topic_retired": "Liste kullanımdan kaldırıldı.",
 		"retry": "Yeniden dene", "retry_all": "Başarısız %d daveti yeniden dene", "optout_lookup": "Aranacak adresler, satır başına bir",
-		"optout_result": "%d / %d adres gönderim istemiyor.", "notice_retried": "%s davet yeniden sıraya alındı.",
+		"optout_result": "%d / %d adres gönderim istemiyor.", "copy_for_person": "Kişiye verilecek kopya",
+		"copy_for_person_help": "Talebin açıldığı e-posta ya da telefonu yazın; kopya reviewd'nin o kişi hakkında tuttuğu her şeyi içerir.", "notice_retried": "%s davet yeniden sıraya alındı.",
 		"notice_bulk": "%s yorum karara bağlandı.",
 	},
 }

@@ -79,6 +79,21 @@ func (h *Handler) handlePrivacyRefuse(w http.ResponseWriter, r *http.Request, a 
 	return back(w, r, "/panel/privacy/"+id, "request_refused")
 }
 
+// handlePrivacyCopy serves POST /panel/privacy/<id>/copy: the identifier the
+// request was opened with and a format; the answer is the copy for the person, a
+// file (privacy.CopyRequest, as POST /admin/v1/subject-requests/<id>/copy).
+func (h *Handler) handlePrivacyCopy(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	in := privacy.CopyInput{Identifier: r.PostForm.Get("identifier"), Format: r.PostForm.Get("format")}
+	if in.Format == "" {
+		return core.Invalid("format")
+	}
+	_, f, err := h.Privacy.CopyRequest(r.Context(), a, web.Vars(r)["id"], in)
+	if err != nil {
+		return err
+	}
+	return writeFile(w, *f)
+}
+
 // ---- access log, audit log, audit file ----
 
 type accessLogData struct {

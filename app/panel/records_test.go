@@ -76,6 +76,16 @@ func TestPrivacyPages(t *testing.T) {
 	expectPage(t, "complete without csrf", b.do("POST", "/panel/privacy/"+acc+"/complete", url.Values{}, nil), 403, "csrf_missing")
 
 	posted(t, "complete", b.do("POST", "/panel/privacy/"+acc+"/complete", url.Values{"csrf": {csrf}}, nil), "/panel/privacy/"+acc+"?notice=request_completed")
+	// The copy for the person: the identifier must be the request's.
+	expectPage(t, "copy form", b.do("GET", "/panel/privacy/"+acc, nil, nil), 200, `action="/panel/privacy/`+acc+`/copy"`)
+	expectPage(t, "copy with another identifier", b.do("POST", "/panel/privacy/"+acc+"/copy", url.Values{"csrf": {csrf},
+		"identifier": {"other@example.com"}, "format": {"json"}}, nil), 400, "identifier_mismatch")
+	cp := b.do("POST", "/panel/privacy/"+acc+"/copy", url.Values{"csrf": {csrf}, "identifier": {"buyer@example.com"}, "format": {"json"}}, nil)
+	if cp.status != 200 || !strings.HasPrefix(strings.TrimSpace(cp.body), "{") {
+		t.Fatalf("copy: %d\n%.500s", cp.status, cp.body)
+	}
+	expectPage(t, "manager copy", m.do("POST", "/panel/privacy/"+acc+"/copy", url.Values{"csrf": {mcsrf}, "identifier": {"buyer@example.com"},
+		"format": {"json"}}, nil), 403, "scope_missing")
 	expectPage(t, "refuse without reason", b.do("POST", "/panel/privacy/"+era+"/refuse", url.Values{"csrf": {csrf}}, nil), 400, "invalid")
 	posted(t, "refuse", b.do("POST", "/panel/privacy/"+era+"/refuse", url.Values{"csrf": {csrf}, "reason": {"identity not proven"}}, nil),
 		"/panel/privacy/"+era+"?notice=request_refused")

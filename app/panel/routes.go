@@ -71,6 +71,7 @@ func (h *Handler) routes() []route {
 		{"GET", "/panel/privacy/{id:dsr_[0-9]+}", pd, "GET /admin/v1/subject-requests/{id}", h.handlePrivacyRequest},
 		{"POST", "/panel/privacy/{id:dsr_[0-9]+}/complete", pd, "POST /admin/v1/subject-requests/{id}/complete", h.handlePrivacyComplete},
 		{"POST", "/panel/privacy/{id:dsr_[0-9]+}/refuse", pd, "POST /admin/v1/subject-requests/{id}/refuse", h.handlePrivacyRefuse},
+		{"POST", "/panel/privacy/{id:dsr_[0-9]+}/copy", pd, "POST /admin/v1/subject-requests/{id}/copy", h.handlePrivacyCopy},
 		{"GET", "/panel/access-log", x, "GET /admin/v1/access-log", h.handleAccessLog},
 		{"GET", "/panel/audit-log", x, "GET /admin/v1/audit-log", h.handleAuditLog},
 		{"POST", "/panel/audit-log/export", x, "POST /admin/v1/audit-log/export", h.handleAuditExport},
