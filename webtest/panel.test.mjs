@@ -72,7 +72,8 @@ const adminPages = async () => {
   return [["account", "/panel/account"], ["users", "/panel/users"], ["keys", "/panel/keys"], ["channels", "/panel/channels"],
     ["privacy", "/panel/privacy"], ["privacy-request", "/panel/privacy/" + dsr], ["access-log", "/panel/access-log"],
     ["audit-log", "/panel/audit-log"], ["connections", "/panel/connections?platform=woocommerce"], ["diagnostics", "/panel/diagnostics"],
-    ["marketplace", "/panel/marketplace"], ["market-source", "/panel/marketplace/" + mks], ["rules", "/panel/rules"],
+    ["marketplace", "/panel/marketplace"], ["market-source", "/panel/marketplace/" + mks],
+    ["market-reviews", "/panel/marketplace/reviews"], ["rules", "/panel/rules"],
     ["terms", "/panel/terms"], ["rating-topics", "/panel/rating-topics"]];
 };
 

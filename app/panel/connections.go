@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 
 	"reviewd/app/core"
@@ -317,4 +318,43 @@ func (h *Handler) handleMarketCheck(w http.ResponseWriter, r *http.Request, a *c
 		return err
 	}
 	return h.showMarketSource(w, r, a, &c)
+}
+
+type importedData struct {
+	marketplace.ImportedList
+	Q, Platform, Prev, Next string
+	Platforms               []marketplace.Platform
+}
+
+// handleImported serves GET /panel/marketplace/reviews: the imported reviews (q,
+// platform) with the removal form (marketplace.ImportedReviews, as GET
+// /admin/v1/marketplace/imported-reviews).
+func (h *Handler) handleImported(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	l, err := listQuery(r, 50)
+	if err != nil {
+		return err
+	}
+	p := r.URL.Query().Get("platform")
+	list, err := h.Marketplace.ImportedReviews(r.Context(), a, marketplace.ImportedFilter{Q: l.Q, Platform: p, Page: l.Page, PageSize: l.PageSize})
+	if err != nil {
+		return err
+	}
+	d := importedData{ImportedList: list, Q: l.Q, Platform: p}
+	// The platform catalogue of the filter (no source data).
+	if src, err := h.Marketplace.ListSources(r.Context()); err == nil {
+		d.Platforms = src.Platforms
+	}
+	d.Prev, d.Next = pager(r, list.Page, list.Pages)
+	return h.show(w, r, a, "market-reviews", d)
+}
+
+// handleMarketRemoval serves POST /panel/marketplace/removals: reviews (ids, the
+// ones ticked), note; removal on the reviewer's request (marketplace.Remove, as
+// POST /admin/v1/marketplace/removals).
+func (h *Handler) handleMarketRemoval(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	out, err := h.Marketplace.Remove(r.Context(), a, marketplace.RemovalInput{Reviews: r.PostForm["reviews"], Note: r.PostForm.Get("note")})
+	if err != nil {
+		return err
+	}
+	return back(w, r, "/panel/marketplace/reviews", "removed_on_request:"+strconv.Itoa(len(out.Reviews)))
 }

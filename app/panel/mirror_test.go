@@ -61,3 +61,14 @@ func checkMirrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagesInBothLanguages: every text of the panel exists in tr and en.
+func TestMessagesInBothLanguages(t *testing.T) {
+	for _, pair := range [][2]string{{"en", "tr"}, {"tr", "en"}} {
+		for k := range messages[pair[0]] {
+			if _, ok := messages[pair[1]][k]; !ok {
+				t.Errorf("%q has no %s text", k, pair[1])
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -11,8 +12,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"reviewd/app/apptest"
+	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/catalogue"
 	"reviewd/app/core/marketplace"
 )
 
@@ -208,10 +213,15 @@ func TestMarketplacePages(t *testing.T) {
 		t.Fatalf("create: %d %q\n%.800s", p.status, p.location, p.body)
 	}
 	src := m[1]
+	if _, err := f.env.App.Catalogue.IngestProducts(context.Background(), core.Console(), []catalogue.ProductInput{
+		{VariantKey: "MUG", Name: "Blue mug", GTIN: "8690000000011"}}, false); err != nil {
+		t.Fatal(err)
+	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	_ = w.Write(marketplace.Columns)
-	_ = w.Write([]string{"R-1", "9999999999999", "5", "Nice", "A fine mug.", "Ayşe", "2026-05-01", "", "", "S-1"})
+	_ = w.Write([]string{"R-1", "8690000000011", "5", "Nice", "A fine mug.", "Ayşe", "2026-05-01", "", "", "S-1"})
+	_ = w.Write([]string{"R-2", "9999999999999", "4", "", "Not ours.", "Can", "2026-05-02", "", "", "S-1"})
 	w.Flush()
 	expectPage(t, "upload without csrf", b.upload("/panel/marketplace/"+src+"/runs", nil, "a.csv", buf.Bytes()), 403, "csrf_missing")
 	chk := b.upload("/panel/marketplace/"+src+"/check", url.Values{"csrf": {csrf}}, "a.csv", buf.Bytes())
@@ -220,4 +230,27 @@ func TestMarketplacePages(t *testing.T) {
 		"/panel/marketplace/"+src+"?notice=run_started")
 	expectPage(t, "run report", b.do("GET", "/panel/marketplace/"+src, nil, nil), 200, "a.csv")
 	expectPage(t, "sources", b.do("GET", "/panel/marketplace", nil, nil), 200, src)
+
+	// The imported review, removed on the reviewer's request from the panel.
+	var id string
+	apptest.Eventually(t, "the imported review", 10*time.Second, func() (bool, string) {
+		p := b.do("GET", "/panel/marketplace/reviews?q=fine", nil, nil)
+		m := regexp.MustCompile(`name="reviews" value="([^"]+)"`).FindStringSubmatch(p.body)
+		if m == nil {
+			return false, fmt.Sprint(p.status)
+		}
+		id = m[1]
+		return true, ""
+	})
+	viewer := newBrowser(t, f.env)
+	vcsrf := viewer.signIn("victor", "viewer-password-1")
+	expectPage(t, "viewer imported reviews", viewer.do("GET", "/panel/marketplace/reviews", nil, nil), 403, "scope_missing")
+	expectPage(t, "viewer removal", viewer.do("POST", "/panel/marketplace/removals", url.Values{"csrf": {vcsrf}, "reviews": {id}}, nil), 403, "scope_missing")
+	expectPage(t, "removal of nothing", b.do("POST", "/panel/marketplace/removals", url.Values{"csrf": {csrf}}, nil), 400, "invalid / reviews")
+	posted(t, "removal", b.do("POST", "/panel/marketplace/removals", url.Values{"csrf": {csrf}, "reviews": {id}, "note": {"asked by e-mail"}}, nil),
+		"/panel/marketplace/reviews?notice=removed_on_request%3A1")
+	if r, err := f.env.App.DB.Read().ReviewByPublicID(context.Background(), id); err != nil || r.State != "removed" {
+		t.Fatalf("after removal: %s %v", r.State, err)
+	}
+	expectPage(t, "removed listed", b.do("GET", "/panel/marketplace/reviews", nil, nil), 200, "Removed on request")
 }

@@ -19,7 +19,7 @@ import (
 // pageNames are the page templates; each is parsed with layout.html.
 var pageNames = []string{"sign-in", "error", "overview", "queue", "reviews", "review", "questions", "question",
 	"invitations", "settings", "password", "account", "users", "keys", "channels", "privacy", "privacy-request",
-	"access-log", "audit-log", "connections", "diagnostics", "marketplace", "market-source", "rules", "terms",
+	"access-log", "audit-log", "connections", "diagnostics", "marketplace", "market-source", "market-reviews", "rules", "terms",
 	"rating-topics"}
 
 // navItem is one link of a section's second menu.
@@ -35,7 +35,8 @@ var sections = map[string][]navItem{
 	"settings": {{"/panel/settings", "settings", core.PermWrite, nil}, {"/panel/rules", "rules", core.PermRead, nil},
 		{"/panel/terms", "terms", core.PermRead, nil}, {"/panel/rating-topics", "rating-topics", core.PermRead, nil}},
 	"connections": {{"/panel/connections", "connections", core.PermWrite, nil}, {"/panel/diagnostics", "diagnostics", core.PermRead, nil},
-		{"/panel/marketplace", "marketplace", core.PermWrite, []string{"market-source"}}},
+		{"/panel/marketplace", "marketplace", core.PermWrite, []string{"market-source"}},
+		{"/panel/marketplace/reviews", "market-reviews", core.PermPersonalData, nil}},
 	"team": {{"/panel/users", "users", core.PermUsers, nil}, {"/panel/keys", "keys", core.PermWrite, nil},
 		{"/panel/channels", "channels", core.PermRead, nil}, {"/panel/privacy", "privacy", core.PermPersonalData, []string{"privacy-request"}},
 		{"/panel/access-log", "access-log", core.PermExport, nil}, {"/panel/audit-log", "audit-log", core.PermExport, nil}},

@@ -87,6 +87,8 @@ func (h *Handler) routes() []route {
 		{"GET", "/panel/diagnostics", r, "GET /admin/v1/diagnostics", h.handleDiagnostics},
 		{"GET", "/panel/marketplace", w, "GET /admin/v1/marketplace/sources", h.handleMarketplace},
 		{"POST", "/panel/marketplace", w, "POST /admin/v1/marketplace/sources", h.handleMarketCreate},
+		{"GET", "/panel/marketplace/reviews", pd, "GET /admin/v1/marketplace/imported-reviews", h.handleImported},
+		{"POST", "/panel/marketplace/removals", pd, "POST /admin/v1/marketplace/removals", h.handleMarketRemoval},
 		{"GET", "/panel/marketplace/{id:mks_[0-9]+}", w, "GET /admin/v1/marketplace/sources/{id}/runs", h.handleMarketSource},
 		{"POST", "/panel/marketplace/{id:mks_[0-9]+}/runs", w, "POST /admin/v1/marketplace/sources/{id}/runs", h.handleMarketRun},
 		{"POST", "/panel/marketplace/{id:mks_[0-9]+}/check", w, "POST /admin/v1/marketplace/sources/{id}/check", h.handleMarketCheck},
