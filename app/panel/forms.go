@@ -20,8 +20,28 @@ func (h *Handler) show(w http.ResponseWriter, r *http.Request, a *core.Actor, pa
 func (h *Handler) showStatus(w http.ResponseWriter, r *http.Request, a *core.Actor, page string, data any, status int) error {
 	v := h.view(r, a, page)
 	v.Data, v.Status = data, status
+	if r.Method == http.MethodPost {
+		// A page answering a form: its links (language, back) name the page's own
+		// address, not the form's.
+		v.Path = pageAddress(page, r)
+	}
 	h.render(w, r, status, v)
 	return nil
+}
+
+// pageAddress is the address of a page that also answers a form.
+func pageAddress(page string, r *http.Request) string {
+	if page == "market-source" {
+		return strings.TrimSuffix(r.URL.Path, "/check")
+	}
+	for _, items := range sections {
+		for _, it := range items {
+			if it.Page == page {
+				return it.Href
+			}
+		}
+	}
+	return "/panel/" + page
 }
 
 // fields turns form fields into the JSON body fields of the admin route a form

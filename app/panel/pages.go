@@ -38,17 +38,25 @@ func listQuery(r *http.Request, size int) (core.ListQuery, error) {
 	return l, nil
 }
 
-// pager gives the addresses of the previous and next page of a list page.
+// pager gives the addresses of the previous and next page of a list page (of the
+// page's own address when a form's answer shows it).
 func pager(r *http.Request, page, pages int) (prev, next string) {
+	path := r.URL.Path
+	switch path {
+	case "/panel/opt-outs/check":
+		path = "/panel/invitations"
+	case "/panel/audit-file":
+		path = "/panel/audit-log"
+	}
 	q := r.URL.Query()
 	q.Del("notice")
 	if page > 1 {
 		q.Set("page", strconv.Itoa(page-1))
-		prev = r.URL.Path + "?" + q.Encode()
+		prev = path + "?" + q.Encode()
 	}
 	if page < pages {
 		q.Set("page", strconv.Itoa(page+1))
-		next = r.URL.Path + "?" + q.Encode()
+		next = path + "?" + q.Encode()
 	}
 	return prev, next
 }

@@ -149,6 +149,7 @@ func TestAuditPages(t *testing.T) {
 
 	af := b.do("POST", "/panel/audit-file", url.Values{"csrf": {csrf}, "channel": {"web"}, "start": {"2026-01-01"}, "end": {"2026-05-31"}}, nil)
 	expectPage(t, "audit file", af, 200, `href="/admin/v1/audit-file/af_`)
+	expectPage(t, "audit file page's own address", af, 200, `name="back" value="/panel/audit-log"`)
 	expectPage(t, "audit file bad period", b.do("POST", "/panel/audit-file", url.Values{"csrf": {csrf}, "start": {"2026-05-01"}, "end": {"2026-01-01"}}, nil),
 		400, "invalid / end")
 
