@@ -44,6 +44,7 @@ func TestKeysPage(t *testing.T) {
 	b := newBrowser(t, f.env)
 	csrf := b.signIn("olive", "owner-password-1")
 	expectPage(t, "keys page", b.do("GET", "/panel/keys", nil, nil), 200, `action="/panel/keys/webhook-secret"`)
+	expectPage(t, "keys page in Turkish", b.do("GET", "/panel/keys", nil, map[string]string{"Accept-Language": "tr-TR"}), 200, "Anahtarlar ve gizli değerler")
 
 	p := b.do("POST", "/panel/keys", url.Values{"csrf": {csrf}, "channel": {"web"}, "label": {"shop widget"}}, nil)
 	expectPage(t, "site key", p, 200, `id="new-secret"`)
