@@ -219,3 +219,29 @@ func TestChannelsPage(t *testing.T) {
 	posted(t, "remove", b.do("POST", "/panel/channels/web/domains/files.example/remove", url.Values{"csrf": {csrf}}, nil),
 		"/panel/channels?notice=domain_removed")
 }
+
+// TestNewPagesNeedASession: without a session every page goes to sign-in and
+// every form is refused before it acts.
+func TestNewPagesNeedASession(t *testing.T) {
+	f := newFixture(t)
+	b := newBrowser(t, f.env)
+	for _, path := range []string{"/panel/account", "/panel/users", "/panel/keys", "/panel/channels", "/panel/privacy",
+		"/panel/privacy/dsr_1", "/panel/access-log", "/panel/audit-log", "/panel/connections", "/panel/diagnostics",
+		"/panel/marketplace", "/panel/marketplace/mks_1", "/panel/marketplace/reviews", "/panel/rules", "/panel/terms", "/panel/rating-topics"} {
+		p := b.do("GET", path, nil, nil)
+		if p.status != http.StatusSeeOther || p.location != "/panel/sign-in?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s without a session: %d %q", path, p.status, p.location)
+		}
+	}
+	for _, path := range []string{"/panel/keys", "/panel/users", "/panel/channels/web/domains", "/panel/privacy", "/panel/terms",
+		"/panel/connections", "/panel/account/second-step"} {
+		if p := b.do("POST", path, url.Values{"csrf": {"x"}}, nil); p.status != http.StatusSeeOther ||
+			!strings.HasPrefix(p.location, "/panel/sign-in") {
+			t.Errorf("POST %s without a session: %d %q", path, p.status, p.location)
+		}
+	}
+	keys, _ := f.env.App.Access.ListKeys(context.Background())
+	if len(keys) != 0 {
+		t.Fatalf("a form without a session made a key: %+v", keys)
+	}
+}
