@@ -55,7 +55,26 @@ const pagesToCheck = async () => {
   const q = (await admin("GET", "/admin/v1/questions?state=published&page_size=1")).json.items[0].id;
   return [["overview", "/panel/"], ["queue", "/panel/queue"], ["queue-one", "/panel/queue?mode=one"],
     ["reviews", "/panel/reviews"], ["review", "/panel/reviews/" + rev], ["questions", "/panel/questions"],
-    ["question", "/panel/questions/" + q], ["invitations", "/panel/invitations"], ["settings", "/panel/settings"]];
+    ["question", "/panel/questions/" + q], ["invitations", "/panel/invitations"], ["settings", "/panel/settings"],
+    ...await adminPages()];
+};
+
+// The account, team, connection and rule pages (with the demo's data on each).
+// Routes of the panel session only (no key) are read with a signed-in page's cookie.
+const panelGet = async (page, path) => (await page.request.get(env.base + path, { headers: { Accept: "application/json" } })).json();
+
+const adminPages = async () => {
+  const page = await panelPage();
+  await signIn(page);
+  const dsr = (await panelGet(page, "/admin/v1/subject-requests?page_size=1")).items[0].id;
+  const mks = (await panelGet(page, "/admin/v1/marketplace/sources")).items[0].id;
+  await page.context().close();
+  return [["account", "/panel/account"], ["users", "/panel/users"], ["keys", "/panel/keys"], ["channels", "/panel/channels"],
+    ["privacy", "/panel/privacy"], ["privacy-request", "/panel/privacy/" + dsr], ["access-log", "/panel/access-log"],
+    ["audit-log", "/panel/audit-log"], ["connections", "/panel/connections?platform=woocommerce"], ["diagnostics", "/panel/diagnostics"],
+    ["marketplace", "/panel/marketplace"], ["market-source", "/panel/marketplace/" + mks],
+    ["market-reviews", "/panel/marketplace/reviews"], ["rules", "/panel/rules"],
+    ["terms", "/panel/terms"], ["rating-topics", "/panel/rating-topics"]];
 };
 
 test("every page: no axe violations, HTML under 60 KB, script under 15 KB gzip, screenshots at 1280 and 390 px", async () => {
@@ -188,4 +207,49 @@ test("settings: a change is saved through the settings service", async () => {
   await page.click("form.settings > button[type=submit]");
   await until(async () => assert.match(await page.locator("[role=alert]").textContent(), /invalid/));
   await page.context().close();
+});
+
+test("keys: a key made in the panel shows its secret once, the copy button copies it, and it is revoked", async () => {
+  const page = await panelPage(1280, { permissions: ["clipboard-read", "clipboard-write"] });
+  await signIn(page);
+  await page.goto(env.base + "/panel/keys");
+  const label = "webtest key " + Date.now();
+  await page.fill("#k-label", label);
+  await Promise.all([page.waitForURL(env.base + "/panel/keys"), page.click("form[action='/panel/keys'] button[type=submit]")]);
+  const secret = (await page.locator("#new-secret").textContent()).trim();
+  assert.ok(secret.length >= 20, "a secret is shown");
+  assert.deepEqual(await axe(page), [], "axe: the page with a new secret");
+  if (shots) await shoot(page, "keys-created-1280");
+  await page.click("button[data-copy]");
+  await until(async () => assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret, "the copy button copies the secret"));
+  await until(async () => assert.match(await page.locator("[data-copied]").textContent(), /Copied/));
+  const keys = (await panelGet(page, "/admin/v1/keys?page_size=100")).items;
+  const made = keys.find((k) => k.label === label);
+  assert.ok(made && made.kind === "site" && made.key === secret && !made.revoked_at, "the key is listed with the shown secret");
+  // Shown once: the next visit does not show it.
+  await page.goto(env.base + "/panel/keys");
+  assert.equal(await page.locator("#new-secret").count(), 0, "the secret is not shown again");
+  const row = page.locator(`tr[data-key='${made.id}']`);
+  await Promise.all([page.waitForURL(/notice=key_revoked/), row.locator("button[type=submit]").click()]);
+  await until(async () => assert.ok((await panelGet(page, "/admin/v1/keys?page_size=100")).items.find((k) => k.id === made.id).revoked_at, "revoked"));
+  assert.match(await page.locator(`tr[data-key='${made.id}']`).textContent(), /Revoked/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("account: turning two-step sign-in on shows the QR code and the secret once", async () => {
+  for (const width of [1280, 390]) {
+    const page = await panelPage(width, { colorScheme: width === 390 ? "dark" : "light" });
+    await signIn(page);
+    await page.goto(env.base + "/panel/account");
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith("/panel/account/second-step")),
+      page.click("form[action='/panel/account/second-step'] button")]);
+    await page.waitForSelector("img.qr");
+    assert.ok(await page.evaluate(() => document.querySelector("img.qr").naturalWidth > 0), "the QR code is drawn");
+    assert.match(await page.locator("#totp-secret").textContent(), /^[A-Z2-7]{16,}$/);
+    assert.deepEqual(await axe(page), [], `axe: the two-step secret at ${width} px`);
+    if (shots) await shoot(page, `account-second-step-${width}${width === 390 ? "-dark" : ""}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
 });

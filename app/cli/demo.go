@@ -224,6 +224,9 @@ func seedDemo(ctx context.Context, a *app.App) (demoInfo, error) {
 	if err := seedDemoContent(ctx, a, &info); err != nil {
 		return info, err
 	}
+	if err := seedDemoTeam(ctx, a, &info); err != nil {
+		return info, err
+	}
 	out, _ := json.MarshalIndent(info, "", "  ")
 	if err := os.WriteFile(path, out, 0o600); err != nil {
 		return info, fmt.Errorf("demo: %w", err)

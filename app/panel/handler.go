@@ -10,6 +10,7 @@ package panel
 import (
 	"context"
 	"errors"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -18,8 +19,15 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
+	"reviewd/app/core/channels"
+	"reviewd/app/core/checks"
+	"reviewd/app/core/marketplace"
+	"reviewd/app/core/orders"
+	"reviewd/app/core/privacy"
 	"reviewd/app/core/qa"
+	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
 	"reviewd/app/web"
@@ -46,7 +54,17 @@ type Handler struct {
 	QA        *qa.Service
 	Brand     *brand.Service
 	Sending   *sending.Service
-	Auth      *web.Auth
+	// Access serves the own-account, member and key pages (the same service as
+	// Sessions).
+	Access      *access.Service
+	Channels    *channels.Service
+	Audit       *audit.Service
+	Privacy     *privacy.Service
+	Orders      *orders.Service
+	Marketplace *marketplace.Service
+	Read        *readmodel.Service
+	Checks      *checks.Service
+	Auth        *web.Auth
 
 	pages *pages
 }
@@ -85,6 +103,17 @@ func (h *Handler) actor(r *http.Request) (*core.Actor, error) {
 		return nil, errSignIn
 	}
 	if r.Method == http.MethodPost && r.Header.Get("X-Service-CSRF") == "" {
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+			// The marketplace file form: parts past 1 MB go to temporary files,
+			// which the server removes when the request ends.
+			r.Body = http.MaxBytesReader(nil, r.Body, uploadLimit)
+			if err := r.ParseMultipartForm(1 << 20); err != nil {
+				if _, big := errors.AsType[*http.MaxBytesError](err); big {
+					return nil, marketplace.ErrFileTooLarge
+				}
+				return nil, core.Invalid("form")
+			}
+		}
 		r.Body = http.MaxBytesReader(nil, r.Body, formLimit)
 		if err := r.ParseForm(); err != nil {
 			return nil, core.Invalid("form")

@@ -9,6 +9,8 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
+	"reviewd/app/core/marketplace"
+	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
@@ -36,17 +38,25 @@ func listQuery(r *http.Request, size int) (core.ListQuery, error) {
 	return l, nil
 }
 
-// pager gives the addresses of the previous and next page of a list page.
+// pager gives the addresses of the previous and next page of a list page (of the
+// page's own address when a form's answer shows it).
 func pager(r *http.Request, page, pages int) (prev, next string) {
+	path := r.URL.Path
+	switch path {
+	case "/panel/opt-outs/check":
+		path = "/panel/invitations"
+	case "/panel/audit-file":
+		path = "/panel/audit-log"
+	}
 	q := r.URL.Query()
 	q.Del("notice")
 	if page > 1 {
 		q.Set("page", strconv.Itoa(page-1))
-		prev = r.URL.Path + "?" + q.Encode()
+		prev = path + "?" + q.Encode()
 	}
 	if page < pages {
 		q.Set("page", strconv.Itoa(page+1))
-		next = r.URL.Path + "?" + q.Encode()
+		next = path + "?" + q.Encode()
 	}
 	return prev, next
 }
@@ -61,10 +71,14 @@ type bar struct {
 
 type overviewData struct {
 	Waiting, Flagged, Reported, Questions, AnswersWaiting, FailedInvites int
-	Weeks                                                                []bar
-	Ratings                                                              []bar
-	Funnel                                                               []bar
-	RatingTotal                                                          int
+	// Failing are the order connections whose last read failed; Held the
+	// marketplace sources with removals held for confirmation (or failed runs).
+	Failing     []orders.OrderSourceView
+	Held        []marketplace.SourceView
+	Weeks       []bar
+	Ratings     []bar
+	Funnel      []bar
+	RatingTotal int
 }
 
 // bars lays out vertical bars of values in a w x h chart (labels below).
@@ -122,6 +136,28 @@ func (h *Handler) handleOverview(w http.ResponseWriter, r *http.Request, a *core
 		return err
 	}
 	d.FailedInvites = inv.Counters.Failed
+	if a.Can(core.PermWrite) {
+		// As GET /admin/v1/order-sources and GET /admin/v1/marketplace/sources
+		// (change-settings).
+		src, err := h.Orders.ListOrderSources(ctx)
+		if err != nil {
+			return err
+		}
+		for _, s := range src.Items {
+			if s.LastError != nil || s.Failures > 0 {
+				d.Failing = append(d.Failing, s)
+			}
+		}
+		mk, err := h.Marketplace.ListSources(ctx)
+		if err != nil {
+			return err
+		}
+		for _, s := range mk.Items {
+			if s.Attention != nil {
+				d.Held = append(d.Held, s)
+			}
+		}
+	}
 	created := inv.Counters.Queued + inv.Counters.Sent + inv.Counters.Failed + inv.Counters.Skipped
 	reviewed := int(float64(inv.Counters.Sent)*inv.Counters.Conversion + 0.5)
 	d.Funnel = hbars([]int{created, inv.Counters.Sent, reviewed},
@@ -430,11 +466,16 @@ type invitationsData struct {
 	Invites           sending.InviteList
 	Logs              sending.SendLogList
 	State, Prev, Next string
+	OptOuts           *optOutResult
 }
 
 // handleInvitations serves GET /panel/invitations: invitations with counters and
-// the latest message log.
+// the latest message log, the retry of failed invitations and the opt-out lookup.
 func (h *Handler) handleInvitations(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	return h.showInvitations(w, r, a, nil)
+}
+
+func (h *Handler) showInvitations(w http.ResponseWriter, r *http.Request, a *core.Actor, opt *optOutResult) error {
 	l, err := listQuery(r, 25)
 	if err != nil {
 		return err
@@ -450,7 +491,7 @@ func (h *Handler) handleInvitations(w http.ResponseWriter, r *http.Request, a *c
 		return err
 	}
 	v := h.view(r, a, "invitations")
-	d := invitationsData{Invites: inv, Logs: logs, State: st}
+	d := invitationsData{Invites: inv, Logs: logs, State: st, OptOuts: opt}
 	d.Prev, d.Next = pager(r, inv.Page, inv.Pages)
 	v.Data = d
 	h.render(w, r, http.StatusOK, v)

@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,7 +18,62 @@ import (
 
 // pageNames are the page templates; each is parsed with layout.html.
 var pageNames = []string{"sign-in", "error", "overview", "queue", "reviews", "review", "questions", "question",
-	"invitations", "settings", "password"}
+	"invitations", "settings", "password", "account", "users", "keys", "channels", "privacy", "privacy-request",
+	"access-log", "audit-log", "connections", "diagnostics", "marketplace", "market-source", "market-reviews", "rules", "terms",
+	"rating-topics"}
+
+// navItem is one link of a section's second menu.
+type navItem struct {
+	Href, Page, Perm string
+	// Also are pages shown under this link (a detail page of its list).
+	Also []string
+}
+
+// sections are the second menus: the pages of a section, each with the
+// permission its route needs (a link is shown only to who may open it).
+var sections = map[string][]navItem{
+	"settings": {{"/panel/settings", "settings", core.PermWrite, nil}, {"/panel/rules", "rules", core.PermRead, nil},
+		{"/panel/terms", "terms", core.PermRead, nil}, {"/panel/rating-topics", "rating-topics", core.PermRead, nil}},
+	"connections": {{"/panel/connections", "connections", core.PermWrite, nil}, {"/panel/diagnostics", "diagnostics", core.PermRead, nil},
+		{"/panel/marketplace", "marketplace", core.PermWrite, []string{"market-source"}},
+		{"/panel/marketplace/reviews", "market-reviews", core.PermPersonalData, nil}},
+	"team": {{"/panel/users", "users", core.PermUsers, nil}, {"/panel/keys", "keys", core.PermWrite, nil},
+		{"/panel/channels", "channels", core.PermRead, nil}, {"/panel/privacy", "privacy", core.PermPersonalData, []string{"privacy-request"}},
+		{"/panel/access-log", "access-log", core.PermExport, nil}, {"/panel/audit-log", "audit-log", core.PermExport, nil}},
+}
+
+// Section is the section of the page ("" for pages without a second menu).
+func (v *view) Section() string {
+	for name, items := range sections {
+		for _, it := range items {
+			if it.Page == v.Page || slices.Contains(it.Also, v.Page) {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+// Sub is the second menu of the page's section, the links the user may open.
+func (v *view) Sub() []navItem {
+	var out []navItem
+	for _, it := range sections[v.Section()] {
+		if v.Can(it.Perm) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// Entry is the first page of a section the user may open ("" when none).
+func (v *view) Entry(section string) string {
+	for _, it := range sections[section] {
+		if v.Can(it.Perm) {
+			return it.Href
+		}
+	}
+	return ""
+}
 
 type pages struct {
 	byName map[string]*template.Template
@@ -104,6 +160,17 @@ func (v *view) When(t any) string {
 			return "—"
 		}
 		tt = *x
+	case *string: // RFC 3339, as some services answer
+		if x == nil {
+			return "—"
+		}
+		return v.When(*x)
+	case string:
+		p, err := time.Parse(time.RFC3339, x)
+		if err != nil {
+			return x
+		}
+		tt = p
 	default:
 		return ""
 	}
@@ -124,9 +191,13 @@ func (h *Handler) view(r *http.Request, a *core.Actor, page string) *view {
 		v.CSRF = a.CSRF
 	}
 	if n := r.URL.Query().Get("notice"); n != "" {
-		v.Notice = v.T("notice_" + n)
-		if v.Notice == "notice_"+n {
+		key, arg, counted := strings.Cut(n, ":") // "retried:3": a message with a count
+		v.Notice = v.T("notice_" + key)
+		switch {
+		case v.Notice == "notice_"+key:
 			v.Notice = n
+		case counted:
+			v.Notice = v.Tf("notice_"+key, arg)
 		}
 	}
 	return v

@@ -14,6 +14,19 @@
       history.replaceState(null, "", location.pathname);
     }
   }
+  // A secret shown once: the copy button puts it on the clipboard.
+  for (const b of document.querySelectorAll("button[data-copy]")) {
+    b.hidden = false;
+    b.addEventListener("click", async () => {
+      const out = b.parentElement.querySelector("[data-copied]");
+      try {
+        await navigator.clipboard.writeText(document.getElementById(b.dataset.copy).textContent);
+        if (out) out.textContent = b.dataset.done || "✓";
+      } catch (e) {
+        if (out) out.textContent = String(e.message || e);
+      }
+    });
+  }
   const csrf = body.dataset.csrf;
   if (!csrf) return;
 
