@@ -16,6 +16,8 @@ import (
 	"reviewd/app/core/catalogue"
 	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
+	"reviewd/app/core/feeds"
+	"reviewd/app/core/insights"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/privacy"
@@ -134,6 +136,9 @@ type Domain struct {
 	// Catalogue and Marketplace: the product catalogue and marketplace review import.
 	Catalogue   *catalogue.Service
 	Marketplace *marketplace.Service
+	// Feeds and Insights: product-review feeds and the brand's figures.
+	Feeds    *feeds.Service
+	Insights *insights.Service
 }
 
 // Parts are the infrastructure parts of the domain services beside the kernel's
@@ -179,6 +184,8 @@ func NewDomain(c *core.Core, p Parts) Domain {
 	d.Privacy = privacy.New(db, keys, d.Orders, d.Reviews)
 	d.Catalogue = catalogue.New(db, p.Outbound, log)
 	d.Marketplace = marketplace.New(db, keys, p.Outbound, d.Reviews, d.Catalogue, log)
+	d.Feeds = &feeds.Service{DB: db, Keys: keys, PublicURL: url}
+	d.Insights = &insights.Service{DB: db, Brand: d.Brand}
 	return d
 }
 
@@ -206,6 +213,7 @@ func (a *App) SetPublicURL(u string) {
 	a.Core.PublicURL = u
 	a.Read.PublicURL, a.Sending.PublicURL, a.Reviews.PublicURL, a.QA.PublicURL = u, u, u, u
 	a.Access.PublicURL = u
+	a.Feeds.PublicURL = u
 }
 
 // Close closes the database.

@@ -1,0 +1,196 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// Brand figures (review_figures, invite_figures, site_figures, topic_figures and
+// product_stats), kept by triggers; these reads sum them. Hours are UTC hours since
+// the epoch (ms / 3600000).
+
+// FigureScope limits figures to one channel (ChannelID), the channels of one
+// market, or (both zero) every channel.
+type FigureScope struct {
+	ChannelID int64
+	Market    string
+}
+
+const qScope = `(? = 0 OR channel_id = ?) AND (? = '' OR channel_id IN (SELECT id FROM channels WHERE market = ?))`
+
+func (s FigureScope) args() []any { return []any{s.ChannelID, s.ChannelID, s.Market, s.Market} }
+
+// ReviewHour is the review figures of one hour.
+type ReviewHour struct {
+	Hour       int64
+	Received   int
+	Imported   int
+	Published  int
+	RatingSum  int
+	Ratings    [5]int
+	WithMedia  int
+	Decided    int
+	DecidedMs  int64
+	Decided24h int
+}
+
+// ReviewFigures sums the review figures of each hour in [from, to) (hours).
+func (q *Q) ReviewFigures(ctx context.Context, s FigureScope, from, to int64) ([]ReviewHour, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT hour, sum(received), sum(CASE WHEN origin = 'imported' THEN received ELSE 0 END),
+			sum(published), sum(rating_sum), sum(rating_1), sum(rating_2), sum(rating_3), sum(rating_4), sum(rating_5),
+			sum(with_media), sum(decided), sum(decided_ms), sum(decided_24h)
+		FROM review_figures WHERE hour >= ? AND hour < ? AND `+qScope+` GROUP BY hour ORDER BY hour`,
+		append([]any{from, to}, s.args()...)...)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	var out []ReviewHour
+	for rows.Next() {
+		var h ReviewHour
+		if err := rows.Scan(&h.Hour, &h.Received, &h.Imported, &h.Published, &h.RatingSum, &h.Ratings[0], &h.Ratings[1],
+			&h.Ratings[2], &h.Ratings[3], &h.Ratings[4], &h.WithMedia, &h.Decided, &h.DecidedMs, &h.Decided24h); err != nil {
+			return nil, translate(err)
+		}
+		out = append(out, h)
+	}
+	return out, translate(rows.Err())
+}
+
+// InviteHour is the invitation figures of one hour.
+type InviteHour struct {
+	Hour     int64
+	Sent     int
+	Opened   int
+	Reviewed int
+}
+
+// InviteFigures sums the invitation figures of each hour in [from, to) (hours).
+func (q *Q) InviteFigures(ctx context.Context, s FigureScope, from, to int64) ([]InviteHour, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT hour, sum(sent), sum(opened), sum(reviewed) FROM invite_figures
+		WHERE hour >= ? AND hour < ? AND `+qScope+` GROUP BY hour ORDER BY hour`, append([]any{from, to}, s.args()...)...)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	var out []InviteHour
+	for rows.Next() {
+		var h InviteHour
+		if err := rows.Scan(&h.Hour, &h.Sent, &h.Opened, &h.Reviewed); err != nil {
+			return nil, translate(err)
+		}
+		out = append(out, h)
+	}
+	return out, translate(rows.Err())
+}
+
+// Waiting is the moderation queue: reviews awaiting approval, those submitted
+// before a limit, and the oldest submission time (zero when none waits).
+type Waiting struct {
+	Count  int
+	Older  int
+	Oldest time.Time
+}
+
+// WaitingReviews reads the queue of scope; older counts reviews submitted before
+// before.
+func (q *Q) WaitingReviews(ctx context.Context, s FigureScope, before time.Time) (Waiting, error) {
+	var w Waiting
+	var oldest sql.NullInt64
+	err := q.c.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(submitted_at < ?), 0), min(submitted_at) FROM reviews
+		WHERE state = 'pending' AND `+qScope, append([]any{Ms(before)}, s.args()...)...).Scan(&w.Count, &w.Older, &oldest)
+	w.Oldest = NullTime(oldest)
+	return w, translate(err)
+}
+
+// TopProduct is one product's figures in one market.
+type TopProduct struct {
+	ProductKey string
+	Market     string
+	Name       string
+	Reviews    int
+	RatingSum  int
+}
+
+// TopProducts lists the variants with the most published reviews (in market, or
+// product-market pairs across every market).
+func (q *Q) TopProducts(ctx context.Context, market string, limit int) ([]TopProduct, error) {
+	query := `SELECT product_key, market, product_name, reviews, rating_sum FROM product_stats
+		WHERE scope = 'variant' AND reviews > 0 ORDER BY reviews DESC, product_key LIMIT ?`
+	args := []any{limit}
+	if market != "" {
+		query = `SELECT product_key, market, product_name, reviews, rating_sum FROM product_stats
+		WHERE scope = 'variant' AND market = ? AND reviews > 0 ORDER BY reviews DESC, product_key LIMIT ?`
+		args = []any{market, limit}
+	}
+	rows, err := q.c.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	var out []TopProduct
+	for rows.Next() {
+		var p TopProduct
+		if err := rows.Scan(&p.ProductKey, &p.Market, &p.Name, &p.Reviews, &p.RatingSum); err != nil {
+			return nil, translate(err)
+		}
+		out = append(out, p)
+	}
+	return out, translate(rows.Err())
+}
+
+// Topic is a word of published reviews with the number of reviews containing it.
+type Topic struct {
+	Word    string
+	Reviews int
+}
+
+// TopTopics lists the most frequent words in market ("" for every market).
+func (q *Q) TopTopics(ctx context.Context, market string, limit int) ([]Topic, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT form, reviews FROM topic_figures WHERE market = ? AND reviews > 0
+		ORDER BY reviews DESC, word LIMIT ?`, market, limit)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	var out []Topic
+	for rows.Next() {
+		var t Topic
+		if err := rows.Scan(&t.Word, &t.Reviews); err != nil {
+			return nil, translate(err)
+		}
+		out = append(out, t)
+	}
+	return out, translate(rows.Err())
+}
+
+// SiteCalls is a channel's transfer figures: calls and refused calls since an
+// hour, and the newest call ever (zero when none).
+type SiteCalls struct {
+	Calls   int
+	Refused int
+	LastAt  time.Time
+}
+
+// SiteFigures reads the transfer figures of the channel code since hour.
+func (q *Q) SiteFigures(ctx context.Context, channel string, since int64) (SiteCalls, error) {
+	var c SiteCalls
+	var last sql.NullInt64
+	err := q.c.QueryRowContext(ctx, `SELECT coalesce(sum(calls), 0), coalesce(sum(refused), 0),
+			(SELECT last_at FROM site_figures WHERE channel = ? ORDER BY hour DESC LIMIT 1)
+		FROM site_figures WHERE channel = ? AND hour >= ?`, channel, channel, since).Scan(&c.Calls, &c.Refused, &last)
+	c.LastAt = NullTime(last)
+	return c, translate(err)
+}
+
+// MarketplaceAttention counts the marketplace connections (of channelID, or all
+// with 0) whose newest read ended in state (held or failed), with the newest end.
+func (q *Q) MarketplaceAttention(ctx context.Context, channelID int64, state string) (int, time.Time, error) {
+	var n int
+	var at sql.NullInt64
+	err := q.c.QueryRowContext(ctx, `SELECT count(*), max(coalesce(r.finished_at, r.created_at)) FROM marketplace_sources s
+		JOIN marketplace_runs r ON r.id = (SELECT max(id) FROM marketplace_runs WHERE source_id = s.id)
+		WHERE r.state = ? AND (? = 0 OR s.channel_id = ?)`, state, channelID, channelID).Scan(&n, &at)
+	return n, NullTime(at), translate(err)
+}
