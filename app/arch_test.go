@@ -32,6 +32,9 @@ var layers = map[string]int{
 	// Catalogue and marketplace import (new services, no kernel embedding).
 	"reviewd/app/core/catalogue":   3,
 	"reviewd/app/core/marketplace": 7,
+	// Product-review feeds and the brand's figures.
+	"reviewd/app/core/feeds":    1,
+	"reviewd/app/core/insights": 3,
 }
 
 // httpPending lists the domain files that still import net/http: the sessions code

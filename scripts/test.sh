@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command for reviewd:  ./scripts/test.sh
 #
-# 1. installs missing system tools (ffmpeg, clamav-daemon + clamav, chromium)
+# 1. installs missing system tools (ffmpeg, clamav-daemon + clamav, chromium,
+#    libxml2-utils for xmllint, which validates the review feed against its XSD)
 #    via apt-get, as root or through sudo; otherwise warns and continues
 #    (tests needing a missing tool skip with a message)
 # 2. installs webtest/ node packages (playwright-core, axe-core; never a browser)
@@ -14,7 +15,7 @@
 #   REVIEWD_SKIP_INSTALL=1 do not touch system packages
 #
 # Exported to the tests (only when the tool is available):
-#   REVIEWD_FFMPEG, REVIEWD_FFPROBE, REVIEWD_CHROMIUM, REVIEWD_WEBTEST_DIR,
+#   REVIEWD_FFMPEG, REVIEWD_FFPROBE, REVIEWD_CHROMIUM, REVIEWD_WEBTEST_DIR, REVIEWD_XMLLINT,
 #   REVIEWD_TEST_CLAMD=tcp:127.0.0.1:<port>
 set -euo pipefail
 
@@ -31,6 +32,7 @@ missing=()
 have clamd || missing+=(clamav-daemon)
 have sigtool || missing+=(clamav)
 have chromium || missing+=(chromium)
+have xmllint || missing+=(libxml2-utils)
 
 if ((${#missing[@]})); then
   if [[ ${REVIEWD_SKIP_INSTALL:-} == 1 ]]; then
@@ -61,6 +63,10 @@ if have ffmpeg && have ffprobe; then
   REVIEWD_FFMPEG=$(command -v ffmpeg)
   REVIEWD_FFPROBE=$(command -v ffprobe)
   export REVIEWD_FFMPEG REVIEWD_FFPROBE
+fi
+if have xmllint; then
+  REVIEWD_XMLLINT=$(command -v xmllint)
+  export REVIEWD_XMLLINT
 fi
 if [[ -x /usr/bin/chromium ]]; then
   export REVIEWD_CHROMIUM=/usr/bin/chromium

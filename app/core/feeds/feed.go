@@ -99,12 +99,37 @@ type xmlProduct struct {
 	URL  string  `xml:"product_url"`
 }
 
+// xmlIDs holds the identifier lists; a nil list is left out (encoding/xml writes
+// the parent of an empty "a>b" path, so each list is its own element).
 type xmlIDs struct {
-	GTINs  []string `xml:"gtins>gtin,omitempty"`
-	MPNs   []string `xml:"mpns>mpn,omitempty"`
-	SKUs   []string `xml:"skus>sku,omitempty"`
-	Brands []string `xml:"brands>brand,omitempty"`
+	GTINs  *xmlList `xml:"gtins"`
+	MPNs   *xmlList `xml:"mpns"`
+	SKUs   *xmlList `xml:"skus"`
+	Brands *xmlList `xml:"brands"`
 }
+
+// xmlList is one identifier list; its items are named by the field (gtin, mpn, sku,
+// brand).
+type xmlList struct {
+	Item  string // element name of each value
+	Items []string
+}
+
+// MarshalXML writes the list's start element and one child per item.
+func (l *xmlList) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
+	if err := e.EncodeToken(start); err != nil {
+		return err
+	}
+	for _, v := range l.Items {
+		if err := e.EncodeElement(v, xml.StartElement{Name: xml.Name{Local: l.Item}}); err != nil {
+			return err
+		}
+	}
+	return e.EncodeToken(start.End())
+}
+
+// list is a one-item identifier list (item element name, value).
+func list(name, value string) *xmlList { return &xmlList{Item: name, Items: []string{value}} }
 
 // anonymous is the reviewer name of a review without one.
 var anonymous = map[string]string{"tr": "Anonim", "en": "Anonymous"}
@@ -129,18 +154,18 @@ func (s *Service) item(f store.ReviewFeed, r store.FeedReview) (xmlReview, bool)
 			reviewer.Value = anonymous["en"]
 		}
 	}
-	ids := &xmlIDs{SKUs: []string{r.VariantKey}}
+	ids := &xmlIDs{SKUs: list("sku", r.VariantKey)}
 	if r.CatalogID != "" {
-		ids.SKUs = []string{r.CatalogID}
+		ids.SKUs = list("sku", r.CatalogID)
 	}
 	if g := strings.TrimSpace(r.GTIN); g != "" && gtinPattern.MatchString(g) {
-		ids.GTINs = []string{g}
+		ids.GTINs = list("gtin", g)
 	}
 	if m := strings.TrimSpace(r.MPN); m != "" {
-		ids.MPNs = []string{m}
+		ids.MPNs = list("mpn", m)
 	}
 	if b := strings.TrimSpace(r.Brand); b != "" {
-		ids.Brands = []string{b}
+		ids.Brands = list("brand", b)
 	}
 	method := "unsolicited"
 	if r.Proof == core.VerifiedByInvite {
