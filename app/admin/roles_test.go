@@ -38,6 +38,8 @@ var pathSamples = map[string]string{
 	"{id:dsr_[0-9]+}":               "dsr_999",
 	"{id:mks_[0-9]+}":               "mks_999",
 	"{id:pf_[0-9]+}":                "pf_999",
+	"{id:rf_[0-9]+}":                "rf_999",
+	"{key:[0-9a-f]{32}}":            "00000000000000000000000000000000",
 	"{code:" + channelCodeRe + "}":  "nope",
 	"{domain:" + domainNameRe + "}": "nope.example",
 }
