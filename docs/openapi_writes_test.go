@@ -261,11 +261,11 @@ func (f *flow) covered() {
 	// Operations whose answers another test of this package validates.
 	elsewhere := map[string]string{
 		"/admin/v1/subject-requests": "TestOpenAPIPrivacyAnswers", "/admin/v1/access-log": "TestOpenAPIPrivacyAnswers",
-		"/admin/v1/audit-": "TestOpenAPIPrivacyAnswers",
+		"/admin/v1/audit-":       "TestOpenAPIPrivacyAnswers",
 		"/admin/v1/review-feeds": "TestOpenAPIFiguresAnswers", "/admin/v1/shared-review-feeds/": "TestOpenAPIFiguresAnswers",
 		"/admin/v1/metrics": "TestOpenAPIFiguresAnswers", "/admin/v1/insights": "TestOpenAPIFiguresAnswers",
 		"/admin/v1/overview": "TestOpenAPIFiguresAnswers",
-		"/admin/v1/users":  "not yet: app/admin members tests", "/admin/v1/keys": "not yet: app/admin key tests",
+		"/admin/v1/users":    "not yet: app/admin members tests", "/admin/v1/keys": "not yet: app/admin key tests",
 		"/admin/v1/marketplace/": "not yet: app/admin marketplace tests", "/admin/v1/product-feeds": "not yet: app/admin product feed tests",
 		"/v1/ingest/products": "not yet: app/ingest product tests",
 		"/panel/":             "HTML pages for people: app/panel and the browser tests", "/admin/reviews/": "a redirect into the panel: app/panel tests",
