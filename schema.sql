@@ -1144,21 +1144,22 @@ CREATE TRIGGER feed_revision_products_update AFTER UPDATE ON products BEGIN
 CREATE TRIGGER feed_revision_products_delete AFTER DELETE ON products BEGIN UPDATE feed_revision SET n = n + 1 WHERE id = 1; END;
 
 -- Brand figures, kept by triggers in the transaction of every write that changes
--- them (docs/decisions.md, "Metrics, insights, overview"). Times are grouped by UTC
--- hour (ms / 3600000), so any whole-hour time zone folds them into its days.
+-- them (docs/decisions.md, "Metrics, insights, overview"). Each is kept per UTC hour
+-- (ms / 3600000) and rolled up per UTC day (ms / 86400000) by triggers on the hour
+-- rows: a period in any time zone is its whole UTC days plus the hours of the days
+-- its local midnights cut.
 --
 -- review_figures: reviews by the hour they were submitted. received counts every
--- review; published, rating_sum and rating_1..5 those now published; with_media
--- the published ones with a ready photo or video (review_listing.has_media);
--- decided, decided_ms and decided_24h the moves from pending to published or
--- rejected made by a later transaction than the submission (a moderator's decision,
--- not an automatic publication), with the wait summed.
+-- review, imported the imported ones; published, rating_sum and rating_1..5 those
+-- now published; with_media the published ones with a ready photo or video
+-- (review_listing.has_media); decided, decided_ms and decided_24h the moves from
+-- pending to published or rejected made by a later transaction than the submission
+-- (a moderator's decision, not an automatic publication), with the wait summed.
 CREATE TABLE review_figures (
 	hour        INTEGER NOT NULL,
 	channel_id  INTEGER NOT NULL,
-	origin      TEXT NOT NULL,
-	experience  TEXT NOT NULL,
 	received    INTEGER NOT NULL DEFAULT 0,
+	imported    INTEGER NOT NULL DEFAULT 0,
 	published   INTEGER NOT NULL DEFAULT 0,
 	rating_sum  INTEGER NOT NULL DEFAULT 0,
 	rating_1    INTEGER NOT NULL DEFAULT 0,
@@ -1170,36 +1171,76 @@ CREATE TABLE review_figures (
 	decided     INTEGER NOT NULL DEFAULT 0,
 	decided_ms  INTEGER NOT NULL DEFAULT 0,
 	decided_24h INTEGER NOT NULL DEFAULT 0,
-	PRIMARY KEY (hour, channel_id, origin, experience)
+	PRIMARY KEY (hour, channel_id)
 ) WITHOUT ROWID;
+CREATE TABLE review_days (
+	day         INTEGER NOT NULL,
+	channel_id  INTEGER NOT NULL,
+	received    INTEGER NOT NULL DEFAULT 0,
+	imported    INTEGER NOT NULL DEFAULT 0,
+	published   INTEGER NOT NULL DEFAULT 0,
+	rating_sum  INTEGER NOT NULL DEFAULT 0,
+	rating_1    INTEGER NOT NULL DEFAULT 0,
+	rating_2    INTEGER NOT NULL DEFAULT 0,
+	rating_3    INTEGER NOT NULL DEFAULT 0,
+	rating_4    INTEGER NOT NULL DEFAULT 0,
+	rating_5    INTEGER NOT NULL DEFAULT 0,
+	with_media  INTEGER NOT NULL DEFAULT 0,
+	decided     INTEGER NOT NULL DEFAULT 0,
+	decided_ms  INTEGER NOT NULL DEFAULT 0,
+	decided_24h INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (day, channel_id)
+) WITHOUT ROWID;
+CREATE TRIGGER review_days_insert AFTER INSERT ON review_figures BEGIN
+	INSERT INTO review_days (day, channel_id, received, imported, published, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5,
+		with_media, decided, decided_ms, decided_24h)
+	VALUES (NEW.hour / 24, NEW.channel_id, NEW.received, NEW.imported, NEW.published, NEW.rating_sum, NEW.rating_1, NEW.rating_2,
+		NEW.rating_3, NEW.rating_4, NEW.rating_5, NEW.with_media, NEW.decided, NEW.decided_ms, NEW.decided_24h)
+	ON CONFLICT (day, channel_id) DO UPDATE SET received = received + excluded.received, imported = imported + excluded.imported,
+		published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
+		rating_1 = rating_1 + excluded.rating_1, rating_2 = rating_2 + excluded.rating_2, rating_3 = rating_3 + excluded.rating_3,
+		rating_4 = rating_4 + excluded.rating_4, rating_5 = rating_5 + excluded.rating_5, with_media = with_media + excluded.with_media,
+		decided = decided + excluded.decided, decided_ms = decided_ms + excluded.decided_ms, decided_24h = decided_24h + excluded.decided_24h;
+END;
+CREATE TRIGGER review_days_update AFTER UPDATE ON review_figures BEGIN
+	UPDATE review_days SET received = received + NEW.received - OLD.received, imported = imported + NEW.imported - OLD.imported,
+		published = published + NEW.published - OLD.published, rating_sum = rating_sum + NEW.rating_sum - OLD.rating_sum,
+		rating_1 = rating_1 + NEW.rating_1 - OLD.rating_1, rating_2 = rating_2 + NEW.rating_2 - OLD.rating_2,
+		rating_3 = rating_3 + NEW.rating_3 - OLD.rating_3, rating_4 = rating_4 + NEW.rating_4 - OLD.rating_4,
+		rating_5 = rating_5 + NEW.rating_5 - OLD.rating_5, with_media = with_media + NEW.with_media - OLD.with_media,
+		decided = decided + NEW.decided - OLD.decided, decided_ms = decided_ms + NEW.decided_ms - OLD.decided_ms,
+		decided_24h = decided_24h + NEW.decided_24h - OLD.decided_24h
+	WHERE day = NEW.hour / 24 AND channel_id = NEW.channel_id;
+END;
 
 CREATE TRIGGER review_figures_insert AFTER INSERT ON reviews BEGIN
-	INSERT INTO review_figures (hour, channel_id, origin, experience, received, published, rating_sum,
+	INSERT INTO review_figures (hour, channel_id, received, imported, published, rating_sum,
 		rating_1, rating_2, rating_3, rating_4, rating_5)
-	VALUES (NEW.submitted_at / 3600000, NEW.channel_id, NEW.origin, NEW.experience, 1, NEW.state = 'published',
+	VALUES (NEW.submitted_at / 3600000, NEW.channel_id, 1, NEW.origin = 'imported', NEW.state = 'published',
 		(NEW.state = 'published') * NEW.rating, NEW.state = 'published' AND NEW.rating = 1, NEW.state = 'published' AND NEW.rating = 2,
 		NEW.state = 'published' AND NEW.rating = 3, NEW.state = 'published' AND NEW.rating = 4, NEW.state = 'published' AND NEW.rating = 5)
-	ON CONFLICT (hour, channel_id, origin, experience) DO UPDATE SET received = received + excluded.received,
+	ON CONFLICT (hour, channel_id) DO UPDATE SET received = received + excluded.received, imported = imported + excluded.imported,
 		published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
 		rating_1 = rating_1 + excluded.rating_1, rating_2 = rating_2 + excluded.rating_2, rating_3 = rating_3 + excluded.rating_3,
 		rating_4 = rating_4 + excluded.rating_4, rating_5 = rating_5 + excluded.rating_5;
 END;
-CREATE TRIGGER review_figures_update AFTER UPDATE OF state, rating, channel_id, origin, experience, submitted_at ON reviews
+CREATE TRIGGER review_figures_update AFTER UPDATE OF state, rating, channel_id, origin, submitted_at ON reviews
 WHEN OLD.state IS NOT NEW.state OR OLD.rating != NEW.rating OR OLD.channel_id != NEW.channel_id OR OLD.origin != NEW.origin
-	OR OLD.experience != NEW.experience OR OLD.submitted_at != NEW.submitted_at
+	OR OLD.submitted_at != NEW.submitted_at
 BEGIN
-	UPDATE review_figures SET received = received - 1, published = published - (OLD.state = 'published'),
+	UPDATE review_figures SET received = received - 1, imported = imported - (OLD.origin = 'imported'),
+		published = published - (OLD.state = 'published'),
 		rating_sum = rating_sum - (OLD.state = 'published') * OLD.rating,
 		rating_1 = rating_1 - (OLD.state = 'published' AND OLD.rating = 1), rating_2 = rating_2 - (OLD.state = 'published' AND OLD.rating = 2),
 		rating_3 = rating_3 - (OLD.state = 'published' AND OLD.rating = 3), rating_4 = rating_4 - (OLD.state = 'published' AND OLD.rating = 4),
 		rating_5 = rating_5 - (OLD.state = 'published' AND OLD.rating = 5)
-	WHERE hour = OLD.submitted_at / 3600000 AND channel_id = OLD.channel_id AND origin = OLD.origin AND experience = OLD.experience;
-	INSERT INTO review_figures (hour, channel_id, origin, experience, received, published, rating_sum,
+	WHERE hour = OLD.submitted_at / 3600000 AND channel_id = OLD.channel_id;
+	INSERT INTO review_figures (hour, channel_id, received, imported, published, rating_sum,
 		rating_1, rating_2, rating_3, rating_4, rating_5)
-	VALUES (NEW.submitted_at / 3600000, NEW.channel_id, NEW.origin, NEW.experience, 1, NEW.state = 'published',
+	VALUES (NEW.submitted_at / 3600000, NEW.channel_id, 1, NEW.origin = 'imported', NEW.state = 'published',
 		(NEW.state = 'published') * NEW.rating, NEW.state = 'published' AND NEW.rating = 1, NEW.state = 'published' AND NEW.rating = 2,
 		NEW.state = 'published' AND NEW.rating = 3, NEW.state = 'published' AND NEW.rating = 4, NEW.state = 'published' AND NEW.rating = 5)
-	ON CONFLICT (hour, channel_id, origin, experience) DO UPDATE SET received = received + excluded.received,
+	ON CONFLICT (hour, channel_id) DO UPDATE SET received = received + excluded.received, imported = imported + excluded.imported,
 		published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
 		rating_1 = rating_1 + excluded.rating_1, rating_2 = rating_2 + excluded.rating_2, rating_3 = rating_3 + excluded.rating_3,
 		rating_4 = rating_4 + excluded.rating_4, rating_5 = rating_5 + excluded.rating_5;
@@ -1209,27 +1250,28 @@ WHEN OLD.state = 'pending' AND NEW.state IN ('published', 'rejected') AND NEW.up
 BEGIN
 	UPDATE review_figures SET decided = decided + 1, decided_ms = decided_ms + (NEW.updated_at - NEW.submitted_at),
 		decided_24h = decided_24h + (NEW.updated_at - NEW.submitted_at <= 86400000)
-	WHERE hour = NEW.submitted_at / 3600000 AND channel_id = NEW.channel_id AND origin = NEW.origin AND experience = NEW.experience;
+	WHERE hour = NEW.submitted_at / 3600000 AND channel_id = NEW.channel_id;
 END;
 CREATE TRIGGER review_figures_delete AFTER DELETE ON reviews BEGIN
-	UPDATE review_figures SET received = received - 1, published = published - (OLD.state = 'published'),
+	UPDATE review_figures SET received = received - 1, imported = imported - (OLD.origin = 'imported'),
+		published = published - (OLD.state = 'published'),
 		rating_sum = rating_sum - (OLD.state = 'published') * OLD.rating,
 		rating_1 = rating_1 - (OLD.state = 'published' AND OLD.rating = 1), rating_2 = rating_2 - (OLD.state = 'published' AND OLD.rating = 2),
 		rating_3 = rating_3 - (OLD.state = 'published' AND OLD.rating = 3), rating_4 = rating_4 - (OLD.state = 'published' AND OLD.rating = 4),
 		rating_5 = rating_5 - (OLD.state = 'published' AND OLD.rating = 5)
-	WHERE hour = OLD.submitted_at / 3600000 AND channel_id = OLD.channel_id AND origin = OLD.origin AND experience = OLD.experience;
+	WHERE hour = OLD.submitted_at / 3600000 AND channel_id = OLD.channel_id;
 END;
 CREATE TRIGGER review_figures_media_insert AFTER INSERT ON review_listing WHEN NEW.has_media = 1 BEGIN
 	UPDATE review_figures SET with_media = with_media + 1
-	WHERE (hour, channel_id, origin, experience) = (SELECT submitted_at / 3600000, channel_id, origin, experience FROM reviews WHERE id = NEW.review_id);
+	WHERE (hour, channel_id) = (SELECT submitted_at / 3600000, channel_id FROM reviews WHERE id = NEW.review_id);
 END;
 CREATE TRIGGER review_figures_media_update AFTER UPDATE OF has_media ON review_listing WHEN OLD.has_media != NEW.has_media BEGIN
 	UPDATE review_figures SET with_media = with_media + NEW.has_media - OLD.has_media
-	WHERE (hour, channel_id, origin, experience) = (SELECT submitted_at / 3600000, channel_id, origin, experience FROM reviews WHERE id = NEW.review_id);
+	WHERE (hour, channel_id) = (SELECT submitted_at / 3600000, channel_id FROM reviews WHERE id = NEW.review_id);
 END;
 CREATE TRIGGER review_figures_media_delete AFTER DELETE ON review_listing WHEN OLD.has_media = 1 BEGIN
 	UPDATE review_figures SET with_media = with_media - 1
-	WHERE (hour, channel_id, origin, experience) = (SELECT submitted_at / 3600000, channel_id, origin, experience FROM reviews WHERE id = OLD.review_id);
+	WHERE (hour, channel_id) = (SELECT submitted_at / 3600000, channel_id FROM reviews WHERE id = OLD.review_id);
 END;
 
 -- invite_figures: product-review invitations by the hour they were sent: sent, and
@@ -1244,6 +1286,22 @@ CREATE TABLE invite_figures (
 	reviewed   INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (hour, channel_id)
 ) WITHOUT ROWID;
+CREATE TABLE invite_days (
+	day        INTEGER NOT NULL,
+	channel_id INTEGER NOT NULL,
+	sent       INTEGER NOT NULL DEFAULT 0,
+	opened     INTEGER NOT NULL DEFAULT 0,
+	reviewed   INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (day, channel_id)
+) WITHOUT ROWID;
+CREATE TRIGGER invite_days_insert AFTER INSERT ON invite_figures BEGIN
+	INSERT INTO invite_days (day, channel_id, sent, opened, reviewed) VALUES (NEW.hour / 24, NEW.channel_id, NEW.sent, NEW.opened, NEW.reviewed)
+	ON CONFLICT (day, channel_id) DO UPDATE SET sent = sent + excluded.sent, opened = opened + excluded.opened, reviewed = reviewed + excluded.reviewed;
+END;
+CREATE TRIGGER invite_days_update AFTER UPDATE ON invite_figures BEGIN
+	UPDATE invite_days SET sent = sent + NEW.sent - OLD.sent, opened = opened + NEW.opened - OLD.opened, reviewed = reviewed + NEW.reviewed - OLD.reviewed
+	WHERE day = NEW.hour / 24 AND channel_id = NEW.channel_id;
+END;
 CREATE TABLE invite_marks (
 	invitation_id INTEGER PRIMARY KEY,
 	opened        INTEGER NOT NULL DEFAULT 0,
@@ -1330,15 +1388,16 @@ CREATE INDEX product_stats_top ON product_stats(scope, reviews);
 CREATE INDEX product_stats_market_top ON product_stats(scope, market, reviews);
 
 -- The figures of a database upgraded from version 13.
-INSERT INTO review_figures (hour, channel_id, origin, experience, received, published, rating_sum,
+INSERT INTO review_figures (hour, channel_id, received, imported, published, rating_sum,
 	rating_1, rating_2, rating_3, rating_4, rating_5, decided, decided_ms, decided_24h)
-SELECT submitted_at / 3600000, channel_id, origin, experience, count(*), sum(state = 'published'), sum((state = 'published') * rating),
+SELECT submitted_at / 3600000, channel_id, count(*), sum(origin = 'imported'), sum(state = 'published'), sum((state = 'published') * rating),
 	sum(state = 'published' AND rating = 1), sum(state = 'published' AND rating = 2), sum(state = 'published' AND rating = 3),
 	sum(state = 'published' AND rating = 4), sum(state = 'published' AND rating = 5), 0, 0, 0
-FROM reviews GROUP BY 1, 2, 3, 4;
-UPDATE review_figures SET with_media = (SELECT count(*) FROM review_listing l JOIN reviews r ON r.id = l.review_id
-	WHERE l.has_media = 1 AND r.submitted_at / 3600000 = review_figures.hour AND r.channel_id = review_figures.channel_id
-	AND r.origin = review_figures.origin AND r.experience = review_figures.experience);
+FROM reviews GROUP BY 1, 2;
+UPDATE review_figures SET with_media = m.n
+FROM (SELECT r.submitted_at / 3600000 AS hour, r.channel_id, count(*) AS n FROM review_listing l JOIN reviews r ON r.id = l.review_id
+	WHERE l.has_media = 1 GROUP BY 1, 2) AS m
+WHERE m.hour = review_figures.hour AND m.channel_id = review_figures.channel_id;
 INSERT INTO invite_figures (hour, channel_id, sent)
 SELECT coalesce(sent_at, updated_at) / 3600000, channel_id, count(*) FROM invitations WHERE kind = 'invitation' AND state = 'sent' GROUP BY 1, 2;
 INSERT INTO invite_marks (invitation_id, opened, reviewed)

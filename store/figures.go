@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"time"
 )
 
@@ -21,9 +22,15 @@ const qScope = `(? = 0 OR channel_id = ?) AND (? = '' OR channel_id IN (SELECT i
 
 func (s FigureScope) args() []any { return []any{s.ChannelID, s.ChannelID, s.Market, s.Market} }
 
-// ReviewHour is the review figures of one hour.
-type ReviewHour struct {
-	Hour       int64
+// Figure units: the rows of a figure table are kept per UTC hour and per UTC day.
+const (
+	HourMs = int64(3600000)
+	DayMs  = 24 * HourMs
+)
+
+// ReviewSlot is the review figures of one hour or day (Start, ms).
+type ReviewSlot struct {
+	Start      int64
 	Received   int
 	Imported   int
 	Published  int
@@ -35,21 +42,48 @@ type ReviewHour struct {
 	Decided24h int
 }
 
-// ReviewFigures sums the review figures of each hour in [from, to) (hours).
-func (q *Q) ReviewFigures(ctx context.Context, s FigureScope, from, to int64) ([]ReviewHour, error) {
-	rows, err := q.c.QueryContext(ctx, `SELECT hour, sum(received), sum(CASE WHEN origin = 'imported' THEN received ELSE 0 END),
-			sum(published), sum(rating_sum), sum(rating_1), sum(rating_2), sum(rating_3), sum(rating_4), sum(rating_5),
-			sum(with_media), sum(decided), sum(decided_ms), sum(decided_24h)
-		FROM review_figures WHERE hour >= ? AND hour < ? AND `+qScope+` GROUP BY hour ORDER BY hour`,
-		append([]any{from, to}, s.args()...)...)
+const qReviewSums = `sum(received), sum(imported), sum(published), sum(rating_sum), sum(rating_1), sum(rating_2), sum(rating_3),
+	sum(rating_4), sum(rating_5), sum(with_media), sum(decided), sum(decided_ms), sum(decided_24h)`
+
+// ReviewDays sums the review figures of each UTC day in [from, to) (day numbers).
+func (q *Q) ReviewDays(ctx context.Context, s FigureScope, from, to int64) ([]ReviewSlot, error) {
+	return q.reviewSlots(ctx, `SELECT day * 86400000, `+qReviewSums+` FROM review_days
+		WHERE day >= ? AND day < ? AND `+qScope+` GROUP BY day ORDER BY day`, append([]any{from, to}, s.args()...)...)
+}
+
+// ReviewHoursOf sums the review figures of each hour of the UTC days listed (day
+// numbers).
+func (q *Q) ReviewHoursOf(ctx context.Context, s FigureScope, days []int64) ([]ReviewSlot, error) {
+	if len(days) == 0 {
+		return nil, nil
+	}
+	return q.reviewSlots(ctx, `WITH d(day) AS (SELECT value FROM json_each(?))
+		SELECT hour * 3600000, `+qReviewSums+` FROM d CROSS JOIN review_figures ON hour >= d.day * 24 AND hour < d.day * 24 + 24
+		WHERE `+qScope+` GROUP BY hour ORDER BY hour`, append([]any{dayList(days)}, s.args()...)...)
+}
+
+func dayList(days []int64) string {
+	b := make([]byte, 0, len(days)*7+2)
+	b = append(b, '[')
+	for i, d := range days {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, d, 10)
+	}
+	return string(append(b, ']'))
+}
+
+func (q *Q) reviewSlots(ctx context.Context, query string, args ...any) ([]ReviewSlot, error) {
+	rows, err := q.c.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, translate(err)
 	}
 	defer rows.Close()
-	var out []ReviewHour
+	var out []ReviewSlot
 	for rows.Next() {
-		var h ReviewHour
-		if err := rows.Scan(&h.Hour, &h.Received, &h.Imported, &h.Published, &h.RatingSum, &h.Ratings[0], &h.Ratings[1],
+		var h ReviewSlot
+		if err := rows.Scan(&h.Start, &h.Received, &h.Imported, &h.Published, &h.RatingSum, &h.Ratings[0], &h.Ratings[1],
 			&h.Ratings[2], &h.Ratings[3], &h.Ratings[4], &h.WithMedia, &h.Decided, &h.DecidedMs, &h.Decided24h); err != nil {
 			return nil, translate(err)
 		}
@@ -58,26 +92,40 @@ func (q *Q) ReviewFigures(ctx context.Context, s FigureScope, from, to int64) ([
 	return out, translate(rows.Err())
 }
 
-// InviteHour is the invitation figures of one hour.
-type InviteHour struct {
-	Hour     int64
+// InviteSlot is the invitation figures of one hour or day (Start, ms).
+type InviteSlot struct {
+	Start    int64
 	Sent     int
 	Opened   int
 	Reviewed int
 }
 
-// InviteFigures sums the invitation figures of each hour in [from, to) (hours).
-func (q *Q) InviteFigures(ctx context.Context, s FigureScope, from, to int64) ([]InviteHour, error) {
-	rows, err := q.c.QueryContext(ctx, `SELECT hour, sum(sent), sum(opened), sum(reviewed) FROM invite_figures
-		WHERE hour >= ? AND hour < ? AND `+qScope+` GROUP BY hour ORDER BY hour`, append([]any{from, to}, s.args()...)...)
+// InviteDays sums the invitation figures of each UTC day in [from, to).
+func (q *Q) InviteDays(ctx context.Context, s FigureScope, from, to int64) ([]InviteSlot, error) {
+	return q.inviteSlots(ctx, `SELECT day * 86400000, sum(sent), sum(opened), sum(reviewed) FROM invite_days
+		WHERE day >= ? AND day < ? AND `+qScope+` GROUP BY day ORDER BY day`, append([]any{from, to}, s.args()...)...)
+}
+
+// InviteHoursOf sums the invitation figures of each hour of the UTC days listed.
+func (q *Q) InviteHoursOf(ctx context.Context, s FigureScope, days []int64) ([]InviteSlot, error) {
+	if len(days) == 0 {
+		return nil, nil
+	}
+	return q.inviteSlots(ctx, `WITH d(day) AS (SELECT value FROM json_each(?))
+		SELECT hour * 3600000, sum(sent), sum(opened), sum(reviewed) FROM d CROSS JOIN invite_figures ON hour >= d.day * 24 AND hour < d.day * 24 + 24
+		WHERE `+qScope+` GROUP BY hour ORDER BY hour`, append([]any{dayList(days)}, s.args()...)...)
+}
+
+func (q *Q) inviteSlots(ctx context.Context, query string, args ...any) ([]InviteSlot, error) {
+	rows, err := q.c.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, translate(err)
 	}
 	defer rows.Close()
-	var out []InviteHour
+	var out []InviteSlot
 	for rows.Next() {
-		var h InviteHour
-		if err := rows.Scan(&h.Hour, &h.Sent, &h.Opened, &h.Reviewed); err != nil {
+		var h InviteSlot
+		if err := rows.Scan(&h.Start, &h.Sent, &h.Opened, &h.Reviewed); err != nil {
 			return nil, translate(err)
 		}
 		out = append(out, h)
@@ -116,12 +164,13 @@ type TopProduct struct {
 // TopProducts lists the variants with the most published reviews (in market, or
 // product-market pairs across every market).
 func (q *Q) TopProducts(ctx context.Context, market string, limit int) ([]TopProduct, error) {
+	// Ordered by the index alone (ties in index order), so only limit rows are read.
 	query := `SELECT product_key, market, product_name, reviews, rating_sum FROM product_stats
-		WHERE scope = 'variant' AND reviews > 0 ORDER BY reviews DESC, product_key LIMIT ?`
+		WHERE scope = 'variant' ORDER BY reviews DESC LIMIT ?`
 	args := []any{limit}
 	if market != "" {
 		query = `SELECT product_key, market, product_name, reviews, rating_sum FROM product_stats
-		WHERE scope = 'variant' AND market = ? AND reviews > 0 ORDER BY reviews DESC, product_key LIMIT ?`
+		WHERE scope = 'variant' AND market = ? ORDER BY reviews DESC LIMIT ?`
 		args = []any{market, limit}
 	}
 	rows, err := q.c.QueryContext(ctx, query, args...)
@@ -135,7 +184,9 @@ func (q *Q) TopProducts(ctx context.Context, market string, limit int) ([]TopPro
 		if err := rows.Scan(&p.ProductKey, &p.Market, &p.Name, &p.Reviews, &p.RatingSum); err != nil {
 			return nil, translate(err)
 		}
-		out = append(out, p)
+		if p.Reviews > 0 {
+			out = append(out, p)
+		}
 	}
 	return out, translate(rows.Err())
 }
@@ -149,7 +200,7 @@ type Topic struct {
 // TopTopics lists the most frequent words in market ("" for every market).
 func (q *Q) TopTopics(ctx context.Context, market string, limit int) ([]Topic, error) {
 	rows, err := q.c.QueryContext(ctx, `SELECT form, reviews FROM topic_figures WHERE market = ? AND reviews > 0
-		ORDER BY reviews DESC, word LIMIT ?`, market, limit)
+		ORDER BY reviews DESC LIMIT ?`, market, limit)
 	if err != nil {
 		return nil, translate(err)
 	}

@@ -208,6 +208,8 @@ func TestMetricsInsightsOverview(t *testing.T) {
 		{"/admin/v1/metrics?to=yesterday", "invalid / to"},
 		{"/admin/v1/metrics?from=2026-06-02&to=2026-06-01", "invalid / range"},
 		{"/admin/v1/metrics?from=2020-01-01&to=2026-06-01", "invalid / range"},
+		{"/admin/v1/metrics?period=day&from=2026-01-01&to=2026-06-01", "invalid / range"},
+		{"/admin/v1/metrics?period=whole", "invalid / period"},
 	} {
 		expect(t, m.do("GET", c.path, nil, m.read), 400, c.code)
 	}

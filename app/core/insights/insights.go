@@ -57,7 +57,7 @@ const (
 // every market without a filter; products and topics are kept per market).
 func (s *Service) Insights(ctx context.Context, in Query) (Insights, error) {
 	q := s.DB.Read()
-	in.Period = ""
+	in.Period = unitWhole
 	sp, err := s.resolve(ctx, q, in)
 	if err != nil {
 		return Insights{}, err

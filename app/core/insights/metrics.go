@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"reviewd/app/core"
 	"reviewd/store"
 )
 
@@ -72,23 +73,28 @@ const SlowModeration = 48 * time.Hour
 type figures struct {
 	totals  ReviewTotals
 	ratings [5]int
-	decided store.ReviewHour
+	decided store.ReviewSlot
 	series  map[time.Time]*seriesSum
 	funnel  Funnel
 }
 
 type seriesSum struct{ received, published, sum int }
 
-// sum reads and folds the figures of a span.
+// sum reads and folds the figures of a span: whole UTC days from the day rows, the
+// days its local midnights cut from the hour rows.
 func (s *Service) sum(ctx context.Context, q *store.Q, sp span) (figures, error) {
-	from, to := sp.hours()
-	hours, err := q.ReviewFigures(ctx, sp.scope, from, to)
+	fromDay, toDay, cut, isCut := sp.cuts()
+	days, err := q.ReviewDays(ctx, sp.scope, fromDay, toDay)
+	if err != nil {
+		return figures{}, err
+	}
+	hours, err := q.ReviewHoursOf(ctx, sp.scope, cut)
 	if err != nil {
 		return figures{}, err
 	}
 	f := figures{series: map[time.Time]*seriesSum{}}
 	ratingSum := 0
-	for _, h := range hours {
+	add := func(h store.ReviewSlot) {
 		f.totals.Received += h.Received
 		f.totals.Imported += h.Imported
 		f.totals.Published += h.Published
@@ -100,7 +106,7 @@ func (s *Service) sum(ctx context.Context, q *store.Q, sp span) (figures, error)
 		f.decided.Decided += h.Decided
 		f.decided.DecidedMs += h.DecidedMs
 		f.decided.Decided24h += h.Decided24h
-		b := sp.bucket(h.Hour)
+		b := sp.bucket(h.Start)
 		p := f.series[b]
 		if p == nil {
 			p = &seriesSum{}
@@ -110,15 +116,39 @@ func (s *Service) sum(ctx context.Context, q *store.Q, sp span) (figures, error)
 		p.published += h.Published
 		p.sum += h.RatingSum
 	}
+	for _, d := range days {
+		if !isCut[d.Start/store.DayMs] {
+			add(d)
+		}
+	}
+	for _, h := range hours {
+		if sp.inside(h.Start) {
+			add(h)
+		}
+	}
 	f.totals.Average = average(ratingSum, f.totals.Published)
-	inv, err := q.InviteFigures(ctx, sp.scope, from, to)
+	idays, err := q.InviteDays(ctx, sp.scope, fromDay, toDay)
 	if err != nil {
 		return figures{}, err
 	}
-	for _, h := range inv {
+	ihours, err := q.InviteHoursOf(ctx, sp.scope, cut)
+	if err != nil {
+		return figures{}, err
+	}
+	addInv := func(h store.InviteSlot) {
 		f.funnel.Sent += h.Sent
 		f.funnel.Opened += h.Opened
 		f.funnel.Reviewed += h.Reviewed
+	}
+	for _, d := range idays {
+		if !isCut[d.Start/store.DayMs] {
+			addInv(d)
+		}
+	}
+	for _, h := range ihours {
+		if sp.inside(h.Start) {
+			addInv(h)
+		}
 	}
 	f.funnel.OpenRate, f.funnel.Conversion = share(f.funnel.Opened, f.funnel.Sent), share(f.funnel.Reviewed, f.funnel.Sent)
 	return f, nil
@@ -128,6 +158,9 @@ func (s *Service) sum(ctx context.Context, q *store.Q, sp span) (figures, error)
 func (s *Service) Metrics(ctx context.Context, in Query) (Metrics, error) {
 	q := s.DB.Read()
 	in.Market = ""
+	if in.Period == unitWhole {
+		return Metrics{}, core.Invalid("period")
+	}
 	sp, err := s.resolve(ctx, q, in)
 	if err != nil {
 		return Metrics{}, err

@@ -32,8 +32,15 @@ type Query struct {
 	Period          string
 }
 
-// MaxDays is the longest period a request may ask for.
-const MaxDays = 731
+// MaxDays is the longest period a request may ask for; a series by day covers at
+// most MaxDailyDays.
+const (
+	MaxDays      = 731
+	MaxDailyDays = 92
+)
+
+// unitWhole is the unit of a span read as one bucket (insights).
+const unitWhole = "whole"
 
 // span is a parsed query: the scope, the channel, the local period [from, to) and
 // the time zone.
@@ -98,22 +105,40 @@ func (s *Service) resolve(ctx context.Context, q *store.Q, in Query) (span, erro
 	switch in.Period {
 	case "":
 		sp.unit = "day"
-	case "day", "week", "month":
+	case "day", "week", "month", unitWhole:
 		sp.unit = in.Period
 	default:
 		return sp, core.Invalid("period")
 	}
+	if sp.unit == "day" && sp.to.Sub(sp.from) > MaxDailyDays*24*time.Hour+time.Hour {
+		return sp, core.Invalid("range")
+	}
 	return sp, nil
 }
 
-// hours is the span as UTC hours [from, to).
-func (sp span) hours() (int64, int64) {
-	return sp.from.UnixMilli() / 3600000, (sp.to.UnixMilli() + 3600000 - 1) / 3600000
+// cuts lists what a span reads: the UTC days [fromDay, toDay) from the day rows,
+// except the days a bucket boundary (a local midnight, or the span's ends) falls
+// inside, which are read hour by hour.
+func (sp span) cuts() (fromDay, toDay int64, cut []int64, isCut map[int64]bool) {
+	fromDay = sp.from.UnixMilli() / store.DayMs
+	toDay = (sp.to.UnixMilli() + store.DayMs - 1) / store.DayMs
+	isCut = map[int64]bool{}
+	for _, b := range append(sp.buckets(), sp.to) {
+		ms := b.UnixMilli()
+		if d := ms / store.DayMs; ms%store.DayMs != 0 && !isCut[d] {
+			isCut[d] = true
+			cut = append(cut, d)
+		}
+	}
+	return fromDay, toDay, cut, isCut
 }
 
-// bucket is the start of the series bucket holding UTC hour h.
-func (sp span) bucket(h int64) time.Time {
-	t := time.UnixMilli(h * 3600000).In(sp.loc)
+// inside reports whether the slot starting at ms lies in the span.
+func (sp span) inside(ms int64) bool { return ms >= sp.from.UnixMilli() && ms < sp.to.UnixMilli() }
+
+// bucket is the start of the series bucket holding the instant ms.
+func (sp span) bucket(ms int64) time.Time {
+	t := time.UnixMilli(ms).In(sp.loc)
 	d := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, sp.loc)
 	switch sp.unit {
 	case "week":
@@ -121,6 +146,8 @@ func (sp span) bucket(h int64) time.Time {
 		d = d.AddDate(0, 0, -wd)
 	case "month":
 		d = time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, sp.loc)
+	case unitWhole:
+		d = sp.from
 	}
 	if d.Before(sp.from) {
 		d = sp.from
@@ -130,6 +157,9 @@ func (sp span) bucket(h int64) time.Time {
 
 // buckets lists every bucket start of the span in order.
 func (sp span) buckets() []time.Time {
+	if sp.unit == unitWhole {
+		return []time.Time{sp.from}
+	}
 	var out []time.Time
 	for d := sp.from; d.Before(sp.to); {
 		out = append(out, d)
