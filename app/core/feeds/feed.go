@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -199,11 +200,11 @@ func (s *Service) Write(ctx context.Context, w io.Writer, f store.ReviewFeed) (i
 			ch, err = q.ChannelByID(ctx, f.ChannelID)
 		} else {
 			ch, err = q.FirstChannel(ctx, f.Market)
-			if err == store.ErrNotFound {
+			if errors.Is(err, store.ErrNotFound) {
 				ch, err = q.FirstChannel(ctx, "")
 			}
 		}
-		if err != nil && err != store.ErrNotFound {
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return 0, err
 		}
 		publisher = strings.TrimSpace(ch.BrandName)
