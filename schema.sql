@@ -1150,8 +1150,8 @@ CREATE TRIGGER feed_revision_products_delete AFTER DELETE ON products BEGIN UPDA
 -- its local midnights cut.
 --
 -- review_figures: reviews by the hour they were submitted. received counts every
--- review, imported the imported ones; published, rating_sum and rating_1..5 those
--- now published; with_media the published ones with a ready photo or video
+-- review, imported the imported ones, pending those now awaiting approval;
+-- published, rating_sum and rating_1..5 those now published; with_media the published ones with a ready photo or video
 -- (review_listing.has_media); decided, decided_ms and decided_24h the moves from
 -- pending to published or rejected made by a later transaction than the submission
 -- (a moderator's decision, not an automatic publication), with the wait summed.
@@ -1160,6 +1160,7 @@ CREATE TABLE review_figures (
 	channel_id  INTEGER NOT NULL,
 	received    INTEGER NOT NULL DEFAULT 0,
 	imported    INTEGER NOT NULL DEFAULT 0,
+	pending     INTEGER NOT NULL DEFAULT 0,
 	published   INTEGER NOT NULL DEFAULT 0,
 	rating_sum  INTEGER NOT NULL DEFAULT 0,
 	rating_1    INTEGER NOT NULL DEFAULT 0,
@@ -1178,6 +1179,7 @@ CREATE TABLE review_days (
 	channel_id  INTEGER NOT NULL,
 	received    INTEGER NOT NULL DEFAULT 0,
 	imported    INTEGER NOT NULL DEFAULT 0,
+	pending     INTEGER NOT NULL DEFAULT 0,
 	published   INTEGER NOT NULL DEFAULT 0,
 	rating_sum  INTEGER NOT NULL DEFAULT 0,
 	rating_1    INTEGER NOT NULL DEFAULT 0,
@@ -1192,19 +1194,19 @@ CREATE TABLE review_days (
 	PRIMARY KEY (day, channel_id)
 ) WITHOUT ROWID;
 CREATE TRIGGER review_days_insert AFTER INSERT ON review_figures BEGIN
-	INSERT INTO review_days (day, channel_id, received, imported, published, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5,
-		with_media, decided, decided_ms, decided_24h)
-	VALUES (NEW.hour / 24, NEW.channel_id, NEW.received, NEW.imported, NEW.published, NEW.rating_sum, NEW.rating_1, NEW.rating_2,
+	INSERT INTO review_days (day, channel_id, received, imported, pending, published, rating_sum, rating_1, rating_2, rating_3, rating_4,
+		rating_5, with_media, decided, decided_ms, decided_24h)
+	VALUES (NEW.hour / 24, NEW.channel_id, NEW.received, NEW.imported, NEW.pending, NEW.published, NEW.rating_sum, NEW.rating_1, NEW.rating_2,
 		NEW.rating_3, NEW.rating_4, NEW.rating_5, NEW.with_media, NEW.decided, NEW.decided_ms, NEW.decided_24h)
 	ON CONFLICT (day, channel_id) DO UPDATE SET received = received + excluded.received, imported = imported + excluded.imported,
-		published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
+		pending = pending + excluded.pending, published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
 		rating_1 = rating_1 + excluded.rating_1, rating_2 = rating_2 + excluded.rating_2, rating_3 = rating_3 + excluded.rating_3,
 		rating_4 = rating_4 + excluded.rating_4, rating_5 = rating_5 + excluded.rating_5, with_media = with_media + excluded.with_media,
 		decided = decided + excluded.decided, decided_ms = decided_ms + excluded.decided_ms, decided_24h = decided_24h + excluded.decided_24h;
 END;
 CREATE TRIGGER review_days_update AFTER UPDATE ON review_figures BEGIN
 	UPDATE review_days SET received = received + NEW.received - OLD.received, imported = imported + NEW.imported - OLD.imported,
-		published = published + NEW.published - OLD.published, rating_sum = rating_sum + NEW.rating_sum - OLD.rating_sum,
+		pending = pending + NEW.pending - OLD.pending, published = published + NEW.published - OLD.published, rating_sum = rating_sum + NEW.rating_sum - OLD.rating_sum,
 		rating_1 = rating_1 + NEW.rating_1 - OLD.rating_1, rating_2 = rating_2 + NEW.rating_2 - OLD.rating_2,
 		rating_3 = rating_3 + NEW.rating_3 - OLD.rating_3, rating_4 = rating_4 + NEW.rating_4 - OLD.rating_4,
 		rating_5 = rating_5 + NEW.rating_5 - OLD.rating_5, with_media = with_media + NEW.with_media - OLD.with_media,
@@ -1214,13 +1216,13 @@ CREATE TRIGGER review_days_update AFTER UPDATE ON review_figures BEGIN
 END;
 
 CREATE TRIGGER review_figures_insert AFTER INSERT ON reviews BEGIN
-	INSERT INTO review_figures (hour, channel_id, received, imported, published, rating_sum,
+	INSERT INTO review_figures (hour, channel_id, received, imported, pending, published, rating_sum,
 		rating_1, rating_2, rating_3, rating_4, rating_5)
-	VALUES (NEW.submitted_at / 3600000, NEW.channel_id, 1, NEW.origin = 'imported', NEW.state = 'published',
+	VALUES (NEW.submitted_at / 3600000, NEW.channel_id, 1, NEW.origin = 'imported', NEW.state = 'pending', NEW.state = 'published',
 		(NEW.state = 'published') * NEW.rating, NEW.state = 'published' AND NEW.rating = 1, NEW.state = 'published' AND NEW.rating = 2,
 		NEW.state = 'published' AND NEW.rating = 3, NEW.state = 'published' AND NEW.rating = 4, NEW.state = 'published' AND NEW.rating = 5)
 	ON CONFLICT (hour, channel_id) DO UPDATE SET received = received + excluded.received, imported = imported + excluded.imported,
-		published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
+		pending = pending + excluded.pending, published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
 		rating_1 = rating_1 + excluded.rating_1, rating_2 = rating_2 + excluded.rating_2, rating_3 = rating_3 + excluded.rating_3,
 		rating_4 = rating_4 + excluded.rating_4, rating_5 = rating_5 + excluded.rating_5;
 END;
@@ -1229,19 +1231,19 @@ WHEN OLD.state IS NOT NEW.state OR OLD.rating != NEW.rating OR OLD.channel_id !=
 	OR OLD.submitted_at != NEW.submitted_at
 BEGIN
 	UPDATE review_figures SET received = received - 1, imported = imported - (OLD.origin = 'imported'),
-		published = published - (OLD.state = 'published'),
+		pending = pending - (OLD.state = 'pending'), published = published - (OLD.state = 'published'),
 		rating_sum = rating_sum - (OLD.state = 'published') * OLD.rating,
 		rating_1 = rating_1 - (OLD.state = 'published' AND OLD.rating = 1), rating_2 = rating_2 - (OLD.state = 'published' AND OLD.rating = 2),
 		rating_3 = rating_3 - (OLD.state = 'published' AND OLD.rating = 3), rating_4 = rating_4 - (OLD.state = 'published' AND OLD.rating = 4),
 		rating_5 = rating_5 - (OLD.state = 'published' AND OLD.rating = 5)
 	WHERE hour = OLD.submitted_at / 3600000 AND channel_id = OLD.channel_id;
-	INSERT INTO review_figures (hour, channel_id, received, imported, published, rating_sum,
+	INSERT INTO review_figures (hour, channel_id, received, imported, pending, published, rating_sum,
 		rating_1, rating_2, rating_3, rating_4, rating_5)
-	VALUES (NEW.submitted_at / 3600000, NEW.channel_id, 1, NEW.origin = 'imported', NEW.state = 'published',
+	VALUES (NEW.submitted_at / 3600000, NEW.channel_id, 1, NEW.origin = 'imported', NEW.state = 'pending', NEW.state = 'published',
 		(NEW.state = 'published') * NEW.rating, NEW.state = 'published' AND NEW.rating = 1, NEW.state = 'published' AND NEW.rating = 2,
 		NEW.state = 'published' AND NEW.rating = 3, NEW.state = 'published' AND NEW.rating = 4, NEW.state = 'published' AND NEW.rating = 5)
 	ON CONFLICT (hour, channel_id) DO UPDATE SET received = received + excluded.received, imported = imported + excluded.imported,
-		published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
+		pending = pending + excluded.pending, published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
 		rating_1 = rating_1 + excluded.rating_1, rating_2 = rating_2 + excluded.rating_2, rating_3 = rating_3 + excluded.rating_3,
 		rating_4 = rating_4 + excluded.rating_4, rating_5 = rating_5 + excluded.rating_5;
 END;
@@ -1254,7 +1256,7 @@ BEGIN
 END;
 CREATE TRIGGER review_figures_delete AFTER DELETE ON reviews BEGIN
 	UPDATE review_figures SET received = received - 1, imported = imported - (OLD.origin = 'imported'),
-		published = published - (OLD.state = 'published'),
+		pending = pending - (OLD.state = 'pending'), published = published - (OLD.state = 'published'),
 		rating_sum = rating_sum - (OLD.state = 'published') * OLD.rating,
 		rating_1 = rating_1 - (OLD.state = 'published' AND OLD.rating = 1), rating_2 = rating_2 - (OLD.state = 'published' AND OLD.rating = 2),
 		rating_3 = rating_3 - (OLD.state = 'published' AND OLD.rating = 3), rating_4 = rating_4 - (OLD.state = 'published' AND OLD.rating = 4),
@@ -1388,9 +1390,9 @@ CREATE INDEX product_stats_top ON product_stats(scope, reviews);
 CREATE INDEX product_stats_market_top ON product_stats(scope, market, reviews);
 
 -- The figures of a database upgraded from version 13.
-INSERT INTO review_figures (hour, channel_id, received, imported, published, rating_sum,
+INSERT INTO review_figures (hour, channel_id, received, imported, pending, published, rating_sum,
 	rating_1, rating_2, rating_3, rating_4, rating_5, decided, decided_ms, decided_24h)
-SELECT submitted_at / 3600000, channel_id, count(*), sum(origin = 'imported'), sum(state = 'published'), sum((state = 'published') * rating),
+SELECT submitted_at / 3600000, channel_id, count(*), sum(origin = 'imported'), sum(state = 'pending'), sum(state = 'published'), sum((state = 'published') * rating),
 	sum(state = 'published' AND rating = 1), sum(state = 'published' AND rating = 2), sum(state = 'published' AND rating = 3),
 	sum(state = 'published' AND rating = 4), sum(state = 'published' AND rating = 5), 0, 0, 0
 FROM reviews GROUP BY 1, 2;

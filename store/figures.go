@@ -135,19 +135,46 @@ func (q *Q) inviteSlots(ctx context.Context, query string, args ...any) ([]Invit
 
 // Waiting is the moderation queue: reviews awaiting approval, those submitted
 // before a limit, and the oldest submission time (zero when none waits).
+// WaitingReviews gives it.
 type Waiting struct {
 	Count  int
 	Older  int
 	Oldest time.Time
 }
 
-// WaitingReviews reads the queue of scope; older counts reviews submitted before
-// before.
+// WaitingReviews reads the queue of scope from the figures: the pending count per
+// day, the days before before's day, the reviews of before's day submitted before it,
+// and the oldest submission (its hour from the figures, the time from the few
+// reviews of that hour).
 func (q *Q) WaitingReviews(ctx context.Context, s FigureScope, before time.Time) (Waiting, error) {
 	var w Waiting
+	var oldestDay sql.NullInt64
+	cut := Ms(before) / DayMs
+	err := q.c.QueryRowContext(ctx, `SELECT coalesce(sum(pending), 0), coalesce(sum(CASE WHEN day < ? THEN pending ELSE 0 END), 0),
+			min(CASE WHEN pending > 0 THEN day END)
+		FROM review_days WHERE `+qScope, append([]any{cut}, s.args()...)...).Scan(&w.Count, &w.Older, &oldestDay)
+	if err != nil || w.Count == 0 {
+		return w, translate(err)
+	}
+	var n int
+	err = q.c.QueryRowContext(ctx, `SELECT count(*) FROM reviews WHERE state = 'pending' AND submitted_at >= ? AND submitted_at < ? AND `+qScope,
+		append([]any{cut * DayMs, Ms(before)}, s.args()...)...).Scan(&n)
+	if err != nil {
+		return w, translate(err)
+	}
+	w.Older += n
+	if !oldestDay.Valid {
+		return w, nil
+	}
+	var hour sql.NullInt64
+	err = q.c.QueryRowContext(ctx, `SELECT min(hour) FROM review_figures WHERE hour >= ? AND hour < ? AND pending > 0 AND `+qScope,
+		append([]any{oldestDay.Int64 * 24, oldestDay.Int64*24 + 24}, s.args()...)...).Scan(&hour)
+	if err != nil || !hour.Valid {
+		return w, translate(err)
+	}
 	var oldest sql.NullInt64
-	err := q.c.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(submitted_at < ?), 0), min(submitted_at) FROM reviews
-		WHERE state = 'pending' AND `+qScope, append([]any{Ms(before)}, s.args()...)...).Scan(&w.Count, &w.Older, &oldest)
+	err = q.c.QueryRowContext(ctx, `SELECT min(submitted_at) FROM reviews WHERE state = 'pending' AND submitted_at >= ? AND submitted_at < ? AND `+qScope,
+		append([]any{hour.Int64 * HourMs, (hour.Int64 + 1) * HourMs}, s.args()...)...).Scan(&oldest)
 	w.Oldest = NullTime(oldest)
 	return w, translate(err)
 }

@@ -46,8 +46,8 @@ func figureTables(t *testing.T, db *sql.DB) string {
 	t.Helper()
 	var b strings.Builder
 	for _, q := range []string{
-		`SELECT hour, channel_id, received, imported, published, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5, with_media FROM review_figures ORDER BY 1, 2`,
-		`SELECT day, channel_id, received, imported, published, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5, with_media FROM review_days ORDER BY 1, 2`,
+		`SELECT hour, channel_id, received, imported, pending, published, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5, with_media FROM review_figures ORDER BY 1, 2`,
+		`SELECT day, channel_id, received, imported, pending, published, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5, with_media FROM review_days ORDER BY 1, 2`,
 		`SELECT hour, channel_id, sent, opened, reviewed FROM invite_figures ORDER BY 1, 2`,
 		`SELECT day, channel_id, sent, opened, reviewed FROM invite_days ORDER BY 1, 2`,
 		`SELECT invitation_id, opened, reviewed FROM invite_marks ORDER BY 1`,
@@ -119,7 +119,7 @@ func TestFiguresBackfilledOnUpgrade(t *testing.T) {
 	if got != want {
 		t.Fatalf("figures after the upgrade:\n%s\nfigures kept by the triggers:\n%s", got, want)
 	}
-	for _, line := range []string{"494447 1 2 0 2 8 0 0 1 0 1 1", "494445 1 1 1 1", "20601 1 2 2 1", "TR water 3", " water 4"} {
+	for _, line := range []string{"494447 1 2 0 0 2 8 0 0 1 0 1 1", "494445 1 1 1 1", "20601 1 2 2 1", "TR water 3", " water 4"} {
 		if !strings.Contains(want, line) {
 			t.Errorf("figures lack %q:\n%s", line, want)
 		}
