@@ -77,11 +77,28 @@ func (h *Handler) handleSharedReviewFeed(w http.ResponseWriter, r *http.Request,
 		return nil
 	}
 	hd.Set("Content-Type", "application/xml; charset=utf-8")
-	if r.Method == http.MethodHead {
-		return nil
+	cw := &countingWriter{w: w}
+	if _, err := h.Feeds.Write(ctx, cw, f); err != nil {
+		if cw.n == 0 {
+			return err
+		}
+		// The answer has begun: it stays unfinished (a broken document, never a
+		// shorter feed) and the failure goes to the log.
+		h.Core.Log.Warn("review feed cut short", "feed", v["id"], "bytes", cw.n, "err", err)
 	}
-	_, err = h.Feeds.Write(ctx, w, f)
-	return err
+	return nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w http.ResponseWriter
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // notModified applies If-None-Match, else If-Modified-Since (RFC 9110 13.2.2).
