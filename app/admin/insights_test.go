@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -215,4 +217,35 @@ func TestMetricsInsightsOverview(t *testing.T) {
 	}
 	expect(t, m.do("GET", "/admin/v1/insights?market=GB", nil, m.read), 200, "")
 	expect(t, m.do("GET", "/admin/v1/metrics", nil, nil), 401, "")
+}
+
+// TestMetricsFollowTheBrandsDays: the series folds reviews into the days of the
+// brand's time zone, daylight saving included (Europe/Berlin moves to summer time
+// on 2026-03-29), and a month's totals are the sum of its days.
+func TestMetricsFollowTheBrandsDays(t *testing.T) {
+	m := newModEnv(t)
+	if _, err := m.env.App.Brand.UpdateSettings(m.ctx, core.Console(), map[string]json.RawMessage{
+		"time_zone": json.RawMessage(`"Europe/Berlin"`)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []string{"2026-03-27T22:59:00Z", "2026-03-28T22:30:00Z", "2026-03-28T23:30:00Z", "2026-03-29T21:30:00Z",
+		"2026-03-29T22:30:00Z", "2026-03-31T21:59:00Z", "2026-03-31T22:00:00Z"} {
+		ts, _ := time.Parse(time.RFC3339, at)
+		m.raw("web", "published", func(r *store.Review) { r.SubmittedAt, r.PublishedAt = ts, ts })
+	}
+	res := m.do("GET", "/admin/v1/metrics?from=2026-03-28&to=2026-03-31", nil, m.read)
+	expect(t, res, 200, "")
+	got := []string{}
+	for _, p := range res.JSON["series"].([]any) {
+		p := p.(map[string]any)
+		got = append(got, fmt.Sprintf("%s:%v", p["start"], p["received"]))
+	}
+	if want := "2026-03-28:1 2026-03-29:2 2026-03-30:1 2026-03-31:1"; strings.Join(got, " ") != want {
+		t.Fatalf("series %v, want %s", got, want)
+	}
+	month := m.do("GET", "/admin/v1/metrics?period=month&from=2026-03-01&to=2026-04-30", nil, m.read)
+	series := month.JSON["series"].([]any)
+	wantFields(t, "March", series[0], map[string]any{"start": "2026-03-01", "received": 6.0})
+	wantFields(t, "April", series[1], map[string]any{"start": "2026-04-01", "received": 1.0})
+	wantFields(t, "time zone", month.JSON, map[string]any{"time_zone": "Europe/Berlin"})
 }
