@@ -14,6 +14,7 @@ import (
 	"reviewd/app/cli"
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/orders"
 	"reviewd/app/core/reviews"
 	"reviewd/store"
 	"reviewd/store/storetest"
@@ -71,7 +72,8 @@ type feedDoc struct {
 			Name  string   `xml:"product_name"`
 			URL   string   `xml:"product_url"`
 		} `xml:"products>product"`
-		Method string `xml:"collection_method"`
+		Method      string `xml:"collection_method"`
+		Transaction string `xml:"transaction_id"`
 	} `xml:"reviews>review"`
 }
 
@@ -140,7 +142,18 @@ func feedPath(t *testing.T, url string) string {
 // changes.
 func TestReviewFeed(t *testing.T) {
 	f := newFeedFx(t)
-	shown := f.review("web-tr", "published")
+	_, err := f.env.App.Orders.IngestOrders(context.Background(), core.Console(), orders.OrderRequest{Orders: []orders.OrderInput{{
+		Channel: "web-tr", ExternalID: "ORD-77", PaymentState: "paid", PlacedAt: "2026-05-20T10:00:00Z", CustomerEmail: "ayse@mail.example",
+		Items: []orders.LineInput{{LineReference: "L1", VariantKey: "MUG-BLUE", Title: "Mug", FulfilmentState: "delivered",
+			DeliveredAt: "2026-05-22T10:00:00Z"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, err := f.env.App.DB.Read().OrderByExternalID(context.Background(), "ORD-77")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := f.review("web-tr", "published", func(r *store.Review) { r.OrderID = order.ID })
 	hidden := f.review("web-tr", "published", func(r *store.Review) { r.HideName = true })
 	anon := f.review("web-tr", "published", func(r *store.Review) {
 		r.AuthorName, r.Title, r.VariantKey, r.VerificationMethod, r.Rating = "", "", "LAMP", core.VerifiedByOrderCheck, 3
@@ -186,8 +199,12 @@ func TestReviewFeed(t *testing.T) {
 	if r := doc.Reviews[byID[shown]]; r.Name.Value != "Ayşe Yılmaz" || r.Name.Anonymous != "false" || r.Content != "Keeps tea hot <really>." ||
 		r.Title != "Great mug" || r.Overall != "5" || r.Method != "post_fulfillment" || r.URL != "https://shop.example/mug-blue" ||
 		strings.Join(r.Product.GTIN, ",") != "8690000000011" || strings.Join(r.Product.MPN, ",") != "AC-MB" ||
-		strings.Join(r.Product.Brand, ",") != "Acme" || strings.Join(r.Product.SKU, ",") != "MUG-BLUE" || r.Product.Name != "Blue mug" {
+		strings.Join(r.Product.Brand, ",") != "Acme" || strings.Join(r.Product.SKU, ",") != "MUG-BLUE" || r.Product.Name != "Blue mug" ||
+		len(r.Transaction) != 34 || !strings.HasPrefix(r.Transaction, "t_") {
 		t.Fatalf("shown review: %+v", r)
+	}
+	if strings.Contains(string(feed.Body), "ORD-77") || strings.Contains(string(feed.Body), "mail.example") {
+		t.Fatal("the feed carries the order number or an e-mail address")
 	}
 	if r := doc.Reviews[byID[hidden]]; r.Name.Value != "A*** Y***" || r.Name.Anonymous != "true" {
 		t.Fatalf("hidden name: %+v", r.Name)
@@ -210,7 +227,7 @@ func TestReviewFeed(t *testing.T) {
 	}
 	// A review leaving the published state changes the feed.
 	f.env.Clock.Advance(time.Hour)
-	err := f.env.App.DB.WithTx(context.Background(), func(tx *store.Tx) error {
+	err = f.env.App.DB.WithTx(context.Background(), func(tx *store.Tx) error {
 		r, err := tx.ReviewByPublicID(context.Background(), hidden)
 		if err != nil {
 			return err
