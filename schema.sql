@@ -1239,3 +1239,316 @@ CREATE TABLE brand_exports (
 -- per key); the storefront's caches of verified keys depend on every other column.
 DROP TRIGGER read_generation_api_keys_update;
 CREATE TRIGGER read_generation_api_keys_update AFTER UPDATE OF public_id, kind, channel_id, scopes, label, key_hash, hint, created_at, revoked_at, site_key ON api_keys BEGIN UPDATE read_generation SET n = n + 1 WHERE id = 1; END;
+
+-- @version 17: product-review feeds, brand figures (reviews, invitations, sites, topics)
+
+-- Product-review feeds (GET /admin/v1/shared-review-feeds/<id>/<key>.xml): the
+-- scope is one channel, one market or (both empty) every channel; names is
+-- as_shown (hide_name reviews masked) or masked (every name masked). The key in the
+-- address is derived from the master key and salt (docs/decisions.md), so it is
+-- never stored and a deleted feed's address stays dead.
+CREATE TABLE review_feeds (
+	id             INTEGER PRIMARY KEY,
+	name           TEXT NOT NULL,
+	channel_id     INTEGER REFERENCES channels(id),
+	market         TEXT NOT NULL DEFAULT '',
+	names          TEXT NOT NULL CHECK (names IN ('as_shown', 'masked')),
+	publisher_name TEXT NOT NULL DEFAULT '',
+	salt           TEXT NOT NULL,
+	created_by     TEXT NOT NULL DEFAULT '',
+	created_at     INTEGER NOT NULL,
+	last_read_at   INTEGER
+);
+
+-- What the review feeds are built of moves n (reviews and catalogue products, moved
+-- by the triggers below); at is the newest updated_at seen (Last-Modified).
+CREATE TABLE feed_revision (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	n  INTEGER NOT NULL,
+	at INTEGER NOT NULL
+);
+INSERT INTO feed_revision (id, n, at) VALUES (1, 0, coalesce((SELECT max(updated_at) FROM reviews), 0));
+CREATE TRIGGER feed_revision_reviews_insert AFTER INSERT ON reviews BEGIN
+	UPDATE feed_revision SET n = n + 1, at = max(at, NEW.updated_at) WHERE id = 1; END;
+CREATE TRIGGER feed_revision_reviews_update AFTER UPDATE OF state, rating, title, body, author_name, hide_name, variant_key,
+	channel_id, market, experience, origin, submitted_at, order_id ON reviews BEGIN
+	UPDATE feed_revision SET n = n + 1, at = max(at, NEW.updated_at) WHERE id = 1; END;
+CREATE TRIGGER feed_revision_reviews_delete AFTER DELETE ON reviews BEGIN UPDATE feed_revision SET n = n + 1 WHERE id = 1; END;
+CREATE TRIGGER feed_revision_products_insert AFTER INSERT ON products BEGIN
+	UPDATE feed_revision SET n = n + 1, at = max(at, NEW.updated_at) WHERE id = 1; END;
+CREATE TRIGGER feed_revision_products_update AFTER UPDATE ON products BEGIN
+	UPDATE feed_revision SET n = n + 1, at = max(at, NEW.updated_at) WHERE id = 1; END;
+CREATE TRIGGER feed_revision_products_delete AFTER DELETE ON products BEGIN UPDATE feed_revision SET n = n + 1 WHERE id = 1; END;
+
+-- Brand figures, kept by triggers in the transaction of every write that changes
+-- them (docs/decisions.md, "Metrics, insights, overview"). Each is kept per UTC hour
+-- (ms / 3600000) and rolled up per UTC day (ms / 86400000) by triggers on the hour
+-- rows: a period in any time zone is its whole UTC days plus the hours of the days
+-- its local midnights cut.
+--
+-- review_figures: reviews by the hour they were submitted. received counts every
+-- review, imported the imported ones, pending those now awaiting approval;
+-- published, rating_sum and rating_1..5 those now published; with_media the published ones with a ready photo or video
+-- (review_listing.has_media); decided, decided_ms and decided_24h the moves from
+-- pending to published or rejected made by a later transaction than the submission
+-- (a moderator's decision, not an automatic publication), with the wait summed.
+CREATE TABLE review_figures (
+	hour        INTEGER NOT NULL,
+	channel_id  INTEGER NOT NULL,
+	received    INTEGER NOT NULL DEFAULT 0,
+	imported    INTEGER NOT NULL DEFAULT 0,
+	pending     INTEGER NOT NULL DEFAULT 0,
+	published   INTEGER NOT NULL DEFAULT 0,
+	rating_sum  INTEGER NOT NULL DEFAULT 0,
+	rating_1    INTEGER NOT NULL DEFAULT 0,
+	rating_2    INTEGER NOT NULL DEFAULT 0,
+	rating_3    INTEGER NOT NULL DEFAULT 0,
+	rating_4    INTEGER NOT NULL DEFAULT 0,
+	rating_5    INTEGER NOT NULL DEFAULT 0,
+	with_media  INTEGER NOT NULL DEFAULT 0,
+	decided     INTEGER NOT NULL DEFAULT 0,
+	decided_ms  INTEGER NOT NULL DEFAULT 0,
+	decided_24h INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (hour, channel_id)
+) WITHOUT ROWID;
+CREATE TABLE review_days (
+	day         INTEGER NOT NULL,
+	channel_id  INTEGER NOT NULL,
+	received    INTEGER NOT NULL DEFAULT 0,
+	imported    INTEGER NOT NULL DEFAULT 0,
+	pending     INTEGER NOT NULL DEFAULT 0,
+	published   INTEGER NOT NULL DEFAULT 0,
+	rating_sum  INTEGER NOT NULL DEFAULT 0,
+	rating_1    INTEGER NOT NULL DEFAULT 0,
+	rating_2    INTEGER NOT NULL DEFAULT 0,
+	rating_3    INTEGER NOT NULL DEFAULT 0,
+	rating_4    INTEGER NOT NULL DEFAULT 0,
+	rating_5    INTEGER NOT NULL DEFAULT 0,
+	with_media  INTEGER NOT NULL DEFAULT 0,
+	decided     INTEGER NOT NULL DEFAULT 0,
+	decided_ms  INTEGER NOT NULL DEFAULT 0,
+	decided_24h INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (day, channel_id)
+) WITHOUT ROWID;
+CREATE TRIGGER review_days_insert AFTER INSERT ON review_figures BEGIN
+	INSERT INTO review_days (day, channel_id, received, imported, pending, published, rating_sum, rating_1, rating_2, rating_3, rating_4,
+		rating_5, with_media, decided, decided_ms, decided_24h)
+	VALUES (NEW.hour / 24, NEW.channel_id, NEW.received, NEW.imported, NEW.pending, NEW.published, NEW.rating_sum, NEW.rating_1, NEW.rating_2,
+		NEW.rating_3, NEW.rating_4, NEW.rating_5, NEW.with_media, NEW.decided, NEW.decided_ms, NEW.decided_24h)
+	ON CONFLICT (day, channel_id) DO UPDATE SET received = received + excluded.received, imported = imported + excluded.imported,
+		pending = pending + excluded.pending, published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
+		rating_1 = rating_1 + excluded.rating_1, rating_2 = rating_2 + excluded.rating_2, rating_3 = rating_3 + excluded.rating_3,
+		rating_4 = rating_4 + excluded.rating_4, rating_5 = rating_5 + excluded.rating_5, with_media = with_media + excluded.with_media,
+		decided = decided + excluded.decided, decided_ms = decided_ms + excluded.decided_ms, decided_24h = decided_24h + excluded.decided_24h;
+END;
+CREATE TRIGGER review_days_update AFTER UPDATE ON review_figures BEGIN
+	UPDATE review_days SET received = received + NEW.received - OLD.received, imported = imported + NEW.imported - OLD.imported,
+		pending = pending + NEW.pending - OLD.pending, published = published + NEW.published - OLD.published, rating_sum = rating_sum + NEW.rating_sum - OLD.rating_sum,
+		rating_1 = rating_1 + NEW.rating_1 - OLD.rating_1, rating_2 = rating_2 + NEW.rating_2 - OLD.rating_2,
+		rating_3 = rating_3 + NEW.rating_3 - OLD.rating_3, rating_4 = rating_4 + NEW.rating_4 - OLD.rating_4,
+		rating_5 = rating_5 + NEW.rating_5 - OLD.rating_5, with_media = with_media + NEW.with_media - OLD.with_media,
+		decided = decided + NEW.decided - OLD.decided, decided_ms = decided_ms + NEW.decided_ms - OLD.decided_ms,
+		decided_24h = decided_24h + NEW.decided_24h - OLD.decided_24h
+	WHERE day = NEW.hour / 24 AND channel_id = NEW.channel_id;
+END;
+
+CREATE TRIGGER review_figures_insert AFTER INSERT ON reviews BEGIN
+	INSERT INTO review_figures (hour, channel_id, received, imported, pending, published, rating_sum,
+		rating_1, rating_2, rating_3, rating_4, rating_5)
+	VALUES (NEW.submitted_at / 3600000, NEW.channel_id, 1, NEW.origin = 'imported', NEW.state = 'pending', NEW.state = 'published',
+		(NEW.state = 'published') * NEW.rating, NEW.state = 'published' AND NEW.rating = 1, NEW.state = 'published' AND NEW.rating = 2,
+		NEW.state = 'published' AND NEW.rating = 3, NEW.state = 'published' AND NEW.rating = 4, NEW.state = 'published' AND NEW.rating = 5)
+	ON CONFLICT (hour, channel_id) DO UPDATE SET received = received + excluded.received, imported = imported + excluded.imported,
+		pending = pending + excluded.pending, published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
+		rating_1 = rating_1 + excluded.rating_1, rating_2 = rating_2 + excluded.rating_2, rating_3 = rating_3 + excluded.rating_3,
+		rating_4 = rating_4 + excluded.rating_4, rating_5 = rating_5 + excluded.rating_5;
+END;
+CREATE TRIGGER review_figures_update AFTER UPDATE OF state, rating, channel_id, origin, submitted_at ON reviews
+WHEN OLD.state IS NOT NEW.state OR OLD.rating != NEW.rating OR OLD.channel_id != NEW.channel_id OR OLD.origin != NEW.origin
+	OR OLD.submitted_at != NEW.submitted_at
+BEGIN
+	UPDATE review_figures SET received = received - 1, imported = imported - (OLD.origin = 'imported'),
+		pending = pending - (OLD.state = 'pending'), published = published - (OLD.state = 'published'),
+		rating_sum = rating_sum - (OLD.state = 'published') * OLD.rating,
+		rating_1 = rating_1 - (OLD.state = 'published' AND OLD.rating = 1), rating_2 = rating_2 - (OLD.state = 'published' AND OLD.rating = 2),
+		rating_3 = rating_3 - (OLD.state = 'published' AND OLD.rating = 3), rating_4 = rating_4 - (OLD.state = 'published' AND OLD.rating = 4),
+		rating_5 = rating_5 - (OLD.state = 'published' AND OLD.rating = 5)
+	WHERE hour = OLD.submitted_at / 3600000 AND channel_id = OLD.channel_id;
+	INSERT INTO review_figures (hour, channel_id, received, imported, pending, published, rating_sum,
+		rating_1, rating_2, rating_3, rating_4, rating_5)
+	VALUES (NEW.submitted_at / 3600000, NEW.channel_id, 1, NEW.origin = 'imported', NEW.state = 'pending', NEW.state = 'published',
+		(NEW.state = 'published') * NEW.rating, NEW.state = 'published' AND NEW.rating = 1, NEW.state = 'published' AND NEW.rating = 2,
+		NEW.state = 'published' AND NEW.rating = 3, NEW.state = 'published' AND NEW.rating = 4, NEW.state = 'published' AND NEW.rating = 5)
+	ON CONFLICT (hour, channel_id) DO UPDATE SET received = received + excluded.received, imported = imported + excluded.imported,
+		pending = pending + excluded.pending, published = published + excluded.published, rating_sum = rating_sum + excluded.rating_sum,
+		rating_1 = rating_1 + excluded.rating_1, rating_2 = rating_2 + excluded.rating_2, rating_3 = rating_3 + excluded.rating_3,
+		rating_4 = rating_4 + excluded.rating_4, rating_5 = rating_5 + excluded.rating_5;
+END;
+CREATE TRIGGER review_figures_decided AFTER UPDATE OF state ON reviews
+WHEN OLD.state = 'pending' AND NEW.state IN ('published', 'rejected') AND NEW.updated_at > NEW.submitted_at
+BEGIN
+	UPDATE review_figures SET decided = decided + 1, decided_ms = decided_ms + (NEW.updated_at - NEW.submitted_at),
+		decided_24h = decided_24h + (NEW.updated_at - NEW.submitted_at <= 86400000)
+	WHERE hour = NEW.submitted_at / 3600000 AND channel_id = NEW.channel_id;
+END;
+CREATE TRIGGER review_figures_delete AFTER DELETE ON reviews BEGIN
+	UPDATE review_figures SET received = received - 1, imported = imported - (OLD.origin = 'imported'),
+		pending = pending - (OLD.state = 'pending'), published = published - (OLD.state = 'published'),
+		rating_sum = rating_sum - (OLD.state = 'published') * OLD.rating,
+		rating_1 = rating_1 - (OLD.state = 'published' AND OLD.rating = 1), rating_2 = rating_2 - (OLD.state = 'published' AND OLD.rating = 2),
+		rating_3 = rating_3 - (OLD.state = 'published' AND OLD.rating = 3), rating_4 = rating_4 - (OLD.state = 'published' AND OLD.rating = 4),
+		rating_5 = rating_5 - (OLD.state = 'published' AND OLD.rating = 5)
+	WHERE hour = OLD.submitted_at / 3600000 AND channel_id = OLD.channel_id;
+END;
+CREATE TRIGGER review_figures_media_insert AFTER INSERT ON review_listing WHEN NEW.has_media = 1 BEGIN
+	UPDATE review_figures SET with_media = with_media + 1
+	WHERE (hour, channel_id) = (SELECT submitted_at / 3600000, channel_id FROM reviews WHERE id = NEW.review_id);
+END;
+CREATE TRIGGER review_figures_media_update AFTER UPDATE OF has_media ON review_listing WHEN OLD.has_media != NEW.has_media BEGIN
+	UPDATE review_figures SET with_media = with_media + NEW.has_media - OLD.has_media
+	WHERE (hour, channel_id) = (SELECT submitted_at / 3600000, channel_id FROM reviews WHERE id = NEW.review_id);
+END;
+CREATE TRIGGER review_figures_media_delete AFTER DELETE ON review_listing WHEN OLD.has_media = 1 BEGIN
+	UPDATE review_figures SET with_media = with_media - 1
+	WHERE (hour, channel_id) = (SELECT submitted_at / 3600000, channel_id FROM reviews WHERE id = OLD.review_id);
+END;
+
+-- invite_figures: product-review invitations by the hour they were sent: sent, and
+-- of those opened (an "opened" mail event of the invitation or its reminder, or a
+-- review written) and reviewed (at least one product of the order reviewed).
+-- invite_marks remembers which invitations were counted opened or reviewed.
+CREATE TABLE invite_figures (
+	hour       INTEGER NOT NULL,
+	channel_id INTEGER NOT NULL,
+	sent       INTEGER NOT NULL DEFAULT 0,
+	opened     INTEGER NOT NULL DEFAULT 0,
+	reviewed   INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (hour, channel_id)
+) WITHOUT ROWID;
+CREATE TABLE invite_days (
+	day        INTEGER NOT NULL,
+	channel_id INTEGER NOT NULL,
+	sent       INTEGER NOT NULL DEFAULT 0,
+	opened     INTEGER NOT NULL DEFAULT 0,
+	reviewed   INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (day, channel_id)
+) WITHOUT ROWID;
+CREATE TRIGGER invite_days_insert AFTER INSERT ON invite_figures BEGIN
+	INSERT INTO invite_days (day, channel_id, sent, opened, reviewed) VALUES (NEW.hour / 24, NEW.channel_id, NEW.sent, NEW.opened, NEW.reviewed)
+	ON CONFLICT (day, channel_id) DO UPDATE SET sent = sent + excluded.sent, opened = opened + excluded.opened, reviewed = reviewed + excluded.reviewed;
+END;
+CREATE TRIGGER invite_days_update AFTER UPDATE ON invite_figures BEGIN
+	UPDATE invite_days SET sent = sent + NEW.sent - OLD.sent, opened = opened + NEW.opened - OLD.opened, reviewed = reviewed + NEW.reviewed - OLD.reviewed
+	WHERE day = NEW.hour / 24 AND channel_id = NEW.channel_id;
+END;
+CREATE TABLE invite_marks (
+	invitation_id INTEGER PRIMARY KEY,
+	opened        INTEGER NOT NULL DEFAULT 0,
+	reviewed      INTEGER NOT NULL DEFAULT 0
+);
+CREATE TRIGGER invite_figures_sent_insert AFTER INSERT ON invitations WHEN NEW.kind = 'invitation' AND NEW.state = 'sent' BEGIN
+	INSERT INTO invite_figures (hour, channel_id, sent) VALUES (coalesce(NEW.sent_at, NEW.updated_at) / 3600000, NEW.channel_id, 1)
+	ON CONFLICT (hour, channel_id) DO UPDATE SET sent = sent + 1;
+END;
+CREATE TRIGGER invite_figures_sent_update AFTER UPDATE OF state, sent_at ON invitations
+WHEN NEW.kind = 'invitation' AND (OLD.state = 'sent' OR NEW.state = 'sent')
+	AND (OLD.state IS NOT NEW.state OR OLD.sent_at IS NOT NEW.sent_at)
+BEGIN
+	UPDATE invite_figures SET sent = sent - 1
+	WHERE OLD.state = 'sent' AND hour = coalesce(OLD.sent_at, OLD.updated_at) / 3600000 AND channel_id = OLD.channel_id;
+	INSERT INTO invite_figures (hour, channel_id, sent)
+	SELECT coalesce(NEW.sent_at, NEW.updated_at) / 3600000, NEW.channel_id, 1 WHERE NEW.state = 'sent'
+	ON CONFLICT (hour, channel_id) DO UPDATE SET sent = sent + 1;
+END;
+CREATE TRIGGER invite_marks_opened AFTER INSERT ON mail_events WHEN NEW.type = 'opened' AND NEW.send_log_id IS NOT NULL BEGIN
+	INSERT INTO invite_marks (invitation_id, opened)
+	SELECT coalesce(i.parent_id, i.id), 1 FROM send_logs s JOIN invitations i ON i.id = s.invitation_id
+	WHERE s.id = NEW.send_log_id AND i.kind IN ('invitation', 'reminder')
+	ON CONFLICT (invitation_id) DO UPDATE SET opened = 1;
+END;
+CREATE TRIGGER invite_marks_reviewed AFTER INSERT ON reviews
+WHEN NEW.order_id IS NOT NULL AND NEW.origin = 'own' AND NEW.experience = 'product' BEGIN
+	INSERT INTO invite_marks (invitation_id, opened, reviewed)
+	SELECT id, 1, 1 FROM invitations WHERE order_id = NEW.order_id AND kind = 'invitation' AND state = 'sent'
+	ON CONFLICT (invitation_id) DO UPDATE SET opened = 1, reviewed = 1;
+END;
+CREATE TRIGGER invite_figures_marks_insert AFTER INSERT ON invite_marks BEGIN
+	INSERT INTO invite_figures (hour, channel_id, opened, reviewed)
+	SELECT coalesce(sent_at, updated_at) / 3600000, channel_id, NEW.opened, NEW.reviewed FROM invitations WHERE id = NEW.invitation_id
+	ON CONFLICT (hour, channel_id) DO UPDATE SET opened = opened + excluded.opened, reviewed = reviewed + excluded.reviewed;
+END;
+CREATE TRIGGER invite_figures_marks_update AFTER UPDATE ON invite_marks
+WHEN OLD.opened != NEW.opened OR OLD.reviewed != NEW.reviewed BEGIN
+	UPDATE invite_figures SET opened = opened + NEW.opened - OLD.opened, reviewed = reviewed + NEW.reviewed - OLD.reviewed
+	WHERE (hour, channel_id) = (SELECT coalesce(sent_at, updated_at) / 3600000, channel_id FROM invitations WHERE id = NEW.invitation_id);
+END;
+
+-- site_figures: the store server's order and delivery transfers per channel code and
+-- hour (ingest_requests keeps only 30 days; these stay): calls, refused (status 400
+-- and above) and the newest call.
+CREATE TABLE site_figures (
+	hour    INTEGER NOT NULL,
+	channel TEXT NOT NULL,
+	calls   INTEGER NOT NULL DEFAULT 0,
+	refused INTEGER NOT NULL DEFAULT 0,
+	last_at INTEGER NOT NULL,
+	PRIMARY KEY (hour, channel)
+) WITHOUT ROWID;
+CREATE INDEX site_figures_channel ON site_figures(channel, hour);
+CREATE TRIGGER site_figures_ingest AFTER INSERT ON ingest_requests BEGIN
+	INSERT INTO site_figures (hour, channel, calls, refused, last_at) VALUES (NEW.at / 3600000, NEW.channel, 1, NEW.status >= 400, NEW.at)
+	ON CONFLICT (hour, channel) DO UPDATE SET calls = calls + 1, refused = refused + excluded.refused, last_at = max(last_at, excluded.last_at);
+END;
+
+-- topic_figures: the words of published reviews per market (and market '' for all
+-- markets) with the number of reviews containing each, summed over the variants'
+-- product_words.
+CREATE TABLE topic_figures (
+	market  TEXT NOT NULL,
+	word    TEXT NOT NULL,
+	form    TEXT NOT NULL,
+	reviews INTEGER NOT NULL,
+	PRIMARY KEY (market, word)
+) WITHOUT ROWID;
+CREATE INDEX topic_figures_top ON topic_figures(market, reviews);
+CREATE TRIGGER topic_figures_insert AFTER INSERT ON product_words WHEN NEW.scope = 'variant' BEGIN
+	INSERT INTO topic_figures (market, word, form, reviews) VALUES (NEW.market, NEW.word, NEW.form, NEW.reviews), ('', NEW.word, NEW.form, NEW.reviews)
+	ON CONFLICT (market, word) DO UPDATE SET reviews = reviews + excluded.reviews;
+END;
+CREATE TRIGGER topic_figures_update AFTER UPDATE OF reviews ON product_words WHEN NEW.scope = 'variant' AND OLD.reviews != NEW.reviews BEGIN
+	UPDATE topic_figures SET reviews = reviews + NEW.reviews - OLD.reviews WHERE market IN (NEW.market, '') AND word = NEW.word;
+END;
+CREATE TRIGGER topic_figures_delete AFTER DELETE ON product_words WHEN OLD.scope = 'variant' BEGIN
+	UPDATE topic_figures SET reviews = reviews - OLD.reviews WHERE market IN (OLD.market, '') AND word = OLD.word;
+END;
+
+-- Top products: product figures by review count.
+CREATE INDEX product_stats_top ON product_stats(scope, reviews);
+CREATE INDEX product_stats_market_top ON product_stats(scope, market, reviews);
+
+-- The figures of a database upgraded from version 13.
+INSERT INTO review_figures (hour, channel_id, received, imported, pending, published, rating_sum,
+	rating_1, rating_2, rating_3, rating_4, rating_5, decided, decided_ms, decided_24h)
+SELECT submitted_at / 3600000, channel_id, count(*), sum(origin = 'imported'), sum(state = 'pending'), sum(state = 'published'), sum((state = 'published') * rating),
+	sum(state = 'published' AND rating = 1), sum(state = 'published' AND rating = 2), sum(state = 'published' AND rating = 3),
+	sum(state = 'published' AND rating = 4), sum(state = 'published' AND rating = 5), 0, 0, 0
+FROM reviews GROUP BY 1, 2;
+UPDATE review_figures SET with_media = m.n
+FROM (SELECT r.submitted_at / 3600000 AS hour, r.channel_id, count(*) AS n FROM review_listing l JOIN reviews r ON r.id = l.review_id
+	WHERE l.has_media = 1 GROUP BY 1, 2) AS m
+WHERE m.hour = review_figures.hour AND m.channel_id = review_figures.channel_id;
+INSERT INTO invite_figures (hour, channel_id, sent)
+SELECT coalesce(sent_at, updated_at) / 3600000, channel_id, count(*) FROM invitations WHERE kind = 'invitation' AND state = 'sent' GROUP BY 1, 2;
+INSERT INTO invite_marks (invitation_id, opened, reviewed)
+SELECT i.id, 1, 1 FROM invitations i WHERE i.kind = 'invitation' AND i.state = 'sent'
+	AND EXISTS (SELECT 1 FROM reviews r WHERE r.order_id = i.order_id AND r.origin = 'own' AND r.experience = 'product');
+INSERT INTO invite_marks (invitation_id, opened)
+SELECT DISTINCT coalesce(i.parent_id, i.id), 1 FROM mail_events e JOIN send_logs s ON s.id = e.send_log_id JOIN invitations i ON i.id = s.invitation_id
+WHERE e.type = 'opened' AND i.kind IN ('invitation', 'reminder')
+ON CONFLICT (invitation_id) DO NOTHING;
+INSERT INTO site_figures (hour, channel, calls, refused, last_at)
+SELECT at / 3600000, channel, count(*), sum(status >= 400), max(at) FROM ingest_requests GROUP BY 1, 2;
+INSERT INTO topic_figures (market, word, form, reviews)
+SELECT market, word, min(form), sum(reviews) FROM product_words WHERE scope = 'variant' GROUP BY market, word;
+INSERT INTO topic_figures (market, word, form, reviews)
+SELECT '', word, min(form), sum(reviews) FROM product_words WHERE scope = 'variant' GROUP BY word;

@@ -17,6 +17,8 @@ import (
 	"reviewd/app/core/catalogue"
 	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
+	"reviewd/app/core/feeds"
+	"reviewd/app/core/insights"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/privacy"
@@ -151,6 +153,9 @@ type Domain struct {
 	Marketplace *marketplace.Service
 	// Exports builds the whole-brand archives.
 	Exports *brandexport.Service
+	// Feeds and Insights: product-review feeds and the brand's figures.
+	Feeds    *feeds.Service
+	Insights *insights.Service
 }
 
 // Parts are what the domain services are built from: the database, keyring,
@@ -211,6 +216,8 @@ func NewDomain(p Parts) Domain {
 	d.Marketplace = marketplace.New(db, keys, p.Outbound, d.Reviews, d.Catalogue, log)
 	d.Marketplace.Sending = d.Sending
 	d.Exports = &brandexport.Service{DB: db, Recorder: rec, Clock: clock, Log: log, Dir: p.ExportDir}
+	d.Feeds = &feeds.Service{DB: db, Keys: keys, PublicURL: url, Log: log}
+	d.Insights = &insights.Service{DB: db, Brand: d.Brand}
 	return d
 }
 
@@ -238,6 +245,7 @@ func (a *App) SetPublicURL(u string) {
 	a.Config.PublicURL = u
 	a.Read.PublicURL, a.Sending.PublicURL, a.Reviews.PublicURL, a.QA.PublicURL = u, u, u, u
 	a.Access.PublicURL = u
+	a.Feeds.PublicURL = u
 }
 
 // Close closes the database.

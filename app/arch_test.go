@@ -34,6 +34,9 @@ var layers = map[string]int{
 	"reviewd/app/core/marketplace": 7,
 	// The whole-brand archive (reads every table through store; media store).
 	"reviewd/app/core/brandexport": 1,
+	// Product-review feeds and the brand's figures.
+	"reviewd/app/core/feeds":    1,
+	"reviewd/app/core/insights": 3,
 }
 
 // reviewStateWriters are the store methods that change a review's state, content

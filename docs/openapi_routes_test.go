@@ -157,6 +157,7 @@ func ops() []op {
 	out = append(out, accessOps()...)
 	out = append(out, channelsOps()...)
 	out = append(out, marketOps()...)
+	out = append(out, figuresOps()...)
 	out = append(out, panelOps()...)
 	out = append(out, repliesOps()...)
 	return out

@@ -265,7 +265,10 @@ func (f *flow) covered() {
 		"/admin/v1/audit-":                       "TestOpenAPIPrivacyAnswers",
 		"/admin/v1/reviews/{id}/seller-response": "TestOpenAPIRepliesAnswers", "/admin/v1/reviews/{id}/resolution": "TestOpenAPIRepliesAnswers",
 		"/admin/v1/invite-templates": "TestOpenAPIRepliesAnswers", "/admin/v1/brand-export": "TestOpenAPIRepliesAnswers",
-		"/panel/": "HTML pages for people: app/panel and the browser tests", "/admin/reviews/": "a redirect into the panel: app/panel tests",
+		"/admin/v1/review-feeds": "TestOpenAPIFiguresAnswers", "/admin/v1/shared-review-feeds/": "TestOpenAPIFiguresAnswers",
+		"/admin/v1/metrics": "TestOpenAPIFiguresAnswers", "/admin/v1/insights": "TestOpenAPIFiguresAnswers",
+		"/admin/v1/overview": "TestOpenAPIFiguresAnswers",
+		"/panel/":            "HTML pages for people: app/panel and the browser tests", "/admin/reviews/": "a redirect into the panel: app/panel tests",
 	}
 	for _, p := range accessAnswerPrefixes {
 		elsewhere[p] = "TestOpenAPIAccessAnswers"

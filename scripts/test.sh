@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command for reviewd:  ./scripts/test.sh
 #
-# 1. installs missing system tools (ffmpeg, clamav-daemon + clamav, chromium)
+# 1. installs missing system tools (ffmpeg, clamav-daemon + clamav, chromium,
+#    libxml2-utils for xmllint, which validates the review feed against its XSD)
 #    via apt-get, as root or through sudo; otherwise warns and continues
 #    (tests needing a missing tool skip with a message)
 # 2. installs webtest/ node packages (playwright-core, axe-core; never a browser)
@@ -17,7 +18,7 @@
 #                          on a quiet machine takes 15 on one loaded many times over
 #
 # Exported to the tests (only when the tool is available):
-#   REVIEWD_FFMPEG, REVIEWD_FFPROBE, REVIEWD_CHROMIUM, REVIEWD_WEBTEST_DIR,
+#   REVIEWD_FFMPEG, REVIEWD_FFPROBE, REVIEWD_CHROMIUM, REVIEWD_WEBTEST_DIR, REVIEWD_XMLLINT,
 #   REVIEWD_TEST_CLAMD=tcp:127.0.0.1:<port>
 set -euo pipefail
 
@@ -34,6 +35,7 @@ missing=()
 have clamd || missing+=(clamav-daemon)
 have sigtool || missing+=(clamav)
 have chromium || missing+=(chromium)
+have xmllint || missing+=(libxml2-utils)
 
 if ((${#missing[@]})); then
   if [[ ${REVIEWD_SKIP_INSTALL:-} == 1 ]]; then
@@ -64,6 +66,10 @@ if have ffmpeg && have ffprobe; then
   REVIEWD_FFMPEG=$(command -v ffmpeg)
   REVIEWD_FFPROBE=$(command -v ffprobe)
   export REVIEWD_FFMPEG REVIEWD_FFPROBE
+fi
+if have xmllint; then
+  REVIEWD_XMLLINT=$(command -v xmllint)
+  export REVIEWD_XMLLINT
 fi
 if [[ -x /usr/bin/chromium ]]; then
   export REVIEWD_CHROMIUM=/usr/bin/chromium

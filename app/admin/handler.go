@@ -17,6 +17,8 @@ import (
 	"reviewd/app/core/catalogue"
 	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
+	"reviewd/app/core/feeds"
+	"reviewd/app/core/insights"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/privacy"
@@ -53,8 +55,12 @@ type Handler struct {
 	Catalogue *catalogue.Service
 	// Exports serves the whole-brand archive (brand_export.go).
 	Exports *brandexport.Service
-	Auth    *web.Auth
-	Limits  *web.Limits
+	// Feeds serves the product-review feeds (review_feeds.go).
+	Feeds *feeds.Service
+	// Insights serves the metrics, insights and overview (insights.go).
+	Insights *insights.Service
+	Auth     *web.Auth
+	Limits   *web.Limits
 }
 
 // route is one line of the route table: method, path, who may call it, the

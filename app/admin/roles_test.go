@@ -40,6 +40,8 @@ var pathSamples = map[string]string{
 	"{id:pf_[0-9]+}":                "pf_999",
 	"{id:tpl_[0-9]+}":               "tpl_999",
 	"{id:bx_[0-9]+}":                "bx_999",
+	"{id:rf_[0-9]+}":                "rf_999",
+	"{key:[0-9a-f]{32}}":            "00000000000000000000000000000000",
 	"{code:" + channelCodeRe + "}":  "nope",
 	"{domain:" + domainNameRe + "}": "nope.example",
 }

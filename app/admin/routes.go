@@ -149,5 +149,15 @@ func (h *Handler) routes() []route {
 		{"GET", "/admin/v1/product-feeds", panelNotKey, core.PermWrite, h.handleProductFeedList},
 		{"POST", "/admin/v1/product-feeds", panelNotKey, core.PermWrite, h.handleProductFeedCreate},
 		{"DELETE", "/admin/v1/product-feeds/{id:pf_[0-9]+}", panelNotKey, core.PermWrite, h.handleProductFeedDelete},
+		// Product-review feeds (review_feeds.go): definitions in a panel session with
+		// change-settings; the feed itself is public at its secret address.
+		{"GET", "/admin/v1/review-feeds", panelNotKey, core.PermWrite, h.handleReviewFeedList},
+		{"POST", "/admin/v1/review-feeds", panelNotKey, core.PermWrite, h.handleReviewFeedCreate},
+		{"DELETE", "/admin/v1/review-feeds/{id:rf_[0-9]+}", panelNotKey, core.PermWrite, h.handleReviewFeedDelete},
+		{"GET", "/admin/v1/shared-review-feeds/{id:rf_[0-9]+}/{key:[0-9a-f]{32}}.xml", open, "", h.handleSharedReviewFeed},
+		// Figures (insights.go).
+		{"GET", "/admin/v1/metrics", keyOrPanel, core.PermRead, h.handleMetrics},
+		{"GET", "/admin/v1/insights", keyOrPanel, core.PermRead, h.handleInsights},
+		{"GET", "/admin/v1/overview", keyOrPanel, core.PermRead, h.handleOverview},
 	}
 }

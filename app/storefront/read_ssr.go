@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
@@ -60,15 +59,7 @@ func writeAnswer(w http.ResponseWriter, cacheControl string, out readmodel.Answe
 
 // etagMatches reports whether an If-None-Match header names etag (weak
 // comparison, as RFC 9110 asks for If-None-Match; * matches any).
-func etagMatches(header, etag string) bool {
-	for _, t := range strings.Split(header, ",") {
-		t = strings.TrimSpace(t)
-		if t == "*" || strings.TrimPrefix(t, "W/") == etag {
-			return true
-		}
-	}
-	return false
-}
+func etagMatches(header, etag string) bool { return web.ETagMatches(header, etag) }
 
 // handleReviewsCSS serves GET /static/reviews.css, the component's style sheet with
 // the eight themes. It changes only with the binary: its ETag is its hash, and
