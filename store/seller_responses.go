@@ -114,6 +114,20 @@ func (tx *Tx) DeleteResolution(ctx context.Context, reviewID int64) error {
 	return affectedOne(res, err)
 }
 
+// MaskSellerResponse replaces the text of a review's seller response after an
+// erasure masked the reviewer's personal data in it; the actor and times stay.
+func (tx *Tx) MaskSellerResponse(ctx context.Context, reviewID int64, body string) error {
+	_, err := tx.c.ExecContext(ctx, `UPDATE seller_responses SET body = ? WHERE review_id = ?`, body, reviewID)
+	return translate(err)
+}
+
+// MaskResolution replaces the text of a review's resolution note after an erasure
+// masked the reviewer's personal data in it.
+func (tx *Tx) MaskResolution(ctx context.Context, reviewID int64, body string) error {
+	_, err := tx.c.ExecContext(ctx, `UPDATE review_resolutions SET body = ? WHERE review_id = ?`, body, reviewID)
+	return translate(err)
+}
+
 // affectedOne turns the result of a write that names one row into ErrNotFound when
 // it touched none.
 func affectedOne(res sql.Result, err error) error {
@@ -122,6 +136,40 @@ func affectedOne(res sql.Result, err error) error {
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return ErrNotFound
+	}
+	return nil
+}
+
+// RecordTexts lists the id and detail (JSON) of a review's history entries and of
+// the activity entries about it (target review publicID) that hold a detail: an
+// erasure masks the person's data in them.
+func (q *Q) RecordTexts(ctx context.Context, reviewID int64, publicID string) (history, activity []TextRow, err error) {
+	scan := func(sc scanner) (TextRow, error) {
+		var t TextRow
+		return t, translate(sc.Scan(&t.ID, &t.Text))
+	}
+	rows, err := q.c.QueryContext(ctx, `SELECT id, detail FROM review_history WHERE review_id = ? AND detail NOT IN ('', 'null', '{}')`, reviewID)
+	if history, err = collect(rows, err, scan); err != nil {
+		return nil, nil, err
+	}
+	rows, err = q.c.QueryContext(ctx, `SELECT id, detail FROM activity_log WHERE target_type = 'review' AND target_id = ?
+		AND detail NOT IN ('', 'null', '{}')`, publicID)
+	activity, err = collect(rows, err, scan)
+	return history, activity, err
+}
+
+// MaskRecordTexts replaces the details of history and activity entries (RecordTexts)
+// after an erasure masked the person's data in them.
+func (tx *Tx) MaskRecordTexts(ctx context.Context, history, activity []TextRow) error {
+	for _, t := range history {
+		if _, err := tx.c.ExecContext(ctx, `UPDATE review_history SET detail = ? WHERE id = ?`, t.Text, t.ID); err != nil {
+			return translate(err)
+		}
+	}
+	for _, t := range activity {
+		if _, err := tx.c.ExecContext(ctx, `UPDATE activity_log SET detail = ? WHERE id = ?`, t.Text, t.ID); err != nil {
+			return translate(err)
+		}
 	}
 	return nil
 }

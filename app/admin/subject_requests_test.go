@@ -379,3 +379,25 @@ func TestSubjectRequestRules(t *testing.T) {
 		t.Fatalf("identifier in clear: %d %v", n, err)
 	}
 }
+
+// The brand's seller reply and resolution note may name the reviewer: an erasure
+// masks the person's names and contact details in them too.
+func TestErasureMasksBrandNotes(t *testing.T) {
+	p := newPrivacyEnv(t)
+	ext := p.order(review{channel: "web", email: "ayse.yilmaz@mail.example", variant: "SKU-1", product: "Kettle"})
+	id := p.writeFor(ext, review{channel: "web", title: "Boils fast", author: "Ayşe Yılmaz", body: "Quiet and quick kettle."})
+	if r := p.get(id); r.State != core.ReviewPublished {
+		expect(t, p.transition(id, "approve", ""), 200, "")
+	}
+	expect(t, p.owner.do("POST", "/admin/v1/reviews/"+id+"/seller-response", map[string]any{"body": "Thank you, Ayşe Yılmaz! Enjoy the kettle."}, true), 201, "")
+	expect(t, p.owner.do("POST", "/admin/v1/reviews/"+id+"/resolution", map[string]any{"body": "Ayşe Yılmaz got a new lid."}, true), 201, "")
+
+	rid := p.open("erasure", "ayse.yilmaz@mail.example")
+	expect(t, p.owner.do("POST", "/admin/v1/subject-requests/"+rid+"/complete", nil, true), 200, "")
+	detail := p.owner.do("GET", "/admin/v1/reviews/"+id, nil, false)
+	expect(t, detail, 200, "")
+	if b := string(detail.Body); strings.Contains(b, "Ayşe") || !strings.Contains(b, "Thank you, [name]! Enjoy the kettle.") ||
+		!strings.Contains(b, "[name] got a new lid.") {
+		t.Fatalf("seller reply and resolution note after erasure: %s", detail)
+	}
+}
