@@ -142,3 +142,33 @@ func BenchmarkReadAnswers(b *testing.B) {
 		})
 	}
 }
+
+// readAnswerAllocs is the most allocations one list or SSR request (full or 304)
+// may make over the whole handler stack, the middleware's own included (the floor,
+// an unknown route's JSON 404, made 35 when this was written; a remembered list or
+// SSR answer 27 to 29, nearly all of them the middleware's and the router's).
+const readAnswerAllocs = 31
+
+// TestReadAnswerAllocations keeps the per-request cost of the storefront's read
+// answers from growing unnoticed: allocations per request are deterministic where
+// times on a shared machine are not. A request that parses its query, verifies its
+// key or builds its ETag again shows here at once.
+func TestReadAnswerAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
+	p := newReadPaths(t, 30)
+	for _, name := range p.order {
+		r := p.reqs[name]
+		w := &sink{h: make(http.Header, 16)}
+		n := testing.AllocsPerRun(200, func() {
+			clear(w.h)
+			w.status = 0
+			p.h.ServeHTTP(w, r)
+		})
+		t.Logf("%-8s %3.0f allocations per request", name, n)
+		if name != "floor" && n > readAnswerAllocs {
+			t.Errorf("%s: %.0f allocations per request, at most %d expected", name, n, readAnswerAllocs)
+		}
+	}
+}
