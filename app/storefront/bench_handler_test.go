@@ -146,8 +146,8 @@ func BenchmarkReadAnswers(b *testing.B) {
 // readAnswerAllocs is the most allocations one list or SSR request (full or 304)
 // may make over the whole handler stack, the middleware's own included (the floor,
 // an unknown route's JSON 404, made 35 when this was written; a remembered list or
-// SSR answer 27 to 29, nearly all of them the middleware's and the router's).
-const readAnswerAllocs = 31
+// SSR answer 27 or 28, nearly all of them the middleware's and the router's).
+const readAnswerAllocs = 30
 
 // TestReadAnswerAllocations keeps the per-request cost of the storefront's read
 // answers from growing unnoticed: allocations per request are deterministic where
