@@ -2,6 +2,9 @@ package storefront_test
 
 import (
 	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,5 +96,62 @@ func TestRepeatedReadsKeepTheirChecks(t *testing.T) {
 	wantCode(t, f.Do("GET", listPath, nil, held), 403, "refused / revoked_site_key")
 	if res := f.ssr("product=SKU-1&name=Mug", map[string]string{"If-None-Match": ssr.Header.Get("ETag")}); res.Status != 403 {
 		t.Fatalf("ssr with a revoked key: %s", res)
+	}
+}
+
+// TestRepeatedReadsFollowWritesUnderLoad: while several clients send the same list
+// request over and over, a review is published; every request sent after the
+// publishing returned lists it.
+func TestRepeatedReadsFollowWritesUnderLoad(t *testing.T) {
+	f := newFx(t)
+	f.seed(seedRev{title: "First mug"})
+	listPath := "/v1/reviews/list?key=" + url.QueryEscape(f.site) + "&product=SKU-1"
+	page := map[string]string{"Origin": "https://shop.example"}
+	var written atomic.Bool
+	stop := make(chan struct{})
+	errs := make(chan string, 8)
+	var wg sync.WaitGroup
+	// The clients stop before the test ends, whether it fails or not (the server
+	// closes after).
+	var once sync.Once
+	halt := func() { once.Do(func() { close(stop); wg.Wait() }) }
+	defer halt()
+	for c := 0; c < 4; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				after := written.Load()
+				res := f.Do("GET", listPath, nil, page)
+				if res.Status != 200 {
+					errs <- res.String()
+					return
+				}
+				if after && !strings.Contains(string(res.Body), "Second mug") {
+					errs <- "a request sent after the write got the old list"
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 20; i++ { // let the clients answer from memory for a while
+		f.Do("GET", listPath, nil, page)
+	}
+	f.seed(seedRev{title: "Second mug", ago: time.Minute})
+	written.Store(true)
+	for i := 0; i < 20; i++ {
+		if res := f.Do("GET", listPath, nil, page); !strings.Contains(string(res.Body), "Second mug") {
+			t.Fatalf("after the write: %s", res)
+		}
+	}
+	halt()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
