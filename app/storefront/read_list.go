@@ -19,7 +19,8 @@ func listInput(v url.Values) readmodel.ListInput {
 // the summary figures, required elements, labels and limits (site key from a
 // verified domain, or server key plus channel). Cache-Control private, max-age=30;
 // the ETag is known before anything is built, and If-None-Match with it answers
-// 304 without reading reviews.
+// 304 without reading reviews. A request sent again exactly as before is answered
+// from memory while nothing it depends on changed (read_reuse.go).
 func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request) error {
 	k, done, err := h.reuseAnswer(w, r, memoList)
 	if done {

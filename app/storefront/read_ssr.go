@@ -13,7 +13,8 @@ import (
 // handleSSR serves GET /v1/ssr: ready HTML, the list state and structured data of a
 // product. The ETag is known before anything is built (readmodel.CachedSSR), so
 // If-None-Match with the same content answers 304 without reading reviews.
-// Cache-Control is private with a server key and public with a site key.
+// Cache-Control is private with a server key and public with a site key. Repeated
+// requests are answered as the list's are (read_reuse.go).
 func (h *Handler) handleSSR(w http.ResponseWriter, r *http.Request) error {
 	k, done, err := h.reuseAnswer(w, r, memoSSR)
 	if done {
