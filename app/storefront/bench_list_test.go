@@ -40,8 +40,9 @@ import (
 // route's JSON 404 through the same middleware), GET /v1/reviews/list of the
 // hottest product (site key) full and with If-None-Match (304), and GET /v1/ssr of
 // it (server key) full and 304. It reports requests per second, p50/p99, each as a
-// share of the floor, and the server's resident memory (largest sample during the
-// load, and its peak).
+// share of the floor, the CPU time per request of the server and of the clients
+// (this process) with the shares of the floor they give, and the server's resident
+// memory (largest sample during the load, and its peak).
 //
 //	REVIEWD_BENCH_LIST=1 go test -count=1 -run TestListThroughput -v -timeout 60m ./app/storefront/
 func TestListThroughput(t *testing.T) {
