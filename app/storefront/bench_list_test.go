@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -39,8 +40,9 @@ import (
 // route's JSON 404 through the same middleware), GET /v1/reviews/list of the
 // hottest product (site key) full and with If-None-Match (304), and GET /v1/ssr of
 // it (server key) full and 304. It reports requests per second, p50/p99, each as a
-// share of the floor, and the server's resident memory (largest sample during the
-// load, and its peak).
+// share of the floor, the CPU time per request of the server and of the clients
+// (this process) with the shares of the floor they give, and the server's resident
+// memory (largest sample during the load, and its peak).
 //
 //	REVIEWD_BENCH_LIST=1 go test -count=1 -run TestListThroughput -v -timeout 60m ./app/storefront/
 func TestListThroughput(t *testing.T) {
@@ -89,11 +91,14 @@ func TestListThroughput(t *testing.T) {
 	// see how much a busy machine moves it.
 	for rep := benchEnvInt("REVIEWD_BENCH_REPEAT", 1); rep > 0; rep-- {
 		stop := srv.sampleRSS()
-		res := benchHTTP(t, client, phases, clients, seconds)
+		res := benchHTTP(t, srv, client, phases, clients, seconds)
 		maxRSS := stop()
-		floor := res["floor"].rate
+		floor := res["floor"]
 		for _, p := range phases[1:] {
-			t.Logf("%-8s %5.0f%% of the floor, p99 %s", p.name, 100*res[p.name].rate/floor, res[p.name].p99.Round(10*time.Microsecond))
+			r := res[p.name]
+			t.Logf("%-8s %5.0f%% of the floor, p99 %s; by CPU time per request: server %3.0f%%, server and client %3.0f%%",
+				p.name, 100*r.rate/floor.rate, r.p99.Round(10*time.Microsecond), 100*floor.serverCPU/r.serverCPU,
+				100*(floor.serverCPU+floor.clientCPU)/(r.serverCPU+r.clientCPU))
 		}
 		t.Logf("server RSS: largest sample during the load %d MB, peak since start %d MB", maxRSS>>20, srv.peakRSS()>>20)
 	}
@@ -266,6 +271,33 @@ func (s *benchServer) rss(field string) int64 {
 	return 0
 }
 
+// cpu is the CPU time (user and system) the server used so far, from /proc (in
+// clock ticks of 10 ms).
+func (s *benchServer) cpu() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name: state is field 3, utime 14, stime 15.
+	_, rest, _ := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+// selfCPU is the CPU time (user and system) this process used so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // peakRSS is the server's largest resident memory since it started.
 func (s *benchServer) peakRSS() int64 { return s.rss("VmHWM") }
 
@@ -316,14 +348,17 @@ type benchTarget struct {
 	want      int
 }
 
-// benchResult is the measure of one phase.
+// benchResult is the measure of one phase: requests per second, p99, and the CPU
+// time per request of the server and of this process (the clients), in µs. CPU
+// time per request depends much less than the rates on what else the machine runs.
 type benchResult struct {
-	rate float64
-	p99  time.Duration
+	rate                 float64
+	p99                  time.Duration
+	serverCPU, clientCPU float64
 }
 
 // benchHTTP runs the phases in interleaved rounds and reports each.
-func benchHTTP(t *testing.T, client *http.Client, phases []benchTarget, clients, seconds int) map[string]benchResult {
+func benchHTTP(t *testing.T, srv *benchServer, client *http.Client, phases []benchTarget, clients, seconds int) map[string]benchResult {
 	// The phases run in interleaved rounds so a passing load on the machine weighs on
 	// all of them alike; each phase gets `seconds` in all.
 	rounds := benchEnvInt("REVIEWD_BENCH_ROUNDS", 5)
@@ -335,11 +370,16 @@ func benchHTTP(t *testing.T, client *http.Client, phases []benchTarget, clients,
 		d     time.Duration
 		lats  []time.Duration
 		fails int64
+		// CPU time of the server and of this process
+		server, client time.Duration
 	}
 	totals := make([]total, len(phases))
 	for r := 0; r < rounds; r++ {
 		for i, p := range phases {
+			serverAt, clientAt := srv.cpu(), selfCPU()
 			lats, d, fails := benchPhase(t, client, p.url, p.hdr, p.want, clients, time.Duration(seconds)*time.Second/time.Duration(rounds))
+			totals[i].server += srv.cpu() - serverAt
+			totals[i].client += selfCPU() - clientAt
 			totals[i].n += len(lats)
 			totals[i].d += d
 			totals[i].lats = append(totals[i].lats, lats...)
@@ -356,9 +396,12 @@ func benchHTTP(t *testing.T, client *http.Client, phases []benchTarget, clients,
 			}
 			return tt.lats[int(float64(len(tt.lats)-1)*q)]
 		}
-		out[p.name] = benchResult{rate: float64(tt.n) / tt.d.Seconds(), p99: pct(0.99)}
-		t.Logf("%-8s %7.0f req/s  p50 %7s  p99 %7s  failures %d", p.name, out[p.name].rate, pct(0.50).Round(10*time.Microsecond),
-			pct(0.99).Round(10*time.Microsecond), tt.fails)
+		perReq := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(max(tt.n, 1)) }
+		out[p.name] = benchResult{rate: float64(tt.n) / tt.d.Seconds(), p99: pct(0.99), serverCPU: perReq(tt.server),
+			clientCPU: perReq(tt.client)}
+		t.Logf("%-8s %7.0f req/s  p50 %7s  p99 %7s  failures %d  CPU per request: server %5.1f µs, client %5.1f µs",
+			p.name, out[p.name].rate, pct(0.50).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond), tt.fails,
+			out[p.name].serverCPU, out[p.name].clientCPU)
 		if tt.fails > 0 {
 			t.Errorf("%s: %d requests failed", p.name, tt.fails)
 		}

@@ -39,6 +39,8 @@ type Handler struct {
 	EligibilityOrder *web.Limiter
 	// uploads counts the media uploads being received (upload_slots.go).
 	uploads *uploadSlots
+	// memo remembers the read requests answered (read_reuse.go).
+	memo *answerMemo
 }
 
 // EligibilityFailures is how many failed order checks an address or an order
@@ -78,6 +80,9 @@ func (h *Handler) Mount(r *mux.Router) {
 	if h.uploads == nil {
 		h.uploads = &uploadSlots{byIP: map[string]int{}}
 	}
+	if h.memo == nil {
+		h.memo = &answerMemo{}
+	}
 	if h.EligibilityEmail == nil {
 		h.EligibilityEmail = web.NewLimiter(EligibilityFailures, time.Hour, h.Clock.Now)
 	}
@@ -103,11 +108,19 @@ func (h *Handler) Mount(r *mux.Router) {
 // header alone.
 func cors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		w.Header().Set("Access-Control-Expose-Headers", "X-Request-Id, ETag")
+		hd := w.Header()
+		hd["Access-Control-Allow-Origin"] = corsAnyOrigin
+		hd["Access-Control-Expose-Headers"] = corsExposed
 		next.ServeHTTP(w, r)
 	})
 }
+
+// The CORS header values of every storefront answer, shared (set as they are,
+// canonical names written out).
+var (
+	corsAnyOrigin = []string{"*"}
+	corsExposed   = []string{"X-Request-Id, ETag"}
+)
 
 // handlePreflight answers CORS preflight requests of every storefront path.
 func handlePreflight(w http.ResponseWriter, r *http.Request) {

@@ -19,8 +19,13 @@ func listInput(v url.Values) readmodel.ListInput {
 // the summary figures, required elements, labels and limits (site key from a
 // verified domain, or server key plus channel). Cache-Control private, max-age=30;
 // the ETag is known before anything is built, and If-None-Match with it answers
-// 304 without reading reviews.
+// 304 without reading reviews. A request sent again exactly as before is answered
+// from memory while nothing it depends on changed (read_reuse.go).
 func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request) error {
+	k, done, err := h.reuseAnswer(w, r, memoList)
+	if done {
+		return err
+	}
 	v := r.URL.Query() // parsed once for the whole request
 	rs, caller, err := h.readRequest(r, v)
 	if err != nil {
@@ -30,5 +35,13 @@ func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeAnswer(w, "private, max-age=30", out)
+	h.remember(k, caller, out, listCacheControl)
+	return writeAnswer(w, listCacheControl, out)
 }
+
+// Cache-Control of the read answers (header values, shared).
+var (
+	listCacheControl       = []string{"private, max-age=30"}
+	ssrPrivateCacheControl = []string{"private, max-age=60"}
+	ssrPublicCacheControl  = []string{"public, max-age=60"}
+)

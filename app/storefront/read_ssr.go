@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
-	"strconv"
 
 	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
@@ -13,8 +12,13 @@ import (
 // handleSSR serves GET /v1/ssr: ready HTML, the list state and structured data of a
 // product. The ETag is known before anything is built (readmodel.CachedSSR), so
 // If-None-Match with the same content answers 304 without reading reviews.
-// Cache-Control is private with a server key and public with a site key.
+// Cache-Control is private with a server key and public with a site key. Repeated
+// requests are answered as the list's are (read_reuse.go).
 func (h *Handler) handleSSR(w http.ResponseWriter, r *http.Request) error {
+	k, done, err := h.reuseAnswer(w, r, memoSSR)
+	if done {
+		return err
+	}
 	v := r.URL.Query() // parsed once for the whole request
 	rs, caller, err := h.readRequest(r, v)
 	if err != nil {
@@ -25,10 +29,12 @@ func (h *Handler) handleSSR(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	cc := ssrPublicCacheControl
 	if web.HasBearer(r) {
-		return writeAnswer(w, "private, max-age=60", out)
+		cc = ssrPrivateCacheControl
 	}
-	return writeAnswer(w, "public, max-age=60", out)
+	h.remember(k, caller, out, cc)
+	return writeAnswer(w, cc, out)
 }
 
 // heldBy reports whether the request's If-None-Match names an ETag.
@@ -41,21 +47,25 @@ func heldBy(r *http.Request) func(etag string) bool {
 }
 
 // writeAnswer writes a cached read answer with its ETag and Cache-Control: 304
-// without a body when the caller holds it.
-func writeAnswer(w http.ResponseWriter, cacheControl string, out readmodel.Answer) error {
+// without a body when the caller holds it. The header values were built with the
+// answer (cacheControl is shared too): they are set as they are, canonical names
+// written out.
+func writeAnswer(w http.ResponseWriter, cacheControl []string, out readmodel.Answer) error {
 	hd := w.Header()
-	hd.Set("Cache-Control", cacheControl)
-	hd.Set("ETag", out.ETag)
+	hd["Cache-Control"] = cacheControl
+	hd["Etag"] = out.ETagHeader
 	if out.NotModified {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	hd.Set("Content-Type", "application/json; charset=utf-8")
-	hd.Set("Content-Length", strconv.Itoa(len(out.Body)))
+	hd["Content-Type"] = jsonContentType
+	hd["Content-Length"] = out.LengthHeader
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(out.Body)
 	return nil
 }
+
+var jsonContentType = []string{"application/json; charset=utf-8"}
 
 // etagMatches reports whether an If-None-Match header names etag (weak
 // comparison, as RFC 9110 asks for If-None-Match; * matches any).

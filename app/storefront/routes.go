@@ -1,9 +1,14 @@
 package storefront
 
 // routes is the audit table of the storefront surface: method, path, callers (see
-// access), handler. Each handler authenticates its caller as its access says.
+// access), handler. Each handler authenticates its caller as its access says. The
+// router tries routes in this order: the reads, most of the traffic, come first.
 func (h *Handler) routes() []route {
 	return []route{
+		// Reading (read_list.go, read_ssr.go): site key (key=) from a verified domain,
+		// or server key plus channel=.
+		{"GET", "/v1/reviews/list", siteOrServerKey, h.handleReviewList},
+		{"GET", "/v1/ssr", siteOrServerKey, h.handleSSR},
 		// Writing flow (write_*.go): site key in X-Service-Site-Key, verified domain.
 		{"POST", "/v1/eligibility", siteKey, h.handleEligibility},
 		{"POST", "/v1/eligibility/token", siteKey, h.handleTokenCheck},
@@ -23,10 +28,6 @@ func (h *Handler) routes() []route {
 		// Public method statement page, no domain check (method_statement.go).
 		{"GET", "/v1/method-statement", channelCode, h.handleMethodStatement},
 		{"GET", "/v1/method-statement.css", public, h.handleMethodStatementCSS},
-		// Reading (read_list.go, read_ssr.go): site key (key=) from a verified domain,
-		// or server key plus channel=.
-		{"GET", "/v1/reviews/list", siteOrServerKey, h.handleReviewList},
-		{"GET", "/v1/ssr", siteOrServerKey, h.handleSSR},
 		// Helpful votes, reports and component views (votes.go, reports.go, views.go):
 		// site key, per-IP limit.
 		{"POST", "/v1/reviews/{id:r_[a-z2-7]{20}}/helpful", siteKey, h.handleHelpfulVote},

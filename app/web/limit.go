@@ -43,6 +43,9 @@ func NewLimiter(n int, per time.Duration, now func() time.Time) *Limiter {
 // address's /64. A key of the form "<scope>:<address>" keeps its scope; any other
 // key is returned as it is.
 func LimitKey(key string) string {
+	if strings.IndexByte(key, '.') < 0 && strings.IndexByte(key, ':') < 0 {
+		return key // a key or password id: neither an address nor "<scope>:<address>"
+	}
 	if a, err := netip.ParseAddr(key); err == nil {
 		return prefixKey(a)
 	}

@@ -70,6 +70,17 @@ func (c *Service) ReadState(ctx context.Context, scope, product string) (ReadSta
 type cachedAnswer struct {
 	body []byte
 	etag string
+	// etagH and lengthH are the ETag and Content-Length header values, built once.
+	etagH, lengthH []string
+}
+
+func newCachedAnswer(body []byte, etag string) cachedAnswer {
+	return cachedAnswer{body: body, etag: etag, etagH: []string{etag}, lengthH: []string{strconv.Itoa(len(body))}}
+}
+
+// answer is the Answer serving v.
+func (v cachedAnswer) answer() Answer {
+	return Answer{Body: v.body, ETag: v.etag, ETagHeader: v.etagH, LengthHeader: v.lengthH}
 }
 
 // answerCache is a map bounded by the size of its answers; the oldest entries go
@@ -285,6 +296,11 @@ type Answer struct {
 	Body        []byte
 	ETag        string
 	NotModified bool
+	// ETagHeader and LengthHeader are the values of the ETag and (with a body)
+	// Content-Length headers, built once with the answer: shared, never modified.
+	ETagHeader, LengthHeader []string
+	// Ref names the answer for Reuse (nil after an error).
+	Ref *AnswerRef
 }
 
 // CachedReviewList is the list answer (ReviewList) for the read state rs
@@ -299,12 +315,13 @@ func (c *Service) CachedReviewList(ctx context.Context, ch store.Channel, in Lis
 	}
 	key := b.key()
 	etag := answerETag("list", key)
-	if held != nil && held(etag) {
-		return Answer{ETag: etag, NotModified: true}, nil
-	}
 	caches := c.caches()
+	ref := newAnswerRef(caches.list, key, etag, b)
+	if held != nil && held(etag) {
+		return ref.notModified(), nil
+	}
 	if v, ok := caches.list.get(key); ok {
-		return Answer{Body: v.body, ETag: etag}, nil
+		return ref.with(v), nil
 	}
 	// The build serves every waiting request: one caller going away must not end it.
 	bctx := context.WithoutCancel(ctx)
@@ -317,11 +334,14 @@ func (c *Service) CachedReviewList(ctx context.Context, ch store.Channel, in Lis
 		if err != nil {
 			return cachedAnswer{}, err
 		}
-		v := cachedAnswer{body: append(body, '\n'), etag: etag}
+		v := newCachedAnswer(append(body, '\n'), etag)
 		caches.list.put(key, v)
 		return v, nil
 	})
-	return Answer{Body: v.body, ETag: etag}, err
+	if err != nil {
+		return Answer{}, err
+	}
+	return ref.with(v), nil
 }
 
 // CachedSSR is RenderSSR for the read state rs, with the ETag and the cache of
@@ -333,12 +353,13 @@ func (c *Service) CachedSSR(ctx context.Context, ch store.Channel, in SSRInput, 
 	}
 	key := b.key() + "\x00" + strings.TrimSpace(in.Name) + "\x00" + style + "\x00" + theme
 	etag := answerETag("ssr", key)
-	if held != nil && held(etag) {
-		return Answer{ETag: etag, NotModified: true}, nil
-	}
 	caches := c.caches()
+	ref := newAnswerRef(caches.ssr, key, etag, b)
+	if held != nil && held(etag) {
+		return ref.notModified(), nil
+	}
 	if v, ok := caches.ssr.get(key); ok {
-		return Answer{Body: v.body, ETag: etag}, nil
+		return ref.with(v), nil
 	}
 	bctx := context.WithoutCancel(ctx)
 	v, err := caches.flight.do("ssr\x00"+key, func() (cachedAnswer, error) {
@@ -346,11 +367,14 @@ func (c *Service) CachedSSR(ctx context.Context, ch store.Channel, in SSRInput, 
 		if err != nil {
 			return cachedAnswer{}, err
 		}
-		v := cachedAnswer{body: out.Body, etag: etag}
+		v := newCachedAnswer(out.Body, etag)
 		caches.ssr.put(key, v)
 		return v, nil
 	})
-	return Answer{Body: v.body, ETag: etag}, err
+	if err != nil {
+		return Answer{}, err
+	}
+	return ref.with(v), nil
 }
 
 // QuestionsETag is the ETag of a GET /v1/questions answer of channel ch with the

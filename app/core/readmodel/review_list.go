@@ -334,6 +334,8 @@ type listBasis struct {
 	revisions  []store.ProductRevision
 	syndicated bool
 	cfgKey     string
+	until      time.Time // the rule in force ends (zero: no later version)
+	rs         ReadState // as read for the request
 }
 
 // listBasis validates the query and gathers the basis of an answer. forSSR limits
@@ -356,7 +358,7 @@ func (c *Service) listBasis(ctx context.Context, ch store.Channel, in ListInput,
 		return nil, ErrSortNotAllowed
 	}
 	b := &listBasis{ch: ch, lq: lq, gen: rs.Gen, rule: cfg.rule, st: cfg.st, link: cfg.link,
-		syndicated: cfg.st.SyndicationEnabled, cfgKey: cfg.key}
+		syndicated: cfg.st.SyndicationEnabled, cfgKey: cfg.key, until: cfg.until, rs: rs}
 	// The revisions of the market's figures, plus the other markets' when
 	// syndication is on; the figures themselves are read only to build an answer.
 	if lq.scope == rs.scope && lq.product == rs.product {
