@@ -103,6 +103,9 @@ fi
 
 # --- 4. private clamd ---------------------------------------------------------
 if have clamd; then
+  # One clamd per checkout: a run in another checkout neither reuses nor stops it.
+  REVIEWD_CLAMD_DIR=${REVIEWD_CLAMD_DIR:-${TMPDIR:-/tmp}/reviewd-clamd-$(id -u)-$(printf '%s' "$ROOT" | cksum | cut -d' ' -f1)}
+  export REVIEWD_CLAMD_DIR
   started_clamd=0 # read by the EXIT trap
   # shellcheck disable=SC2034
   if ! REVIEWD_TEST_CLAMD=$(scripts/clamd-test.sh status 2>/dev/null); then
