@@ -211,6 +211,8 @@ type reviewView struct {
 	RejectReasons []brand.CodeLabel
 	RemoveReasons []brand.CodeLabel
 	MediaReasons  []brand.CodeLabel
+	// NoteForm (reply, resolution) was refused; NoteBody is its text, shown again.
+	NoteForm, NoteBody string
 }
 
 func (h *Handler) reviewView(r *http.Request, a *core.Actor, id, lang string) (*reviewView, error) {
@@ -516,7 +518,7 @@ func (h *Handler) handleSettings(w http.ResponseWriter, r *http.Request, a *core
 // come as checkboxes with a marker field.
 var (
 	settingsText   = []string{"time_zone", "send_window", "publishing_method", "reply_tone", "invite_delivery", "reminder_delivery", "webhook_url", "support_url", "sender_address"}
-	settingsNumber = []string{"invite_delay_days", "daily_limit", "reminder_after_days"}
+	settingsNumber = []string{"invite_delay_days", "daily_limit", "reminder_after_days", "warning_limit"}
 	settingsBool   = []string{"questions_enabled"}
 )
 
