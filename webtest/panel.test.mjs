@@ -74,7 +74,8 @@ const adminPages = async () => {
     ["audit-log", "/panel/audit-log"], ["connections", "/panel/connections?platform=woocommerce"], ["diagnostics", "/panel/diagnostics"],
     ["marketplace", "/panel/marketplace"], ["market-source", "/panel/marketplace/" + mks],
     ["market-reviews", "/panel/marketplace/reviews"], ["rules", "/panel/rules"],
-    ["terms", "/panel/terms"], ["rating-topics", "/panel/rating-topics"]];
+    ["terms", "/panel/terms"], ["rating-topics", "/panel/rating-topics"], ["invite-templates", "/panel/invite-templates"],
+    ["review-feeds", "/panel/review-feeds"], ["brand-export", "/panel/brand-export"]];
 };
 
 test("every page: no axe violations, HTML under 60 KB, script under 15 KB gzip, screenshots at 1280 and 390 px", async () => {
@@ -101,6 +102,33 @@ test("every page: no axe violations, HTML under 60 KB, script under 15 KB gzip, 
         assert.ok(overflow <= 0, `${path} at ${width} px scrolls sideways by ${overflow} px`);
         if (shots && (!dark || name === "overview" || name === "queue")) await shoot(page, `${name}-${width}${dark ? "-dark" : ""}`);
       }
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
+  }
+});
+
+test("invitation template: the preview shows the e-mail in a sandboxed frame, at 1280 and 390 px in light and dark", async () => {
+  for (const width of [1280, 390]) {
+    for (const dark of [false, true]) {
+      const page = await panelPage(width, { colorScheme: dark ? "dark" : "light" });
+      await signIn(page);
+      await page.goto(env.base + "/panel/invite-templates");
+      await page.locator("a[href*='?edit=tpl_']").first().click();
+      await page.waitForSelector("input[name=id]", { state: "attached" });
+      await page.fill("#tp-subject", "Preview of {{products}}");
+      await Promise.all([page.waitForURL(env.base + "/panel/invite-templates/preview"), page.click("button[formaction='/panel/invite-templates/preview']")]);
+      const frame = page.frameLocator("iframe.preview");
+      await until(async () => assert.match(await frame.locator("body").textContent(), /thank you for shopping/i));
+      assert.equal(await page.locator("iframe.preview").getAttribute("sandbox"), "");
+      // The frame runs nothing and its document is of no origin.
+      const f = page.frames().find((x) => x !== page.mainFrame());
+      assert.ok(f, "preview frame");
+      assert.equal(await f.evaluate(() => origin).catch(() => "null"), "null");
+      assert.deepEqual(await axe(page), [], `axe: template preview at ${width} px${dark ? " (dark)" : ""}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `preview at ${width} px scrolls sideways by ${overflow} px`);
+      if (shots && !dark) await shoot(page, `invite-template-preview-${width}`);
       assert.deepEqual(page.errors, []);
       await page.context().close();
     }

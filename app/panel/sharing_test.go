@@ -206,3 +206,17 @@ func TestBrandExportPage(t *testing.T) {
 		t.Fatalf("download: %d", dl.status)
 	}
 }
+
+// TestSettingsWarningLimit: the alerts field of the settings page saves
+// warning_limit; a value out of range is refused with its text.
+func TestSettingsWarningLimit(t *testing.T) {
+	f := newFixture(t)
+	b := newBrowser(t, f.env)
+	csrf := b.signIn("olive", "owner-password-1")
+	expectPage(t, "settings", b.do("GET", "/panel/settings", nil, nil), 200, `name="warning_limit" type="number" min="0" max="100" value="3"`)
+	expectPage(t, "out of range", b.do("POST", "/panel/settings", url.Values{"csrf": {csrf}, "warning_limit": {"101"}}, nil), 400, "Between 0 and 100.")
+	posted(t, "save", b.do("POST", "/panel/settings", url.Values{"csrf": {csrf}, "warning_limit": {"0"}}, nil), "/panel/settings?notice=saved")
+	if s, err := f.env.App.Brand.SettingsOf(context.Background()); err != nil || s.WarningLimit != 0 {
+		t.Fatalf("warning_limit: %v %d", err, s.WarningLimit)
+	}
+}
