@@ -30,7 +30,7 @@ func Surfaces(a *app.App, s *app.Server) []app.Surface {
 		&storefront.Handler{Clock: a.Clock, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Auth: s.Auth, Limits: s.Limits},
 		&panel.Handler{Sessions: a.Access, PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, Auth: s.Auth,
 			Access: a.Access, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Orders: a.Orders, Marketplace: a.Marketplace, Read: a.Read, Checks: a.Checks,
-			Feeds: a.Feeds, Exports: a.Exports, Recorder: a.Recorder},
+			Feeds: a.Feeds, Exports: a.Exports, Recorder: a.Recorder, Insights: a.Insights},
 	}
 }
 

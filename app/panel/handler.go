@@ -25,6 +25,7 @@ import (
 	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/feeds"
+	"reviewd/app/core/insights"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/privacy"
@@ -71,6 +72,8 @@ type Handler struct {
 	Feeds    *feeds.Service
 	Exports  *brandexport.Service
 	Recorder *core.Recorder
+	// Insights gives the overview's figures of the last 30 days.
+	Insights *insights.Service
 	Auth     *web.Auth
 
 	pages *pages

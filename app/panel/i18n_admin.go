@@ -216,6 +216,10 @@ var sharingMessages = map[string]map[string]string{
 		"err_field_missing":        "This field is required.", "err_field_too_long": "This field is too long.", "err_field_invalid": "This field holds characters that cannot be stored.",
 		"err_names": "Choose how names are shown.", "err_feed_limit": "20 feeds at most: remove one first.",
 		"err_warning_limit": "Between 0 and 100.",
+		"last_30_days":      "Last 30 days", "vs_previous": "against the 30 days before", "fig_received": "Reviews received",
+		"fig_published": "Published", "fig_average": "Average rating", "fig_photo_share": "With photos or videos",
+		"fig_conversion": "Invitations that got a review", "fig_decision": "Average time to a decision",
+		"fig_within_24h": "%d%% decided within 24 hours", "fig_waiting_48h": "Waiting over 48 hours",
 	},
 	"tr": {
 		"invite-templates": "Davet şablonları", "review-feeds": "Yorum akışları", "brand-export": "Marka dışa aktarımı",
@@ -253,6 +257,10 @@ var sharingMessages = map[string]map[string]string{
 		"err_field_missing":        "Bu alan gerekli.", "err_field_too_long": "Bu alan çok uzun.", "err_field_invalid": "Bu alanda saklanamayan karakterler var.",
 		"err_names": "Adların nasıl görüneceğini seçin.", "err_feed_limit": "En fazla 20 akış: önce birini kaldırın.",
 		"err_warning_limit": "0 ile 100 arasında.",
+		"last_30_days":      "Son 30 gün", "vs_previous": "önceki 30 güne göre", "fig_received": "Gelen yorum",
+		"fig_published": "Yayımlanan", "fig_average": "Ortalama puan", "fig_photo_share": "Fotoğraflı ya da videolu",
+		"fig_conversion": "Yorumla sonuçlanan davet", "fig_decision": "Karara ortalama süre",
+		"fig_within_24h": "%%%d'i 24 saat içinde karara bağlandı", "fig_waiting_48h": "48 saatten uzun bekleyen",
 	},
 }
 

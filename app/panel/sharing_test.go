@@ -220,3 +220,20 @@ func TestSettingsWarningLimit(t *testing.T) {
 		t.Fatalf("warning_limit: %v %d", err, s.WarningLimit)
 	}
 }
+
+// TestOverviewFigures: the overview shows the last 30 days from the brand's
+// figures (reviews received against the 30 days before, time to a decision) in
+// the user's language.
+func TestOverviewFigures(t *testing.T) {
+	f := newFixture(t)
+	f.waiting(3)
+	b := newBrowser(t, f.env)
+	b.signIn("olive", "owner-password-1")
+	p := b.do("GET", "/panel/", nil, nil)
+	expectPage(t, "overview", p, 200, `<strong>3</strong><span>Reviews received</span><span class="change up">&#43;3 against the 30 days before</span>`)
+	expectPage(t, "overview figures", p, 200, `<strong>0</strong><span>Waiting over 48 hours</span>`)
+	if strings.Contains(p.body, "<strong>0</strong><span>Published</span><span") {
+		t.Fatal("a change is shown where both periods are empty")
+	}
+	expectPage(t, "overview in Turkish", b.do("GET", "/panel/", nil, map[string]string{"Accept-Language": "tr"}), 200, "Son 30 gün")
+}
