@@ -220,6 +220,10 @@ var sharingMessages = map[string]map[string]string{
 		"fig_published": "Published", "fig_average": "Average rating", "fig_photo_share": "With photos or videos",
 		"fig_conversion": "Invitations that got a review", "fig_decision": "Average time to a decision",
 		"fig_within_24h": "%d%% decided within 24 hours", "fig_waiting_48h": "Waiting over 48 hours",
+		"themes": "Themes", "themes_help": "The page component of a product with your published reviews, as your site shows it, in each theme and layout.",
+		"theme": "Theme", "layout": "Layout", "product_key": "Product (variant key)", "themes_embed": "Use it on your site with",
+		"theme_warm": "Warm", "theme_trust": "Trust", "theme_editorial": "Editorial", "theme_minimal": "Minimal", "theme_soft": "Soft",
+		"theme_bold": "Bold", "theme_natural": "Natural", "theme_night": "Night", "style_cards": "Cards", "style_sidebar": "Sidebar",
 	},
 	"tr": {
 		"invite-templates": "Davet şablonları", "review-feeds": "Yorum akışları", "brand-export": "Marka dışa aktarımı",
@@ -261,6 +265,10 @@ var sharingMessages = map[string]map[string]string{
 		"fig_published": "Yayımlanan", "fig_average": "Ortalama puan", "fig_photo_share": "Fotoğraflı ya da videolu",
 		"fig_conversion": "Yorumla sonuçlanan davet", "fig_decision": "Karara ortalama süre",
 		"fig_within_24h": "%%%d'i 24 saat içinde karara bağlandı", "fig_waiting_48h": "48 saatten uzun bekleyen",
+		"themes": "Temalar", "themes_help": "Yayımlanmış yorumlarınızla bir ürünün sayfa bileşeni, sitenizde göründüğü gibi, her tema ve düzende.",
+		"theme": "Tema", "layout": "Düzen", "product_key": "Ürün (varyant anahtarı)", "themes_embed": "Sitenizde şununla kullanın:",
+		"theme_warm": "Sıcak", "theme_trust": "Güven", "theme_editorial": "Editoryal", "theme_minimal": "Sade", "theme_soft": "Yumuşak",
+		"theme_bold": "Güçlü", "theme_natural": "Doğal", "theme_night": "Gece", "style_cards": "Kartlar", "style_sidebar": "Kenar çubuğu",
 	},
 }
 

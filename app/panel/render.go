@@ -20,7 +20,7 @@ import (
 var pageNames = []string{"sign-in", "error", "overview", "queue", "reviews", "review", "questions", "question",
 	"invitations", "settings", "password", "account", "users", "keys", "channels", "privacy", "privacy-request",
 	"access-log", "audit-log", "connections", "diagnostics", "marketplace", "market-source", "market-reviews", "rules", "terms",
-	"rating-topics", "invite-templates", "review-feeds", "brand-export"}
+	"rating-topics", "invite-templates", "review-feeds", "brand-export", "themes"}
 
 // navItem is one link of a section's second menu.
 type navItem struct {
@@ -35,7 +35,7 @@ var sections = map[string][]navItem{
 	"settings": {{"/panel/settings", "settings", core.PermWrite, nil}, {"/panel/rules", "rules", core.PermRead, nil},
 		{"/panel/terms", "terms", core.PermRead, nil}, {"/panel/rating-topics", "rating-topics", core.PermRead, nil},
 		{"/panel/invite-templates", "invite-templates", core.PermWrite, nil}, {"/panel/review-feeds", "review-feeds", core.PermWrite, nil},
-		{"/panel/brand-export", "brand-export", core.PermExport, nil}},
+		{"/panel/brand-export", "brand-export", core.PermExport, nil}, {"/panel/themes", "themes", core.PermRead, nil}},
 	"connections": {{"/panel/connections", "connections", core.PermWrite, nil}, {"/panel/diagnostics", "diagnostics", core.PermRead, nil},
 		{"/panel/marketplace", "marketplace", core.PermWrite, []string{"market-source"}},
 		{"/panel/marketplace/reviews", "market-reviews", core.PermPersonalData, nil}},

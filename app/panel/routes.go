@@ -118,5 +118,8 @@ func (h *Handler) routes() []route {
 		{"POST", "/panel/review-feeds/{id:rf_[0-9]+}/remove", w, "DELETE /admin/v1/review-feeds/{id}", h.handleFeedRemove},
 		{"GET", "/panel/brand-export", x, "GET /admin/v1/brand-export", h.handleExports},
 		{"POST", "/panel/brand-export", x, "POST /admin/v1/brand-export", h.handleExportStart},
+		// The page component's themes (themes.go): the component as GET /v1/ssr
+		// renders it; no admin route (a read of the published reviews).
+		{"GET", "/panel/themes", r, "", h.handleThemes},
 	}
 }

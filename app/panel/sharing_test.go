@@ -237,3 +237,25 @@ func TestOverviewFigures(t *testing.T) {
 	}
 	expectPage(t, "overview in Turkish", b.do("GET", "/panel/", nil, map[string]string{"Accept-Language": "tr"}), 200, "Son 30 gün")
 }
+
+// TestThemesPage: the page component of a product rendered in the chosen theme
+// and layout inside a sandboxed frame with the component's style sheet; a viewer
+// may look; an unknown theme is the component's refusal.
+func TestThemesPage(t *testing.T) {
+	f := newFixture(t)
+	b := newBrowser(t, f.env)
+	b.signIn("victor", "viewer-password-1")
+	// Without a site key in use the component is not served (409 refused / no_site_key).
+	expectPage(t, "no site key", b.do("GET", "/panel/themes?channel=web&product=SKU-1", nil, nil), 200, "refused / no_site_key")
+	owner := newBrowser(t, f.env)
+	csrf := owner.signIn("olive", "owner-password-1")
+	expectPage(t, "site key", owner.do("POST", "/panel/keys", url.Values{"csrf": {csrf}, "channel": {"web"}, "label": {"site"}}, nil), 200, `id="new-secret"`)
+	p := b.do("GET", "/panel/themes?channel=web&product=SKU-1&theme=night&style=sidebar", nil, nil)
+	expectPage(t, "themes", p, 200, `<iframe class="preview component" sandbox=""`)
+	src := regexp.MustCompile(`srcdoc="([^"]*)"`).FindStringSubmatch(p.body)
+	if src == nil || !strings.Contains(html.UnescapeString(src[1]), "/static/reviews.css") || !strings.Contains(html.UnescapeString(src[1]), "night") {
+		t.Fatalf("preview frame: %v\n%s", src, p.body)
+	}
+	expectPage(t, "chosen", p, 200, `<option value="night" selected>`)
+	expectPage(t, "unknown theme", b.do("GET", "/panel/themes?channel=web&product=SKU-1&theme=neon", nil, nil), 200, "invalid / theme")
+}
