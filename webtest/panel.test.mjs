@@ -75,7 +75,7 @@ const adminPages = async () => {
     ["marketplace", "/panel/marketplace"], ["market-source", "/panel/marketplace/" + mks],
     ["market-reviews", "/panel/marketplace/reviews"], ["rules", "/panel/rules"],
     ["terms", "/panel/terms"], ["rating-topics", "/panel/rating-topics"], ["invite-templates", "/panel/invite-templates"],
-    ["review-feeds", "/panel/review-feeds"], ["brand-export", "/panel/brand-export"]];
+    ["review-feeds", "/panel/review-feeds"], ["brand-export", "/panel/brand-export"], ["themes", "/panel/themes"]];
 };
 
 test("every page: no axe violations, HTML under 60 KB, script under 15 KB gzip, screenshots at 1280 and 390 px", async () => {
@@ -133,6 +133,32 @@ test("invitation template: the preview shows the e-mail in a sandboxed frame, at
       await page.context().close();
     }
   }
+});
+
+test("themes: choosing another theme changes the component's preview, with and without the script", async () => {
+  const page = await panelPage();
+  await signIn(page);
+  await page.goto(env.base + "/panel/themes");
+  const frame = page.locator("iframe.preview.component");
+  const first = await frame.getAttribute("data-theme");
+  const inFrame = () => page.frameLocator("iframe.preview.component").locator("body").innerHTML();
+  await until(async () => assert.match(await inFrame(), new RegExp(first)));
+  const other = first === "night" ? "warm" : "night";
+  await page.selectOption("#th-theme", other);
+  await until(async () => assert.equal(await page.locator("iframe.preview.component").getAttribute("data-theme"), other));
+  await until(async () => assert.match(await inFrame(), new RegExp(other)));
+  assert.match(page.url(), new RegExp("theme=" + other));
+  assert.deepEqual(await axe(page), [], "axe: themes after a change");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  // Without the script: the form's submit shows the chosen theme.
+  const plain = await panelPage(1280, { javaScriptEnabled: false });
+  await signIn(plain);
+  await plain.goto(env.base + "/panel/themes");
+  await plain.selectOption("#th-theme", "bold");
+  await Promise.all([plain.waitForURL(/theme=bold/), plain.click("form[data-theme-form] button[type=submit]")]);
+  assert.equal(await plain.locator("iframe.preview.component").getAttribute("data-theme"), "bold");
+  await plain.context().close();
 });
 
 async function shoot(page, name) {
