@@ -53,8 +53,14 @@ test("sign-in: a wrong password is refused on the form, the right one opens the 
 const pagesToCheck = async () => {
   const rev = (await admin("GET", "/admin/v1/reviews?state=published&page_size=1")).json.items[0].id;
   const q = (await admin("GET", "/admin/v1/questions?state=published&page_size=1")).json.items[0].id;
+  // The demo's review with a seller reply and a resolution note.
+  let replied = null;
+  for (const r of (await admin("GET", "/admin/v1/reviews?state=published&page_size=50")).json.items) {
+    if ((await admin("GET", "/admin/v1/reviews/" + r.id)).json.seller_response) { replied = r.id; break; }
+  }
+  assert.ok(replied, "the demo has a review with a seller reply");
   return [["overview", "/panel/"], ["queue", "/panel/queue"], ["queue-one", "/panel/queue?mode=one"],
-    ["reviews", "/panel/reviews"], ["review", "/panel/reviews/" + rev], ["questions", "/panel/questions"],
+    ["reviews", "/panel/reviews"], ["review", "/panel/reviews/" + rev], ["review-reply", "/panel/reviews/" + replied], ["questions", "/panel/questions"],
     ["question", "/panel/questions/" + q], ["invitations", "/panel/invitations"], ["settings", "/panel/settings"],
     ...await adminPages()];
 };
@@ -128,6 +134,9 @@ test("invitation template: the preview shows the e-mail in a sandboxed frame, at
       assert.deepEqual(await axe(page), [], `axe: template preview at ${width} px${dark ? " (dark)" : ""}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `preview at ${width} px scrolls sideways by ${overflow} px`);
+      // A frame below the fold is painted once scrolled to.
+      await page.locator("iframe.preview").scrollIntoViewIfNeeded();
+      await until(async () => assert.match(await frame.locator("body").innerText(), /thank you for shopping/i));
       if (shots && !dark) await shoot(page, `invite-template-preview-${width}`);
       assert.deepEqual(page.errors, []);
       await page.context().close();
@@ -163,6 +172,9 @@ test("themes: choosing another theme changes the component's preview, with and w
 
 async function shoot(page, name) {
   mkdirSync(shots, { recursive: true });
+  // Frames below the fold (previews) are painted once scrolled to.
+  for (const f of await page.locator("iframe").all()) await f.scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
   writeFileSync(join(shots, name + ".png"), await page.screenshot({ fullPage: true }));
 }
 
