@@ -224,6 +224,7 @@ var sharingMessages = map[string]map[string]string{
 		"theme": "Theme", "layout": "Layout", "product_key": "Product (variant key)", "themes_embed": "Use it on your site with",
 		"theme_warm": "Warm", "theme_trust": "Trust", "theme_editorial": "Editorial", "theme_minimal": "Minimal", "theme_soft": "Soft",
 		"theme_bold": "Bold", "theme_natural": "Natural", "theme_night": "Night", "style_cards": "Cards", "style_sidebar": "Sidebar",
+		"err_no_site_key": "The channel has no site key in use: make one on the keys page, then the component is served.",
 	},
 	"tr": {
 		"invite-templates": "Davet şablonları", "review-feeds": "Yorum akışları", "brand-export": "Marka dışa aktarımı",
@@ -269,6 +270,7 @@ var sharingMessages = map[string]map[string]string{
 		"theme": "Tema", "layout": "Düzen", "product_key": "Ürün (varyant anahtarı)", "themes_embed": "Sitenizde şununla kullanın:",
 		"theme_warm": "Sıcak", "theme_trust": "Güven", "theme_editorial": "Editoryal", "theme_minimal": "Sade", "theme_soft": "Yumuşak",
 		"theme_bold": "Güçlü", "theme_natural": "Doğal", "theme_night": "Gece", "style_cards": "Kartlar", "style_sidebar": "Kenar çubuğu",
+		"err_no_site_key": "Kanalın kullanımda bir site anahtarı yok: anahtarlar sayfasında bir tane oluşturun, sonra bileşen sunulur.",
 	},
 }
 

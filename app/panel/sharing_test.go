@@ -246,7 +246,7 @@ func TestThemesPage(t *testing.T) {
 	b := newBrowser(t, f.env)
 	b.signIn("victor", "viewer-password-1")
 	// Without a site key in use the component is not served (409 refused / no_site_key).
-	expectPage(t, "no site key", b.do("GET", "/panel/themes?channel=web&product=SKU-1", nil, nil), 200, "refused / no_site_key")
+	expectPage(t, "no site key", b.do("GET", "/panel/themes?channel=web&product=SKU-1", nil, nil), 200, "The channel has no site key in use")
 	owner := newBrowser(t, f.env)
 	csrf := owner.signIn("olive", "owner-password-1")
 	expectPage(t, "site key", owner.do("POST", "/panel/keys", url.Values{"csrf": {csrf}, "channel": {"web"}, "label": {"site"}}, nil), 200, `id="new-secret"`)

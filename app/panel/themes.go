@@ -14,6 +14,8 @@ type themesData struct {
 	Channels, Styles, Themes       []string
 	// HTML is the component as GET /v1/ssr renders it ("" when refused: Refusal).
 	HTML, Refusal string
+	// RefusalText is the refusal in the user's language ("" when none is known).
+	RefusalText string
 }
 
 // handleThemes serves GET /panel/themes (channel, product, style, theme): the
@@ -64,6 +66,8 @@ func (h *Handler) handleThemes(w http.ResponseWriter, r *http.Request, a *core.A
 			return err
 		}
 		d.Refusal = ce.Code + " / " + ce.Detail
+		v := view{Lang: language(r), Error: d.Refusal}
+		d.RefusalText = v.ErrorText()
 	} else {
 		var ans readmodel.SSRAnswer
 		if err := json.Unmarshal(out.Body, &ans); err != nil {
