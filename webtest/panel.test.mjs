@@ -53,8 +53,14 @@ test("sign-in: a wrong password is refused on the form, the right one opens the 
 const pagesToCheck = async () => {
   const rev = (await admin("GET", "/admin/v1/reviews?state=published&page_size=1")).json.items[0].id;
   const q = (await admin("GET", "/admin/v1/questions?state=published&page_size=1")).json.items[0].id;
+  // The demo's review with a seller reply and a resolution note.
+  let replied = null;
+  for (const r of (await admin("GET", "/admin/v1/reviews?state=published&page_size=50")).json.items) {
+    if ((await admin("GET", "/admin/v1/reviews/" + r.id)).json.seller_response) { replied = r.id; break; }
+  }
+  assert.ok(replied, "the demo has a review with a seller reply");
   return [["overview", "/panel/"], ["queue", "/panel/queue"], ["queue-one", "/panel/queue?mode=one"],
-    ["reviews", "/panel/reviews"], ["review", "/panel/reviews/" + rev], ["questions", "/panel/questions"],
+    ["reviews", "/panel/reviews"], ["review", "/panel/reviews/" + rev], ["review-reply", "/panel/reviews/" + replied], ["questions", "/panel/questions"],
     ["question", "/panel/questions/" + q], ["invitations", "/panel/invitations"], ["settings", "/panel/settings"],
     ...await adminPages()];
 };
@@ -74,7 +80,8 @@ const adminPages = async () => {
     ["audit-log", "/panel/audit-log"], ["connections", "/panel/connections?platform=woocommerce"], ["diagnostics", "/panel/diagnostics"],
     ["marketplace", "/panel/marketplace"], ["market-source", "/panel/marketplace/" + mks],
     ["market-reviews", "/panel/marketplace/reviews"], ["rules", "/panel/rules"],
-    ["terms", "/panel/terms"], ["rating-topics", "/panel/rating-topics"]];
+    ["terms", "/panel/terms"], ["rating-topics", "/panel/rating-topics"], ["invite-templates", "/panel/invite-templates"],
+    ["review-feeds", "/panel/review-feeds"], ["brand-export", "/panel/brand-export"], ["themes", "/panel/themes"]];
 };
 
 test("every page: no axe violations, HTML under 60 KB, script under 15 KB gzip, screenshots at 1280 and 390 px", async () => {
@@ -107,8 +114,67 @@ test("every page: no axe violations, HTML under 60 KB, script under 15 KB gzip, 
   }
 });
 
+test("invitation template: the preview shows the e-mail in a sandboxed frame, at 1280 and 390 px in light and dark", async () => {
+  for (const width of [1280, 390]) {
+    for (const dark of [false, true]) {
+      const page = await panelPage(width, { colorScheme: dark ? "dark" : "light" });
+      await signIn(page);
+      await page.goto(env.base + "/panel/invite-templates");
+      await page.locator("a[href*='?edit=tpl_']").first().click();
+      await page.waitForSelector("input[name=id]", { state: "attached" });
+      await page.fill("#tp-subject", "Preview of {{products}}");
+      await Promise.all([page.waitForURL(env.base + "/panel/invite-templates/preview"), page.click("button[formaction='/panel/invite-templates/preview']")]);
+      const frame = page.frameLocator("iframe.preview");
+      await until(async () => assert.match(await frame.locator("body").textContent(), /thank you for shopping/i));
+      assert.equal(await page.locator("iframe.preview").getAttribute("sandbox"), "");
+      // The frame runs nothing and its document is of no origin.
+      const f = page.frames().find((x) => x !== page.mainFrame());
+      assert.ok(f, "preview frame");
+      assert.equal(await f.evaluate(() => origin).catch(() => "null"), "null");
+      assert.deepEqual(await axe(page), [], `axe: template preview at ${width} px${dark ? " (dark)" : ""}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `preview at ${width} px scrolls sideways by ${overflow} px`);
+      // A frame below the fold is painted once scrolled to.
+      await page.locator("iframe.preview").scrollIntoViewIfNeeded();
+      await until(async () => assert.match(await frame.locator("body").innerText(), /thank you for shopping/i));
+      if (shots && !dark) await shoot(page, `invite-template-preview-${width}`);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
+  }
+});
+
+test("themes: choosing another theme changes the component's preview, with and without the script", async () => {
+  const page = await panelPage();
+  await signIn(page);
+  await page.goto(env.base + "/panel/themes");
+  const frame = page.locator("iframe.preview.component");
+  const first = await frame.getAttribute("data-theme");
+  const inFrame = () => page.frameLocator("iframe.preview.component").locator("body").innerHTML();
+  await until(async () => assert.match(await inFrame(), new RegExp(first)));
+  const other = first === "night" ? "warm" : "night";
+  await page.selectOption("#th-theme", other);
+  await until(async () => assert.equal(await page.locator("iframe.preview.component").getAttribute("data-theme"), other));
+  await until(async () => assert.match(await inFrame(), new RegExp(other)));
+  assert.match(page.url(), new RegExp("theme=" + other));
+  assert.deepEqual(await axe(page), [], "axe: themes after a change");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  // Without the script: the form's submit shows the chosen theme.
+  const plain = await panelPage(1280, { javaScriptEnabled: false });
+  await signIn(plain);
+  await plain.goto(env.base + "/panel/themes");
+  await plain.selectOption("#th-theme", "bold");
+  await Promise.all([plain.waitForURL(/theme=bold/), plain.click("form[data-theme-form] button[type=submit]")]);
+  assert.equal(await plain.locator("iframe.preview.component").getAttribute("data-theme"), "bold");
+  await plain.context().close();
+});
+
 async function shoot(page, name) {
   mkdirSync(shots, { recursive: true });
+  // Frames below the fold (previews) are painted once scrolled to.
+  for (const f of await page.locator("iframe").all()) await f.scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
   writeFileSync(join(shots, name + ".png"), await page.screenshot({ fullPage: true }));
 }
 

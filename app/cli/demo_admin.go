@@ -14,9 +14,13 @@ import (
 	"reviewd/app/core/access"
 	"reviewd/app/core/catalogue"
 	"reviewd/app/core/checks"
+	"reviewd/app/core/feeds"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/privacy"
+	"reviewd/app/core/reviews"
+	"reviewd/app/core/sending"
+	"reviewd/store"
 )
 
 // seedDemoTeam fills the panel's team, connection and rule pages: two more
@@ -48,7 +52,47 @@ func seedDemoTeam(ctx context.Context, a *app.App, info *demoInfo) error {
 	if err := seedDemoConnection(ctx, a, info.Channels[0].Code); err != nil {
 		return err
 	}
+	if err := seedDemoSharing(ctx, a, info.Channels[0].Code); err != nil {
+		return err
+	}
 	return seedDemoMarketplace(ctx, a, info.Channels[0].Code)
+}
+
+// seedDemoSharing fills the invitation template, review feed and review pages: a
+// template of the first channel's invitation, a masked review feed, and a seller
+// reply with a resolution note under the newest published review.
+func seedDemoSharing(ctx context.Context, a *app.App, channel string) error {
+	console := core.Console()
+	if _, _, err := a.Sending.SaveInviteTemplate(ctx, console, sending.InviteTemplateInput{Type: sending.MsgInvitation, Language: "en",
+		Channel: channel, Subject: "How do you like {{products}}?",
+		HTML: `<p>Hello {{customer_name}},</p><p>thank you for shopping at {{brand}}. How do you like {{products}}? ` +
+			`A few words help the next customer.</p>{{review_button}}<p style="color:#57606a">Not interested? <a href="{{unsubscribe_url}}">Unsubscribe</a>.</p>`}); err != nil {
+		return demoErr("invitation template", err)
+	}
+	in := feeds.Input{Name: "Google Shopping", Channel: channel, Names: feeds.NamesMasked, PublisherName: "Demo Ceramics"}
+	if _, err := a.Feeds.CreateFeed(ctx, console, in, func(tx *store.Tx, id string) error {
+		return a.Recorder.Record(ctx, tx, console, "review_feed.created", "review_feed", id,
+			map[string]any{"channel": in.Channel, "market": in.Market, "names": in.Names})
+	}); err != nil {
+		return demoErr("review feed", err)
+	}
+	list, err := a.Reviews.ListAdminReviews(ctx, console, reviews.AdminReviewFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 1, Sort: "newest"},
+		State: core.ReviewPublished})
+	if err == nil && len(list.Items) == 0 {
+		err = core.ErrNotFound
+	}
+	if err != nil {
+		return demoErr("published review", err)
+	}
+	id := list.Items[0].ID
+	if _, err := a.Reviews.RespondToReview(ctx, console, id, reviews.NoteInput{Body: "Thank you for the kind words! " +
+		"The glaze is made by hand, so each cup is a little different."}); err != nil {
+		return demoErr("seller reply", err)
+	}
+	if _, err := a.Reviews.SetResolution(ctx, console, id, reviews.NoteInput{Body: "Sent a spare saucer with the next order."}); err != nil {
+		return demoErr("resolution note", err)
+	}
+	return nil
 }
 
 // seedDemoConnection makes a WooCommerce connection and reads it once: the

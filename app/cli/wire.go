@@ -31,7 +31,8 @@ func Surfaces(a *app.App, s *app.Server) []app.Surface {
 		&ingest.Handler{Orders: a.Orders, Catalogue: a.Catalogue, Auth: s.Auth, Limits: s.Limits},
 		&mailhook.Handler{Sending: a.Sending, Auth: s.Auth, Limits: s.Limits},
 		&panel.Handler{Sessions: a.Access, PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, Auth: s.Auth,
-			Access: a.Access, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Orders: a.Orders, Marketplace: a.Marketplace, Read: a.Read, Checks: a.Checks},
+			Access: a.Access, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Orders: a.Orders, Marketplace: a.Marketplace, Read: a.Read, Checks: a.Checks,
+			Feeds: a.Feeds, Exports: a.Exports, Recorder: a.Recorder, Insights: a.Insights},
 	}
 }
 

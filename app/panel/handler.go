@@ -21,8 +21,11 @@ import (
 	"reviewd/app/core/access"
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
+	"reviewd/app/core/brandexport"
 	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
+	"reviewd/app/core/feeds"
+	"reviewd/app/core/insights"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/privacy"
@@ -64,7 +67,14 @@ type Handler struct {
 	Marketplace *marketplace.Service
 	Read        *readmodel.Service
 	Checks      *checks.Service
-	Auth        *web.Auth
+	// Feeds and Exports serve the product-review feed and brand export pages;
+	// Recorder writes the feed's activity entry as the admin route does.
+	Feeds    *feeds.Service
+	Exports  *brandexport.Service
+	Recorder *core.Recorder
+	// Insights gives the overview's figures of the last 30 days.
+	Insights *insights.Service
+	Auth     *web.Auth
 
 	pages *pages
 }

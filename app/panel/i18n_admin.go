@@ -177,10 +177,109 @@ var adminMessages = map[string]map[string]string{
 	},
 }
 
+// sharingMessages are the texts of the invitation template, review feed, brand
+// export and note pages, and the refusals of their forms (err_<detail>).
+var sharingMessages = map[string]map[string]string{
+	"en": {
+		"invite-templates": "Invitation templates", "review-feeds": "Review feeds", "brand-export": "Brand export",
+		"templates_help": "Your own wording of the invitation e-mails, by type, language, market and channel; the most specific one is used. Without one, reviewd's built-in e-mail is sent.",
+		"template_type":  "Type", "subject": "Subject", "updated": "Updated", "optional": "optional", "placeholders": "Placeholders",
+		"msg_invitation": "Invitation", "msg_reminder": "Reminder", "msg_experience": "Shopping experience",
+		"templates_none": "No templates of your own: the built-in e-mails are sent.", "template_new": "New template", "template_edit": "Edit template",
+		"preview": "Preview", "source_brand": "your template", "source_default": "built-in e-mail", "text_version": "Text version",
+		"seller_reply": "Public reply", "published": "Published", "reply_notice": "E-mail to the reviewer", "reply_none": "No public reply.",
+		"reply_write": "Reply under the review (shown on the site; the reviewer gets an e-mail)", "reply_change": "Change the reply",
+		"reply_publish": "Publish the reply", "reply_save": "Save the reply", "reply_withdraw": "Withdraw the reply",
+		"resolution": "Resolution note", "resolution_help": "What the brand did about it, shown with the review.", "resolution_none": "No resolution note.",
+		"resolution_write": "Resolution note", "resolution_remove": "Remove the note",
+		"feeds_help": "Product-review feeds in Google's format for shopping platforms. The address holds a secret key: share it only with the platform.",
+		"feeds_none": "No feeds yet.", "feed_new": "New feed", "feed_address": "Feed address", "last_read": "last read",
+		"publisher_name": "Publisher name", "feed_names": "Reviewer names", "names_masked": "All names masked", "names_as_shown": "As shown on the site",
+		"export_help":  "A zip archive of all the brand's data (reviews, questions, orders without contact data, settings), kept for a few days. Building it takes a while: refresh this page.",
+		"export_start": "Build a new archive", "size": "Size", "expires": "Kept until", "refresh": "Refresh",
+		"export_building": "Building", "export_ready": "Ready", "export_failed": "Failed", "exports_none": "No archives.",
+		"alerts": "Alerts", "warning_limit": "Failed reads in a row before the administrators get an e-mail (0: no e-mail)",
+		"notice_reply_published": "Reply published.", "notice_reply_changed": "Reply changed.", "notice_reply_withdrawn": "Reply withdrawn.",
+		"notice_resolution_saved": "Resolution note saved.", "notice_resolution_removed": "Resolution note removed.",
+		"notice_template_saved": "Template saved.", "notice_template_removed": "Template removed.",
+		"notice_feed_created": "Feed created.", "notice_feed_removed": "Feed removed.", "notice_export_started": "The archive is being built.",
+		"err_body_required": "Write the text first.", "err_body_too_long": "The text is too long.",
+		"err_parent_review_not_published": "Only a published review can get a reply.", "err_seller_response_open": "The review already has a reply: change it instead.",
+		"err_review_not_live": "Only a published or hidden review can get a resolution note.",
+		"err_type":            "Choose a type.", "err_language": "Choose tr or en.", "err_market": "A market is two capital letters (TR).",
+		"err_channel": "No channel has this code.", "err_channel_market_mismatch": "The channel is of another market.",
+		"err_subject_required": "Write a subject.", "err_subject_too_long": "The subject is too long.",
+		"err_html_required": "Write the e-mail's HTML.", "err_html_too_long": "The HTML is too long.",
+		"err_style_import": "Styles may not load files from elsewhere.", "err_image_tracking": "Tracking images are not allowed.",
+		"err_placeholder_unknown": "A placeholder is not in the list below.", "err_cta_required": "The e-mail needs the review button ({{review_button}}).",
+		"err_template_scope_taken": "Another template has the same type, language, market and channel.",
+		"err_field_missing":        "This field is required.", "err_field_too_long": "This field is too long.", "err_field_invalid": "This field holds characters that cannot be stored.",
+		"err_names": "Choose how names are shown.", "err_feed_limit": "20 feeds at most: remove one first.",
+		"err_warning_limit": "Between 0 and 100.",
+		"last_30_days":      "Last 30 days", "vs_previous": "against the 30 days before", "fig_received": "Reviews received",
+		"fig_published": "Published", "fig_average": "Average rating", "fig_photo_share": "With photos or videos",
+		"fig_conversion": "Invitations that got a review", "fig_decision": "Average time to a decision",
+		"fig_within_24h": "%d%% decided within 24 hours", "fig_waiting_48h": "Waiting over 48 hours",
+		"themes": "Themes", "themes_help": "The page component of a product with your published reviews, as your site shows it, in each theme and layout.",
+		"theme": "Theme", "layout": "Layout", "product_key": "Product (variant key)", "themes_embed": "Use it on your site with",
+		"theme_warm": "Warm", "theme_trust": "Trust", "theme_editorial": "Editorial", "theme_minimal": "Minimal", "theme_soft": "Soft",
+		"theme_bold": "Bold", "theme_natural": "Natural", "theme_night": "Night", "style_cards": "Cards", "style_sidebar": "Sidebar",
+		"err_no_site_key": "The channel has no site key in use: make one on the keys page, then the component is served.",
+	},
+	"tr": {
+		"invite-templates": "Davet şablonları", "review-feeds": "Yorum akışları", "brand-export": "Marka dışa aktarımı",
+		"templates_help": "Davet e-postalarının kendi metniniz: tür, dil, pazar ve kanala göre; en özel olanı kullanılır. Şablon yoksa reviewd'nin hazır e-postası gider.",
+		"template_type":  "Tür", "subject": "Konu", "updated": "Güncellendi", "optional": "isteğe bağlı", "placeholders": "Yer tutucular",
+		"msg_invitation": "Davet", "msg_reminder": "Hatırlatma", "msg_experience": "Alışveriş deneyimi",
+		"templates_none": "Kendi şablonunuz yok: hazır e-postalar gönderilir.", "template_new": "Yeni şablon", "template_edit": "Şablonu düzenle",
+		"preview": "Önizleme", "source_brand": "sizin şablonunuz", "source_default": "hazır e-posta", "text_version": "Düz metin",
+		"seller_reply": "Herkese açık yanıt", "published": "Yayımlandı", "reply_notice": "Yorumcuya e-posta", "reply_none": "Herkese açık yanıt yok.",
+		"reply_write": "Yorumun altına yanıt (sitede görünür; yorumcuya e-posta gider)", "reply_change": "Yanıtı değiştir",
+		"reply_publish": "Yanıtı yayımla", "reply_save": "Yanıtı kaydet", "reply_withdraw": "Yanıtı geri çek",
+		"resolution": "Çözüm notu", "resolution_help": "Markanın ne yaptığı; yorumla birlikte görünür.", "resolution_none": "Çözüm notu yok.",
+		"resolution_write": "Çözüm notu", "resolution_remove": "Notu kaldır",
+		"feeds_help": "Alışveriş platformları için Google biçiminde ürün yorumu akışları. Adres gizli bir anahtar taşır: yalnızca platformla paylaşın.",
+		"feeds_none": "Henüz akış yok.", "feed_new": "Yeni akış", "feed_address": "Akış adresi", "last_read": "son okunma",
+		"publisher_name": "Yayıncı adı", "feed_names": "Yorumcu adları", "names_masked": "Tüm adlar gizli", "names_as_shown": "Sitede göründüğü gibi",
+		"export_help":  "Markanın tüm verisinin zip arşivi (yorumlar, sorular, iletişim bilgisi olmadan siparişler, ayarlar), birkaç gün saklanır. Hazırlanması zaman alır: bu sayfayı yenileyin.",
+		"export_start": "Yeni arşiv hazırla", "size": "Boyut", "expires": "Saklanma sonu", "refresh": "Yenile",
+		"export_building": "Hazırlanıyor", "export_ready": "Hazır", "export_failed": "Başarısız", "exports_none": "Arşiv yok.",
+		"alerts": "Uyarılar", "warning_limit": "Yöneticilere e-posta gitmeden önce üst üste başarısız okuma sayısı (0: e-posta yok)",
+		"notice_reply_published": "Yanıt yayımlandı.", "notice_reply_changed": "Yanıt değiştirildi.", "notice_reply_withdrawn": "Yanıt geri çekildi.",
+		"notice_resolution_saved": "Çözüm notu kaydedildi.", "notice_resolution_removed": "Çözüm notu kaldırıldı.",
+		"notice_template_saved": "Şablon kaydedildi.", "notice_template_removed": "Şablon kaldırıldı.",
+		"notice_feed_created": "Akış oluşturuldu.", "notice_feed_removed": "Akış kaldırıldı.", "notice_export_started": "Arşiv hazırlanıyor.",
+		"err_body_required": "Önce metni yazın.", "err_body_too_long": "Metin çok uzun.",
+		"err_parent_review_not_published": "Yalnızca yayımlanmış bir yoruma yanıt verilebilir.", "err_seller_response_open": "Yorumun zaten bir yanıtı var: onu değiştirin.",
+		"err_review_not_live": "Yalnızca yayımlanmış ya da gizlenmiş bir yoruma çözüm notu eklenebilir.",
+		"err_type":            "Bir tür seçin.", "err_language": "tr ya da en seçin.", "err_market": "Pazar iki büyük harftir (TR).",
+		"err_channel": "Bu kodda bir kanal yok.", "err_channel_market_mismatch": "Kanal başka bir pazarın.",
+		"err_subject_required": "Bir konu yazın.", "err_subject_too_long": "Konu çok uzun.",
+		"err_html_required": "E-postanın HTML'sini yazın.", "err_html_too_long": "HTML çok uzun.",
+		"err_style_import": "Stiller başka yerden dosya yükleyemez.", "err_image_tracking": "İzleme görselleri kullanılamaz.",
+		"err_placeholder_unknown": "Bir yer tutucu aşağıdaki listede yok.", "err_cta_required": "E-postada yorum düğmesi ({{review_button}}) olmalı.",
+		"err_template_scope_taken": "Aynı tür, dil, pazar ve kanalda başka bir şablon var.",
+		"err_field_missing":        "Bu alan gerekli.", "err_field_too_long": "Bu alan çok uzun.", "err_field_invalid": "Bu alanda saklanamayan karakterler var.",
+		"err_names": "Adların nasıl görüneceğini seçin.", "err_feed_limit": "En fazla 20 akış: önce birini kaldırın.",
+		"err_warning_limit": "0 ile 100 arasında.",
+		"last_30_days":      "Son 30 gün", "vs_previous": "önceki 30 güne göre", "fig_received": "Gelen yorum",
+		"fig_published": "Yayımlanan", "fig_average": "Ortalama puan", "fig_photo_share": "Fotoğraflı ya da videolu",
+		"fig_conversion": "Yorumla sonuçlanan davet", "fig_decision": "Karara ortalama süre",
+		"fig_within_24h": "%%%d'i 24 saat içinde karara bağlandı", "fig_waiting_48h": "48 saatten uzun bekleyen",
+		"themes": "Temalar", "themes_help": "Yayımlanmış yorumlarınızla bir ürünün sayfa bileşeni, sitenizde göründüğü gibi, her tema ve düzende.",
+		"theme": "Tema", "layout": "Düzen", "product_key": "Ürün (varyant anahtarı)", "themes_embed": "Sitenizde şununla kullanın:",
+		"theme_warm": "Sıcak", "theme_trust": "Güven", "theme_editorial": "Editoryal", "theme_minimal": "Sade", "theme_soft": "Yumuşak",
+		"theme_bold": "Güçlü", "theme_natural": "Doğal", "theme_night": "Gece", "style_cards": "Kartlar", "style_sidebar": "Kenar çubuğu",
+		"err_no_site_key": "Kanalın kullanımda bir site anahtarı yok: anahtarlar sayfasında bir tane oluşturun, sonra bileşen sunulur.",
+	},
+}
+
 func init() {
-	for lang, m := range adminMessages {
-		for k, v := range m {
-			messages[lang][k] = v
+	for _, set := range []map[string]map[string]string{adminMessages, sharingMessages} {
+		for lang, m := range set {
+			for k, v := range m {
+				messages[lang][k] = v
+			}
 		}
 	}
 }

@@ -79,6 +79,8 @@ type overviewData struct {
 	Ratings     []bar
 	Funnel      []bar
 	RatingTotal int
+	// Figures are the last 30 days against the 30 before (nil without Insights).
+	Figures *figures
 }
 
 // bars lays out vertical bars of values in a w x h chart (labels below).
@@ -162,6 +164,9 @@ func (h *Handler) handleOverview(w http.ResponseWriter, r *http.Request, a *core
 	reviewed := int(float64(inv.Counters.Sent)*inv.Counters.Conversion + 0.5)
 	d.Funnel = hbars([]int{created, inv.Counters.Sent, reviewed},
 		[]string{v.T("funnel_created"), v.T("funnel_sent"), v.T("funnel_reviewed")}, 260)
+	if d.Figures, err = h.figures(ctx); err != nil {
+		return err
+	}
 
 	ratings := make([]int, 5)
 	for i := range ratings {
@@ -211,6 +216,8 @@ type reviewView struct {
 	RejectReasons []brand.CodeLabel
 	RemoveReasons []brand.CodeLabel
 	MediaReasons  []brand.CodeLabel
+	// NoteForm (reply, resolution) was refused; NoteBody is its text, shown again.
+	NoteForm, NoteBody string
 }
 
 func (h *Handler) reviewView(r *http.Request, a *core.Actor, id, lang string) (*reviewView, error) {
@@ -516,7 +523,7 @@ func (h *Handler) handleSettings(w http.ResponseWriter, r *http.Request, a *core
 // come as checkboxes with a marker field.
 var (
 	settingsText   = []string{"time_zone", "send_window", "publishing_method", "reply_tone", "invite_delivery", "reminder_delivery", "webhook_url", "support_url", "sender_address"}
-	settingsNumber = []string{"invite_delay_days", "daily_limit", "reminder_after_days"}
+	settingsNumber = []string{"invite_delay_days", "daily_limit", "reminder_after_days", "warning_limit"}
 	settingsBool   = []string{"questions_enabled"}
 )
 

@@ -20,7 +20,7 @@ import (
 var pageNames = []string{"sign-in", "error", "overview", "queue", "reviews", "review", "questions", "question",
 	"invitations", "settings", "password", "account", "users", "keys", "channels", "privacy", "privacy-request",
 	"access-log", "audit-log", "connections", "diagnostics", "marketplace", "market-source", "market-reviews", "rules", "terms",
-	"rating-topics"}
+	"rating-topics", "invite-templates", "review-feeds", "brand-export", "themes"}
 
 // navItem is one link of a section's second menu.
 type navItem struct {
@@ -33,7 +33,9 @@ type navItem struct {
 // permission its route needs (a link is shown only to who may open it).
 var sections = map[string][]navItem{
 	"settings": {{"/panel/settings", "settings", core.PermWrite, nil}, {"/panel/rules", "rules", core.PermRead, nil},
-		{"/panel/terms", "terms", core.PermRead, nil}, {"/panel/rating-topics", "rating-topics", core.PermRead, nil}},
+		{"/panel/terms", "terms", core.PermRead, nil}, {"/panel/rating-topics", "rating-topics", core.PermRead, nil},
+		{"/panel/invite-templates", "invite-templates", core.PermWrite, nil}, {"/panel/review-feeds", "review-feeds", core.PermWrite, nil},
+		{"/panel/brand-export", "brand-export", core.PermExport, nil}, {"/panel/themes", "themes", core.PermRead, nil}},
 	"connections": {{"/panel/connections", "connections", core.PermWrite, nil}, {"/panel/diagnostics", "diagnostics", core.PermRead, nil},
 		{"/panel/marketplace", "marketplace", core.PermWrite, []string{"market-source"}},
 		{"/panel/marketplace/reviews", "market-reviews", core.PermPersonalData, nil}},
@@ -129,10 +131,12 @@ type view struct {
 	CSRF   string
 	Status int
 	Error  string
-	Notice string
-	Path   string
-	Loc    *time.Location
-	Data   any
+	// ErrDetail is the detail of a form's refusal (often the field it names).
+	ErrDetail string
+	Notice    string
+	Path      string
+	Loc       *time.Location
+	Data      any
 }
 
 // T translates a message key into the page's language.
@@ -144,6 +148,30 @@ func (v *view) T(key string) string {
 		return s
 	}
 	return key
+}
+
+// ErrorText is the refusal shown in the user's language: the text of its detail
+// (err_<detail>), else of its code (err_<code>); "" when neither has one.
+func (v *view) ErrorText() string {
+	code, detail, _ := strings.Cut(v.Error, " / ")
+	detail, _, _ = strings.Cut(detail, ": ")
+	for _, k := range []string{"err_" + detail, "err_" + code} {
+		if s := v.T(k); s != k {
+			return s
+		}
+	}
+	return ""
+}
+
+// ErrOn reports whether a form's refusal is about a field: its detail is the
+// field, starts with it ("subject_too_long"), names it ("field_missing: name"),
+// or is one of more.
+func (v *view) ErrOn(field string, more ...string) bool {
+	d := v.ErrDetail
+	if _, f, ok := strings.Cut(d, ": "); ok { // "field_missing: name"
+		return f == field
+	}
+	return d != "" && (d == field || strings.HasPrefix(d, field+"_") || slices.Contains(more, d))
 }
 
 // Tf is T with fmt arguments.

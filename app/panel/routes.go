@@ -30,6 +30,11 @@ func (h *Handler) routes() []route {
 		{"GET", "/panel/reviews/{id}", r, "GET /admin/v1/reviews/{id}", h.handleReview},
 		{"POST", "/panel/reviews/{id}/transition", m, "POST /admin/v1/reviews/{id}/transition", h.handleReviewTransition},
 		{"POST", "/panel/reviews/{id}/media/{file_id}/remove", m, "DELETE /admin/v1/reviews/{id}/media/{file_id}", h.handleMediaRemove},
+		{"POST", "/panel/reviews/{id}/seller-response", m, "POST /admin/v1/reviews/{id}/seller-response", h.handleReplyCreate},
+		{"POST", "/panel/reviews/{id}/seller-response/change", m, "PATCH /admin/v1/reviews/{id}/seller-response", h.handleReplyChange},
+		{"POST", "/panel/reviews/{id}/seller-response/remove", m, "DELETE /admin/v1/reviews/{id}/seller-response", h.handleReplyWithdraw},
+		{"POST", "/panel/reviews/{id}/resolution", m, "POST /admin/v1/reviews/{id}/resolution", h.handleResolutionSet},
+		{"POST", "/panel/reviews/{id}/resolution/remove", m, "DELETE /admin/v1/reviews/{id}/resolution", h.handleResolutionRemove},
 		{"POST", "/panel/reviews/{id}/reports/resolve", m, "POST /admin/v1/reviews/{id}/reports/resolve", h.handleReportsResolve},
 		{"GET", "/admin/reviews/{id}", r, "GET /admin/v1/reviews/{id}", h.handleOpenInPanel},
 		{"GET", "/panel/questions", r, "GET /admin/v1/questions", h.handleQuestions},
@@ -103,5 +108,18 @@ func (h *Handler) routes() []route {
 		{"GET", "/panel/rating-topics", r, "GET /admin/v1/aspect-templates", h.handleTopics},
 		{"POST", "/panel/rating-topics", w, "POST /admin/v1/aspect-templates", h.handleTopicSave},
 		{"POST", "/panel/rating-topics/retire", w, "POST /admin/v1/aspect-templates/retire", h.handleTopicRetire},
+		// Invitation templates, product-review feeds, brand export (sharing.go).
+		{"GET", "/panel/invite-templates", w, "GET /admin/v1/invite-templates", h.handleTemplates},
+		{"POST", "/panel/invite-templates", w, "POST /admin/v1/invite-templates", h.handleTemplateSave},
+		{"POST", "/panel/invite-templates/preview", w, "POST /admin/v1/invite-templates/preview", h.handleTemplatePreview},
+		{"POST", "/panel/invite-templates/{id:tpl_[0-9]+}/remove", w, "DELETE /admin/v1/invite-templates/{id}", h.handleTemplateRemove},
+		{"GET", "/panel/review-feeds", w, "GET /admin/v1/review-feeds", h.handleFeeds},
+		{"POST", "/panel/review-feeds", w, "POST /admin/v1/review-feeds", h.handleFeedCreate},
+		{"POST", "/panel/review-feeds/{id:rf_[0-9]+}/remove", w, "DELETE /admin/v1/review-feeds/{id}", h.handleFeedRemove},
+		{"GET", "/panel/brand-export", x, "GET /admin/v1/brand-export", h.handleExports},
+		{"POST", "/panel/brand-export", x, "POST /admin/v1/brand-export", h.handleExportStart},
+		// The page component's themes (themes.go): the component as GET /v1/ssr
+		// renders it; no admin route (a read of the published reviews).
+		{"GET", "/panel/themes", r, "", h.handleThemes},
 	}
 }

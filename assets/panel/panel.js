@@ -27,6 +27,20 @@
       }
     });
   }
+  // Themes: a changed choice swaps the preview (the page answer of the same GET
+  // form, read and its preview section taken over) and keeps it in the address.
+  const themeForm = document.querySelector("form[data-theme-form]");
+  if (themeForm) {
+    themeForm.addEventListener("change", async () => {
+      const url = themeForm.action + "?" + new URLSearchParams(new FormData(themeForm));
+      const res = await fetch(url, { credentials: "same-origin" });
+      if (!res.ok) return;
+      const doc = new DOMParser().parseFromString(await res.text(), "text/html");
+      const next = doc.querySelector("[data-theme-preview]");
+      if (next) document.querySelector("[data-theme-preview]").replaceWith(document.adoptNode(next));
+      history.replaceState(null, "", url);
+    });
+  }
   const csrf = body.dataset.csrf;
   if (!csrf) return;
 

@@ -1,0 +1,79 @@
+package panel
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"reviewd/app/core"
+	"reviewd/app/core/readmodel"
+	"reviewd/app/core/reviews"
+)
+
+type themesData struct {
+	Channel, Product, Style, Theme string
+	Channels, Styles, Themes       []string
+	// HTML is the component as GET /v1/ssr renders it ("" when refused: Refusal).
+	HTML, Refusal string
+	// RefusalText is the refusal in the user's language ("" when none is known).
+	RefusalText string
+}
+
+// handleThemes serves GET /panel/themes (channel, product, style, theme): the
+// page component of a product rendered with a chosen layout and theme
+// (readmodel.RenderSSR, as GET /v1/ssr), shown in a sandboxed frame with the
+// component's style sheet. The choice is in the address: the form is a plain GET
+// form, and the script swaps the preview when a choice changes.
+func (h *Handler) handleThemes(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	ctx, q := r.Context(), r.URL.Query()
+	d := themesData{Channel: q.Get("channel"), Product: q.Get("product"), Style: q.Get("style"), Theme: q.Get("theme"),
+		Styles: core.Styles, Themes: core.Themes}
+	chs, err := h.Channels.ListChannels(ctx, core.ListQuery{Page: 1, PageSize: 100, Sort: "newest"})
+	if err != nil {
+		return err
+	}
+	for _, c := range chs.Items {
+		d.Channels = append(d.Channels, c.Code)
+	}
+	if d.Product == "" || d.Channel == "" {
+		// The newest published review's product and channel: a product with reviews.
+		l, err := h.Reviews.ListAdminReviews(ctx, a, reviews.AdminReviewFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 1, Sort: "newest"},
+			State: core.ReviewPublished, Channel: d.Channel})
+		if err != nil {
+			return err
+		}
+		if len(l.Items) > 0 {
+			d.Product, d.Channel = l.Items[0].VariantKey, l.Items[0].Channel
+		}
+	}
+	if d.Channel == "" && len(d.Channels) > 0 {
+		d.Channel = d.Channels[0]
+	}
+	ch, err := h.Read.DB.Read().ChannelByCode(ctx, d.Channel)
+	if err != nil {
+		return core.Invalid("channel")
+	}
+	if d.Style == "" {
+		d.Style = ch.Style
+	}
+	if d.Theme == "" {
+		d.Theme = ch.Theme
+	}
+	out, err := h.Read.RenderSSR(ctx, ch, readmodel.SSRInput{ListInput: readmodel.ListInput{Product: d.Product, Scope: "variant",
+		Lang: language(r)}, Style: d.Style, Theme: d.Theme})
+	if err != nil {
+		ce, ok := err.(*core.Error)
+		if !ok {
+			return err
+		}
+		d.Refusal = ce.Code + " / " + ce.Detail
+		v := view{Lang: language(r), Error: d.Refusal}
+		d.RefusalText = v.ErrorText()
+	} else {
+		var ans readmodel.SSRAnswer
+		if err := json.Unmarshal(out.Body, &ans); err != nil {
+			return err
+		}
+		d.HTML = ans.HTML
+	}
+	return h.show(w, r, a, "themes", d)
+}
