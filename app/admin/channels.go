@@ -83,6 +83,8 @@ type channelChangeBody struct {
 	SupportURL    *string `json:"support_url"`
 	PrivacyURL    *string `json:"privacy_url"`
 	LandingURL    *string `json:"landing_url"`
+	ReviewStyle   *string `json:"review_style"`
+	ReviewTheme   *string `json:"review_theme"`
 	Active        *bool   `json:"active"`
 }
 
@@ -94,7 +96,7 @@ func (h *Handler) handleChannelUpdate(w http.ResponseWriter, r *http.Request, a 
 	}
 	out, err := h.Channels.UpdateChannel(r.Context(), a, web.Vars(r)["code"], channels.Change{Label: b.Label,
 		BrandName: b.BrandName, SenderAddress: b.SenderAddress, SupportURL: b.SupportURL, PrivacyURL: b.PrivacyURL,
-		LandingURL: b.LandingURL, Active: b.Active})
+		LandingURL: b.LandingURL, Style: b.ReviewStyle, Theme: b.ReviewTheme, Active: b.Active})
 	if err != nil {
 		return err
 	}

@@ -269,3 +269,59 @@ func assertActivity(t *testing.T, env *apptest.Env, actor string, actions ...str
 		}
 	}
 }
+
+// TestChannelLook: PATCH review_style and review_theme change the channel's page
+// component at once (GET /v1/ssr and the list answer in the new layout and theme,
+// a new ETag); unknown values are refused; the rows show both; the change is in
+// the activity history.
+func TestChannelLook(t *testing.T) {
+	p := newChannelPanel(t)
+	server := map[string]string{"Authorization": "Bearer " + p.env.Key("server", "web")}
+	p.env.Key("site", "web")
+	ssr := func() apptest.Response {
+		t.Helper()
+		res := p.env.Do("GET", "/v1/ssr?channel=web&product=SKU-1", nil, server)
+		expect(t, res, 200, "")
+		return res
+	}
+	before := ssr()
+	if html, _ := before.JSON["html"].(string); !strings.Contains(html, "rvw--cards rvw-theme-warm") {
+		t.Fatalf("default look: %.300s", html)
+	}
+	if row := p.channelRow(t, "web"); row["review_style"] != "cards" || row["review_theme"] != "warm" {
+		t.Fatalf("row before: %v", row)
+	}
+
+	res := p.do("PATCH", "/admin/v1/channels/web", map[string]any{"review_style": "sidebar", "review_theme": "night"})
+	expect(t, res, 200, "")
+	if res.JSON["review_style"] != "sidebar" || res.JSON["review_theme"] != "night" {
+		t.Fatalf("changed row: %s", res)
+	}
+	if row := p.channelRow(t, "web"); row["review_style"] != "sidebar" || row["review_theme"] != "night" {
+		t.Fatalf("listed row: %v", row)
+	}
+	after := ssr()
+	if html, _ := after.JSON["html"].(string); !strings.Contains(html, "rvw--sidebar rvw-theme-night") {
+		t.Fatalf("look after the change: %.300s", html)
+	}
+	if e := after.Header.Get("ETag"); e == "" || e == before.Header.Get("ETag") {
+		t.Fatalf("ETag %q after the change, %q before", e, before.Header.Get("ETag"))
+	}
+	res = p.env.Do("GET", "/v1/ssr?channel=web&product=SKU-1", nil,
+		map[string]string{"Authorization": server["Authorization"], "If-None-Match": before.Header.Get("ETag")})
+	expect(t, res, 200, "")
+	list := p.env.Do("GET", "/v1/reviews/list?channel=web&product=SKU-1", nil, server)
+	if list.JSON["style"] != "sidebar" || list.JSON["theme"] != "night" {
+		t.Fatalf("list answer: %.300s", list.Body)
+	}
+
+	// Unknown values: nothing changes.
+	expect(t, p.do("PATCH", "/admin/v1/channels/web", map[string]any{"review_style": "grid"}), 400, "invalid / review_style")
+	expect(t, p.do("PATCH", "/admin/v1/channels/web", map[string]any{"label": "Renamed", "review_theme": "Night"}), 400,
+		"invalid / review_theme")
+	expect(t, p.do("PATCH", "/admin/v1/channels/web", map[string]any{"review_theme": 3}), 400, "invalid / review_theme")
+	if row := p.channelRow(t, "web"); row["review_style"] != "sidebar" || row["review_theme"] != "night" || row["label"] == "Renamed" {
+		t.Fatalf("row after refused changes: %v", row)
+	}
+	assertActivity(t, p.env, panelUser, "channel.changed")
+}

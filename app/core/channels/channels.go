@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,6 +45,8 @@ type Row struct {
 	SupportURL    string   `json:"support_url"`
 	PrivacyURL    string   `json:"privacy_url"`
 	LandingURL    string   `json:"landing_url"`
+	ReviewStyle   string   `json:"review_style"`
+	ReviewTheme   string   `json:"review_theme"`
 	Active        bool     `json:"active"`
 	Domains       []Domain `json:"domains"`
 }
@@ -234,7 +237,7 @@ func RequestID(id int64) string { return "chreq_" + strconv.FormatInt(id, 10) }
 func rowOf(ch store.Channel, domains []store.ChannelDomain) Row {
 	r := Row{Code: ch.Code, Label: ch.Label, Market: ch.Market, Language: ch.Language, BrandName: ch.BrandName,
 		SenderAddress: ch.SenderAddress, SupportURL: ch.SupportURL, PrivacyURL: ch.PrivacyURL, LandingURL: ch.LandingURL,
-		Active: ch.Active, Domains: []Domain{}}
+		ReviewStyle: ch.Style, ReviewTheme: ch.Theme, Active: ch.Active, Domains: []Domain{}}
 	for _, d := range domains {
 		r.Domains = append(r.Domains, Domain{Domain: d.Domain, Verified: d.Verified()})
 	}
@@ -297,13 +300,16 @@ func (s *Service) ListChannels(ctx context.Context, lq core.ListQuery) (List, er
 // Change is the input of UpdateChannel: nil fields keep their value.
 type Change struct {
 	Label, BrandName, SenderAddress, SupportURL, PrivacyURL, LandingURL *string
-	Active                                                              *bool
+	// Style and Theme are the page component's layout and theme (core.Styles,
+	// core.Themes).
+	Style, Theme *string
+	Active       *bool
 }
 
 // UpdateChannel changes a channel (turning it off and on included). Errors: 404
 // not_found, invalid / label, brand_name, landing_url, privacy_url_not_https,
-// privacy_url_too_long, support_url, sender_address, sender_domain_unverified,
-// 502 sender_domain_check_failed / dns_unreachable.
+// privacy_url_too_long, support_url, review_style, review_theme, sender_address,
+// sender_domain_unverified, 502 sender_domain_check_failed / dns_unreachable.
 func (s *Service) UpdateChannel(ctx context.Context, a *core.Actor, code string, c Change) (Row, error) {
 	var row Row
 	if c.SenderAddress != nil {
@@ -354,6 +360,18 @@ func (s *Service) UpdateChannel(ctx context.Context, a *core.Actor, code string,
 		if err := setAddresses(&ch, landing, privacy, support); err != nil {
 			return err
 		}
+		if c.Style != nil {
+			if !slices.Contains(core.Styles, *c.Style) {
+				return core.Invalid("review_style")
+			}
+			ch.Style = *c.Style
+		}
+		if c.Theme != nil {
+			if !slices.Contains(core.Themes, *c.Theme) {
+				return core.Invalid("review_theme")
+			}
+			ch.Theme = *c.Theme
+		}
 		if c.SenderAddress != nil {
 			ch.SenderAddress = *c.SenderAddress
 		}
@@ -366,6 +384,7 @@ func (s *Service) UpdateChannel(ctx context.Context, a *core.Actor, code string,
 		}{{"label", before.Label, ch.Label}, {"brand_name", before.BrandName, ch.BrandName},
 			{"sender_address", before.SenderAddress, ch.SenderAddress}, {"support_url", before.SupportURL, ch.SupportURL},
 			{"privacy_url", before.PrivacyURL, ch.PrivacyURL}, {"landing_url", before.LandingURL, ch.LandingURL},
+			{"review_style", before.Style, ch.Style}, {"review_theme", before.Theme, ch.Theme},
 			{"active", before.Active, ch.Active}} {
 			if f.before != f.next {
 				changed = append(changed, f.name)
