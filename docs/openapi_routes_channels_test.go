@@ -1,5 +1,7 @@
 package docs_test
 
+import "reviewd/app/core"
+
 // channelsOps describes the channel, domain and channel-request endpoints: panel
 // session only (a key gets 403 forbidden / scope_missing).
 func channelsOps() []op {
@@ -15,9 +17,10 @@ func channelsOps() []op {
 	}
 	domainRow := obj(map[string]any{"domain": str(), "verified": boolean()}, "domain", "verified")
 	row := obj(map[string]any{"code": str(), "label": str(), "market": str(), "language": enum("tr", "en"), "brand_name": str(),
-		"sender_address": str(), "support_url": str(), "privacy_url": str(), "landing_url": str(), "active": boolean(),
-		"domains": arr(domainRow)}, "code", "label", "market", "language", "brand_name", "sender_address", "support_url", "privacy_url",
-		"landing_url", "active", "domains")
+		"sender_address": str(), "support_url": str(), "privacy_url": str(), "landing_url": str(),
+		"review_style": enum(core.Styles...), "review_theme": enum(core.Themes...), "active": boolean(), "domains": arr(domainRow)},
+		"code", "label", "market", "language", "brand_name", "sender_address", "support_url", "privacy_url", "landing_url",
+		"review_style", "review_theme", "active", "domains")
 	request := obj(map[string]any{"id": str(), "state": enum("open", "granted"), "market": str(), "label": str(), "note": str(),
 		"created_at": map[string]any{"type": "string", "format": "date-time"}}, "id", "state")
 	quota := obj(map[string]any{"limit": integer(), "open": integer(), "request": nullable(request)}, "limit", "open", "request")
@@ -29,7 +32,8 @@ func channelsOps() []op {
 		"language": enum("tr", "en"), "brand_name": strMax(120), "landing_url": strMax(500), "support_url": strMax(500),
 		"privacy_url": strMax(500), "sender_address": strMax(254), "channel": str(), "scopes": arr(enum("read", "moderate", "export", "write"))})
 	change := obj(map[string]any{"label": strMax(120), "brand_name": strMax(120), "sender_address": strMax(254), "support_url": strMax(500),
-		"privacy_url": strMax(500), "landing_url": strMax(500), "active": boolean()})
+		"privacy_url": strMax(500), "landing_url": strMax(500), "review_style": enum(core.Styles...),
+		"review_theme": enum(core.Themes...), "active": boolean()})
 	pending := obj(map[string]any{"domain": str(), "verified": boolean(), "token": str(), "path": str(), "dns_name": str()},
 		"domain", "verified", "token", "path", "dns_name")
 	urlErrs := []string{"400 invalid / landing_url", "400 invalid / privacy_url_not_https", "400 invalid / privacy_url_too_long",
@@ -44,8 +48,9 @@ func channelsOps() []op {
 				"400 invalid / label", "400 invalid / brand_name", "409 channel_exists", "409 channel_quota",
 				"400 invalid / scopes_required", "400 invalid / unknown_scope: <permission>", "400 invalid / scope_reserved: write",
 				"400 invalid / channel_required", "400 invalid / channel"})...),
-		p("PATCH", "/admin/v1/channels/"+code, "Change a channel; active false turns it off, true on", nil, json(change),
-			okJSON(200, "The channel row.", row), cat(errNotFnd, urlErrs, []string{"400 invalid / label", "400 invalid / brand_name", "400 invalid / active"})...),
+		p("PATCH", "/admin/v1/channels/"+code, "Change a channel; active false turns it off, true on; review_style and review_theme are the page component's layout and theme (the list and SSR answers follow at once)",
+			nil, json(change), okJSON(200, "The channel row.", row), cat(errNotFnd, urlErrs, []string{"400 invalid / label",
+				"400 invalid / brand_name", "400 invalid / review_style", "400 invalid / review_theme", "400 invalid / active"})...),
 		p("DELETE", "/admin/v1/channels/"+code, "Delete a channel without reviews, orders, questions or connection", nil, nil,
 			noContent("Deleted."), "404 not_found", "409 channel_in_use"),
 		p("POST", "/admin/v1/channels/"+code+"/domains", "Add a domain to prove: a file at path or a TXT record at dns_name holding token", nil,

@@ -225,6 +225,8 @@ var sharingMessages = map[string]map[string]string{
 		"theme_warm": "Warm", "theme_trust": "Trust", "theme_editorial": "Editorial", "theme_minimal": "Minimal", "theme_soft": "Soft",
 		"theme_bold": "Bold", "theme_natural": "Natural", "theme_night": "Night", "style_cards": "Cards", "style_sidebar": "Sidebar",
 		"err_no_site_key": "The channel has no site key in use: make one on the keys page, then the component is served.",
+		"theme_save":      "Use on the channel", "theme_in_use": "In use on the channel",
+		"err_review_style": "This layout is not one of the component's layouts.", "err_review_theme": "This theme is not one of the component's eight themes.",
 	},
 	"tr": {
 		"invite-templates": "Davet şablonları", "review-feeds": "Yorum akışları", "brand-export": "Marka dışa aktarımı",
@@ -271,6 +273,8 @@ var sharingMessages = map[string]map[string]string{
 		"theme_warm": "Sıcak", "theme_trust": "Güven", "theme_editorial": "Editoryal", "theme_minimal": "Sade", "theme_soft": "Yumuşak",
 		"theme_bold": "Güçlü", "theme_natural": "Doğal", "theme_night": "Gece", "style_cards": "Kartlar", "style_sidebar": "Kenar çubuğu",
 		"err_no_site_key": "Kanalın kullanımda bir site anahtarı yok: anahtarlar sayfasında bir tane oluşturun, sonra bileşen sunulur.",
+		"theme_save":      "Kanalda kullan", "theme_in_use": "Kanalda kullanılan",
+		"err_review_style": "Bu düzen bileşenin düzenlerinden biri değil.", "err_review_theme": "Bu tema bileşenin sekiz temasından biri değil.",
 	},
 }
 

@@ -119,7 +119,9 @@ func (h *Handler) routes() []route {
 		{"GET", "/panel/brand-export", x, "GET /admin/v1/brand-export", h.handleExports},
 		{"POST", "/panel/brand-export", x, "POST /admin/v1/brand-export", h.handleExportStart},
 		// The page component's themes (themes.go): the component as GET /v1/ssr
-		// renders it; no admin route (a read of the published reviews).
+		// renders it; no admin route (a read of the published reviews). Saving a
+		// layout and theme on a channel is the channel change.
 		{"GET", "/panel/themes", r, "", h.handleThemes},
+		{"POST", "/panel/themes", w, "PATCH /admin/v1/channels/{code}", h.handleThemeSave},
 	}
 }

@@ -3,8 +3,10 @@ package panel
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 
 	"reviewd/app/core"
+	"reviewd/app/core/channels"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
 )
@@ -12,6 +14,9 @@ import (
 type themesData struct {
 	Channel, Product, Style, Theme string
 	Channels, Styles, Themes       []string
+	// SavedStyle and SavedTheme are the channel's own layout and theme (what its
+	// site shows when it names none).
+	SavedStyle, SavedTheme string
 	// HTML is the component as GET /v1/ssr renders it ("" when refused: Refusal).
 	HTML, Refusal string
 	// RefusalText is the refusal in the user's language ("" when none is known).
@@ -52,6 +57,7 @@ func (h *Handler) handleThemes(w http.ResponseWriter, r *http.Request, a *core.A
 	if err != nil {
 		return core.Invalid("channel")
 	}
+	d.SavedStyle, d.SavedTheme = ch.Style, ch.Theme
 	if d.Style == "" {
 		d.Style = ch.Style
 	}
@@ -76,4 +82,23 @@ func (h *Handler) handleThemes(w http.ResponseWriter, r *http.Request, a *core.A
 		d.HTML = ans.HTML
 	}
 	return h.show(w, r, a, "themes", d)
+}
+
+// handleThemeSave serves POST /panel/themes (channel, style, theme, product):
+// the layout and theme become the channel's own (channels.UpdateChannel, as PATCH
+// /admin/v1/channels/<code> with review_style and review_theme); back to the
+// page with the channel's new look.
+func (h *Handler) handleThemeSave(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	f := r.PostForm
+	style, theme := f.Get("style"), f.Get("theme")
+	row, err := h.Channels.UpdateChannel(r.Context(), a, f.Get("channel"), channels.Change{Style: &style, Theme: &theme})
+	if err != nil {
+		return err
+	}
+	q := url.Values{"channel": {row.Code}}
+	if p := f.Get("product"); p != "" {
+		q.Set("product", p)
+	}
+	r.PostForm.Set("back", "/panel/themes?"+q.Encode())
+	return back(w, r, "/panel/themes", "saved")
 }

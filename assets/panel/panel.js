@@ -27,8 +27,9 @@
       }
     });
   }
-  // Themes: a changed choice swaps the preview (the page answer of the same GET
-  // form, read and its preview section taken over) and keeps it in the address.
+  // Themes: a changed choice swaps the preview and the save form (the page answer
+  // of the same GET form, read and both sections taken over) and keeps it in the
+  // address.
   const themeForm = document.querySelector("form[data-theme-form]");
   if (themeForm) {
     themeForm.addEventListener("change", async () => {
@@ -36,8 +37,10 @@
       const res = await fetch(url, { credentials: "same-origin" });
       if (!res.ok) return;
       const doc = new DOMParser().parseFromString(await res.text(), "text/html");
-      const next = doc.querySelector("[data-theme-preview]");
-      if (next) document.querySelector("[data-theme-preview]").replaceWith(document.adoptNode(next));
+      for (const sel of ["[data-theme-preview]", "[data-theme-save]"]) {
+        const next = doc.querySelector(sel), now = document.querySelector(sel);
+        if (next && now) now.replaceWith(document.adoptNode(next));
+      }
       history.replaceState(null, "", url);
     });
   }
