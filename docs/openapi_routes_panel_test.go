@@ -1,5 +1,7 @@
 package docs_test
 
+import "reviewd/app/core"
+
 // panelOps describes the web panel (/panel/): HTML pages and HTML forms for people,
 // signed in with the panel session cookie. Forms carry the session's CSRF token in
 // the csrf field (the sign-in forms the sign-in cookie's); refusals are HTML pages
@@ -131,6 +133,11 @@ func panelOps() []op {
 			map[string]any{"method": enum("file", "dns")}, "400 proof_refused / <detail>", "400 invalid / method"),
 		form("/panel/channels/{code:[A-Za-z0-9][A-Za-z0-9_.-]{0,31}}/domains/{domain:[A-Za-z0-9][A-Za-z0-9.-]{0,252}}/remove",
 			"Remove a domain (as DELETE /admin/v1/channels/<code>/domains/<domain>)", nil),
+		page("/panel/themes", "The page component of a product in a chosen theme and layout (as GET /v1/ssr), with the channel's own",
+			q("channel", "Channel code."), q("product", "Variant key."), q("theme", "One of the eight themes."), q("style", "cards or sidebar.")),
+		form("/panel/themes", "Make a layout and theme the channel's own (as PATCH /admin/v1/channels/<code> with review_style and review_theme)",
+			map[string]any{"channel": str(), "product": str(), "style": enum(core.Styles...), "theme": enum(core.Themes...)},
+			"400 invalid / review_style", "400 invalid / review_theme"),
 		page("/panel/privacy", "Personal-data requests", q("kind", "access or erasure."), q("state", "received, completed or refused."), q("page", "Page.")),
 		form("/panel/privacy", "Open a request; to its page (as POST /admin/v1/subject-requests)",
 			map[string]any{"kind": enum("access", "erasure"), "identifier": str(), "note": str()}, "400 invalid / <field>"),
