@@ -128,6 +128,7 @@ func (h *Handler) reuseAnswer(w http.ResponseWriter, r *http.Request, kind byte)
 	if e.caller.Actor.Via == core.ViaServerKey && !h.Limits.StoreServer.Allow(e.caller.Actor.ID) {
 		return k, true, core.ErrRateLimited
 	}
+	h.Auth.Access.KeyUsed(e.caller.Actor.ID) // a key's last use, as on the long way (read_auth.go)
 	a := e.caller.Actor
 	a.RequestID, a.IP, a.UserAgent = web.RequestID(r.Context()), web.ClientIP(r.Context()), r.UserAgent()
 	web.SetActor(r.Context(), &a)
