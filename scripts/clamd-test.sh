@@ -66,15 +66,29 @@ start() {
   if status; then return 0; fi   # already running: reuse it
   stop_quiet
 
-  local clamd port pid i
+  local clamd port attempt
   clamd=$(find_clamd) || die "clamd not found (apt-get install clamav-daemon)"
 
+  # A port can be taken between the check and clamd's bind (a run in another
+  # checkout starting at the same moment): then the next free port is tried.
   port=$FIRST_PORT
-  while port_in_use "$port"; do
+  for ((attempt = 0; attempt < 5; attempt++)); do
+    while port_in_use "$port"; do
+      port=$((port + 1))
+      (( port < FIRST_PORT + 100 )) || die "no free port in $FIRST_PORT..$((FIRST_PORT + 99))"
+    done
+    if launch "$clamd" "$port"; then return 0; fi
+    grep -q "Cannot bind" "$DIR/clamd.out" 2>/dev/null || die "clamd exited during startup"
+    info "port $port was taken while clamd started; trying the next one"
     port=$((port + 1))
-    (( port < FIRST_PORT + 100 )) || die "no free port in $FIRST_PORT..$((FIRST_PORT + 99))"
   done
+  die "clamd could not bind a port"
+}
 
+# launch CLAMD PORT: writes the configuration, starts clamd and waits for its
+# PING; returns 1 when clamd exits during startup (its output is in clamd.out).
+launch() {
+  local clamd=$1 port=$2 pid i
   rm -rf "$DIR"
   mkdir -p "$DIR/db" "$DIR/tmp"
   cp "$ROOT"/testdata/clamav/* "$DIR/db/"
@@ -114,7 +128,7 @@ EOF
   for ((i = 0; i < 120; i++)); do
     if ! kill -0 "$pid" 2>/dev/null; then
       tail -n 20 "$DIR/clamd.out" "$LOG" >&2 || true
-      die "clamd exited during startup"
+      return 1
     fi
     if ping_port "$port"; then
       echo "$pid" >"$PIDFILE"   # clamd rewrites PidFile itself; keep ours authoritative
