@@ -2,7 +2,6 @@ package admin
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/gorilla/mux"
 
@@ -111,18 +110,7 @@ func (h *Handler) handleAuditFileGet(w http.ResponseWriter, r *http.Request, a *
 	return writeFile(w, f)
 }
 
-// writeFile sends a built download (never cached), with X-Service-Fingerprint when
-// the file has one.
+// writeFile sends a built download through web.WriteDownload.
 func writeFile(w http.ResponseWriter, f audit.File) error {
-	hd := w.Header()
-	hd.Set("Content-Type", f.ContentType)
-	hd.Set("Content-Disposition", `attachment; filename="`+f.Name+`"`)
-	hd.Set("Content-Length", strconv.Itoa(len(f.Body)))
-	hd.Set("Cache-Control", "no-store")
-	if f.Fingerprint != "" {
-		hd.Set("X-Service-Fingerprint", f.Fingerprint)
-	}
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(f.Body)
-	return nil
+	return web.WriteDownload(w, f.ContentType, f.Name, f.Fingerprint, f.Body)
 }

@@ -8,6 +8,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/audit"
+	"reviewd/app/web"
 )
 
 // show renders a page with its data.
@@ -79,19 +80,9 @@ func (f fields) read(r *http.Request) map[string]json.RawMessage {
 	return out
 }
 
-// writeFile answers a download the way the admin API's file routes do.
+// writeFile sends a built download through web.WriteDownload.
 func writeFile(w http.ResponseWriter, f audit.File) error {
-	hd := w.Header()
-	hd.Set("Content-Type", f.ContentType)
-	hd.Set("Content-Disposition", `attachment; filename="`+f.Name+`"`)
-	hd.Set("Content-Length", strconv.Itoa(len(f.Body)))
-	hd.Set("Cache-Control", "no-store")
-	if f.Fingerprint != "" {
-		hd.Set("X-Service-Fingerprint", f.Fingerprint)
-	}
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(f.Body)
-	return nil
+	return web.WriteDownload(w, f.ContentType, f.Name, f.Fingerprint, f.Body)
 }
 
 // pageOf reads the page number of a list page (1 when absent).
