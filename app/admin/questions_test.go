@@ -258,4 +258,13 @@ func TestBrandAnswer(t *testing.T) {
 	if a["kind"] != "brand" || a["author"] != "Acme" || a["verified"] != false {
 		t.Fatalf("public brand answer = %v", a)
 	}
+
+	// A refused e-mail is not retried: the answer stays published with the reason.
+	smtp.FailData(554)
+	other, _ := e.ask(t, map[string]any{"email": "second@mail.example", "language": "en"})
+	failed := e.env.Do("POST", "/admin/v1/questions/"+other+"/answer", map[string]any{"body": "Yes, it is."}, e.moderate)
+	expect(t, failed, 201, "")
+	if failed.JSON["state"] != "published" || failed.JSON["notice"] != "failed: smtp_status: 554" {
+		t.Fatalf("answer with a refused e-mail = %s", failed.Body)
+	}
 }

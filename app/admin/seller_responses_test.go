@@ -290,6 +290,22 @@ func TestSellerResponseMailSkips(t *testing.T) {
 	if out.JSON["notice"] != "opted_out" || len(smtp.Messages()) != 1 {
 		t.Fatalf("opted-out reply = %s, %d e-mails", out, len(smtp.Messages()))
 	}
+
+	// A refused e-mail is not retried; the reply stays published and the reason is
+	// recorded on it.
+	smtp.FailData(550)
+	refused, _ := m.write(review{email: "deniz@mail.example", title: "Good", body: "Fine kettle."})
+	m.setState(refused, "published")
+	failed := env.Do("POST", "/admin/v1/reviews/"+refused+"/seller-response", map[string]any{"body": "Teşekkürler."}, m.mod)
+	apptest.Expect(t, failed, 201, "")
+	if failed.JSON["notice"] != "failed: smtp_status: 550" {
+		t.Fatalf("reply with a refused e-mail = %s", failed)
+	}
+	again := env.Do("GET", "/admin/v1/reviews/"+refused, nil, m.mod)
+	apptest.Expect(t, again, 200, "")
+	if !strings.Contains(string(again.Body), "failed: smtp_status: 550") {
+		t.Fatalf("review after a refused reply e-mail = %s", again)
+	}
 }
 
 // TestV2RoutesOff: the reply draft answers 409 seller_response_refused /

@@ -2,13 +2,13 @@ package qa
 
 import (
 	"context"
-	"errors"
+	"strings"
+
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/sending"
 	"reviewd/app/mail"
 	"reviewd/store"
-	"strings"
 )
 
 // answerMail is one prepared answer e-mail, sent after its transaction commits.
@@ -105,22 +105,9 @@ func (c *Service) sendAnswerMail(ctx context.Context, m *answerMail) {
 	if m == nil {
 		return
 	}
-	notice := NoticeSent
-	if _, err := c.Mailer.Send(ctx, m.msg); err != nil {
-		reason := "unexpected"
-		var se *mail.SendError
-		if errors.As(err, &se) {
-			reason = se.Reason
-		}
-		notice = noticeFailedStart + reason
-		c.Log.Warn("answer e-mail not sent", "answer", m.answerID, "err", err)
-	}
-	err := c.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
+	c.Sending.SendOnce(ctx, m.msg, "answer", func(tx *store.Tx, notice string) error {
 		return tx.SetAnswerNotice(ctx, m.answerID, notice)
-	})
-	if err != nil {
-		c.Log.Error("answer e-mail outcome not saved", "answer", m.answerID, "err", err)
-	}
+	}, "answer", m.answerID)
 }
 
 // Admin ------------------------------------------------------------------------

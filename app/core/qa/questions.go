@@ -9,6 +9,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/checks"
+	"reviewd/app/core/sending"
 	"reviewd/store"
 )
 
@@ -383,10 +384,10 @@ func (c *Service) AskQuestion(ctx context.Context, a *core.Actor, site store.Cha
 // Outcomes of the e-mail to the asker (answers.notice, question detail notice).
 const (
 	NoticeSending     = "sending"
-	NoticeSent        = "sent"
+	NoticeSent        = sending.OutcomeSent
 	NoticeNoAddress   = "skipped: no_address"
 	NoticeOptedOut    = "skipped: opted_out"
 	NoticeDailyLimit  = "skipped: daily_limit"
 	NoticeMailOff     = "skipped: mail_off"
-	noticeFailedStart = "failed: "
+	noticeFailedStart = sending.OutcomeFailedStart
 )

@@ -13,11 +13,11 @@ import (
 
 // Outcomes of the reviewer's e-mail about a seller response (seller_responses.notice).
 const (
-	ResponseNoticeSent      = "sent"
+	ResponseNoticeSent      = sending.OutcomeSent
 	ResponseNoticeNoAddress = "no_address"    // imported review, no order, erased order or no address
 	ResponseNoticeOptedOut  = "opted_out"     // the address is on the opt-out list
 	ResponseNoticeMailOff   = "mail_disabled" // no SMTP host
-	responseNoticeFailed    = "failed: "
+	responseNoticeFailed    = sending.OutcomeFailedStart
 )
 
 // responseMail is one prepared e-mail about a seller response, sent after its
@@ -95,21 +95,7 @@ func (c *Service) prepareResponseMail(ctx context.Context, tx *store.Tx, r store
 // <reason> on the response (a failed e-mail is not retried; the reply stays
 // published). It returns the notice.
 func (c *Service) sendResponseMail(ctx context.Context, m *responseMail) string {
-	notice := ResponseNoticeSent
-	if _, err := c.Sending.Mailer.Send(ctx, m.msg); err != nil {
-		reason := "unexpected"
-		var se *mail.SendError
-		if errors.As(err, &se) {
-			reason = se.Reason
-		}
-		notice = responseNoticeFailed + reason
-		c.Log.Warn("seller response e-mail not sent", "review", m.reviewID, "err", err)
-	}
-	err := c.DB.WithTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
+	return c.Sending.SendOnce(ctx, m.msg, "seller response", func(tx *store.Tx, notice string) error {
 		return tx.SetSellerResponseNotice(ctx, m.reviewID, notice)
-	})
-	if err != nil {
-		c.Log.Error("seller response e-mail outcome not saved", "review", m.reviewID, "err", err)
-	}
-	return notice
+	}, "review", m.reviewID)
 }

@@ -196,16 +196,7 @@ func (c *Service) ChangeSellerResponse(ctx context.Context, a *core.Actor, publi
 // WithdrawSellerResponse removes a review's seller response (DELETE), whatever
 // the review's state. Errors: 404 not_found (no review, or no response).
 func (c *Service) WithdrawSellerResponse(ctx context.Context, a *core.Actor, publicID string) error {
-	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		r, err := noteTarget(ctx, tx, publicID)
-		if err != nil {
-			return err
-		}
-		if err := tx.DeleteSellerResponse(ctx, r.ID); err != nil {
-			return err
-		}
-		return c.noteChanged(ctx, tx, a, r, EventResponseWithdrawn, "seller_response.withdrawn", nil)
-	})
+	return c.removeNote(ctx, a, publicID, (*store.Tx).DeleteSellerResponse, EventResponseWithdrawn, "seller_response.withdrawn")
 }
 
 // DraftSellerResponse answers POST /admin/v1/reviews/<id>/seller-response/draft:
@@ -254,15 +245,22 @@ func (c *Service) SetResolution(ctx context.Context, a *core.Actor, publicID str
 // RemoveResolution withdraws a review's resolution note (DELETE), whatever the
 // review's state. Errors: 404 not_found (no review, or no note).
 func (c *Service) RemoveResolution(ctx context.Context, a *core.Actor, publicID string) error {
+	return c.removeNote(ctx, a, publicID, (*store.Tx).DeleteResolution, EventResolutionRemoved, "resolution.withdrawn")
+}
+
+// removeNote deletes one of a review's brand notes with del (404 not_found when
+// there is none) and records the change, in one transaction.
+func (c *Service) removeNote(ctx context.Context, a *core.Actor, publicID string,
+	del func(*store.Tx, context.Context, int64) error, event, action string) error {
 	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		r, err := noteTarget(ctx, tx, publicID)
 		if err != nil {
 			return err
 		}
-		if err := tx.DeleteResolution(ctx, r.ID); err != nil {
+		if err := del(tx, ctx, r.ID); err != nil {
 			return err
 		}
-		return c.noteChanged(ctx, tx, a, r, EventResolutionRemoved, "resolution.withdrawn", nil)
+		return c.noteChanged(ctx, tx, a, r, event, action, nil)
 	})
 }
 
