@@ -212,11 +212,11 @@ func NewDomain(p Parts) Domain {
 		Platforms: p.Platforms, Reviews: d.Reviews, Sending: d.Sending, Brand: d.Brand}
 	d.Audit = audit.New(db, keys, url)
 	d.Privacy = privacy.New(db, keys, d.Orders, d.Reviews)
-	d.Catalogue = catalogue.New(db, p.Outbound, log)
+	d.Catalogue = catalogue.New(db, p.Outbound, log, rec)
 	d.Marketplace = marketplace.New(db, keys, p.Outbound, d.Reviews, d.Catalogue, log)
 	d.Marketplace.Sending = d.Sending
 	d.Exports = &brandexport.Service{DB: db, Recorder: rec, Clock: clock, Log: log, Dir: p.ExportDir}
-	d.Feeds = &feeds.Service{DB: db, Keys: keys, PublicURL: url, Log: log}
+	d.Feeds = &feeds.Service{DB: db, Keys: keys, PublicURL: url, Log: log, Recorder: rec}
 	d.Insights = &insights.Service{DB: db, Brand: d.Brand}
 	return d
 }

@@ -6,7 +6,6 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/catalogue"
 	"reviewd/app/web"
-	"reviewd/store"
 )
 
 // handleProductFeedList serves GET /admin/v1/product-feeds: the feeds read on a
@@ -27,9 +26,7 @@ func (h *Handler) handleProductFeedCreate(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	ctx := r.Context()
-	out, err := h.Catalogue.CreateFeed(ctx, a, in, func(tx *store.Tx, id string) error {
-		return h.Recorder.Record(ctx, tx, a, "product_feed.created", "product_feed", id, map[string]any{"format": in.Format})
-	})
+	out, err := h.Catalogue.CreateFeed(ctx, a, in)
 	if err != nil {
 		return err
 	}
@@ -39,10 +36,7 @@ func (h *Handler) handleProductFeedCreate(w http.ResponseWriter, r *http.Request
 // handleProductFeedDelete serves DELETE /admin/v1/product-feeds/{id}: 204.
 func (h *Handler) handleProductFeedDelete(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	ctx, id := r.Context(), web.Vars(r)["id"]
-	err := h.Catalogue.DeleteFeed(ctx, id, func(tx *store.Tx) error {
-		return h.Recorder.Record(ctx, tx, a, "product_feed.removed", "product_feed", id, nil)
-	})
-	if err != nil {
+	if err := h.Catalogue.DeleteFeed(ctx, a, id); err != nil {
 		return err
 	}
 	return web.NoContent(w)

@@ -105,4 +105,11 @@ func TestProductFeeds(t *testing.T) {
 	id := res.JSON["items"].([]any)[0].(map[string]any)["id"].(string)
 	expect(t, f.do("DELETE", "/admin/v1/product-feeds/"+id, nil), 204, "")
 	expect(t, f.do("DELETE", "/admin/v1/product-feeds/"+id, nil), 404, "")
+	// Each saved and each removed definition is in the activity history, refusals are not.
+	if n := len(activityEntries(t, f.env, "product_feed.created")); n != 5 {
+		t.Fatalf("product_feed.created entries: %d", n)
+	}
+	if got := activityEntries(t, f.env, "product_feed.removed"); len(got) != 1 || got[0].TargetID != id {
+		t.Fatalf("product_feed.removed entries: %+v", got)
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/feeds"
 	"reviewd/app/web"
-	"reviewd/store"
 )
 
 // handleReviewFeedList serves GET /admin/v1/review-feeds: the feed definitions
@@ -28,10 +27,7 @@ func (h *Handler) handleReviewFeedCreate(w http.ResponseWriter, r *http.Request,
 		return err
 	}
 	ctx := r.Context()
-	out, err := h.Feeds.CreateFeed(ctx, a, in, func(tx *store.Tx, id string) error {
-		return h.Recorder.Record(ctx, tx, a, "review_feed.created", "review_feed", id,
-			map[string]any{"channel": in.Channel, "market": in.Market, "names": in.Names})
-	})
+	out, err := h.Feeds.CreateFeed(ctx, a, in)
 	if err != nil {
 		return err
 	}
@@ -42,10 +38,7 @@ func (h *Handler) handleReviewFeedCreate(w http.ResponseWriter, r *http.Request,
 // handleReviewFeedDelete serves DELETE /admin/v1/review-feeds/{id}: 204.
 func (h *Handler) handleReviewFeedDelete(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	ctx, id := r.Context(), web.Vars(r)["id"]
-	err := h.Feeds.DeleteFeed(ctx, id, func(tx *store.Tx) error {
-		return h.Recorder.Record(ctx, tx, a, "review_feed.removed", "review_feed", id, nil)
-	})
-	if err != nil {
+	if err := h.Feeds.DeleteFeed(ctx, a, id); err != nil {
 		return err
 	}
 	return web.NoContent(w)

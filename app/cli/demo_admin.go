@@ -20,7 +20,6 @@ import (
 	"reviewd/app/core/privacy"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
-	"reviewd/store"
 )
 
 // seedDemoTeam fills the panel's team, connection and rule pages: two more
@@ -70,10 +69,7 @@ func seedDemoSharing(ctx context.Context, a *app.App, channel string) error {
 		return demoErr("invitation template", err)
 	}
 	in := feeds.Input{Name: "Google Shopping", Channel: channel, Names: feeds.NamesMasked, PublisherName: "Demo Ceramics"}
-	if _, err := a.Feeds.CreateFeed(ctx, console, in, func(tx *store.Tx, id string) error {
-		return a.Recorder.Record(ctx, tx, console, "review_feed.created", "review_feed", id,
-			map[string]any{"channel": in.Channel, "market": in.Market, "names": in.Names})
-	}); err != nil {
+	if _, err := a.Feeds.CreateFeed(ctx, console, in); err != nil {
 		return demoErr("review feed", err)
 	}
 	list, err := a.Reviews.ListAdminReviews(ctx, console, reviews.AdminReviewFilter{ListQuery: core.ListQuery{Page: 1, PageSize: 1, Sort: "newest"},

@@ -12,7 +12,6 @@ import (
 	"reviewd/app/core/sending"
 	"reviewd/app/mail"
 	"reviewd/app/web"
-	"reviewd/store"
 )
 
 // refused renders a page again with a refusal of its form (the code shown at the
@@ -231,17 +230,14 @@ func (h *Handler) feedsData(r *http.Request) (sharingData, error) {
 }
 
 // handleFeedCreate serves POST /panel/review-feeds: name, channel, market, names,
-// publisher_name (feeds.CreateFeed with the same activity entry, as POST
+// publisher_name (feeds.CreateFeed, as POST
 // /admin/v1/review-feeds).
 func (h *Handler) handleFeedCreate(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	f := r.PostForm
 	in := feeds.Input{Name: f.Get("name"), Channel: f.Get("channel"), Market: strings.TrimSpace(f.Get("market")), Names: f.Get("names"),
 		PublisherName: f.Get("publisher_name")}
 	ctx := r.Context()
-	if _, err := h.Feeds.CreateFeed(ctx, a, in, func(tx *store.Tx, id string) error {
-		return h.Recorder.Record(ctx, tx, a, "review_feed.created", "review_feed", id,
-			map[string]any{"channel": in.Channel, "market": in.Market, "names": in.Names})
-	}); err != nil {
+	if _, err := h.Feeds.CreateFeed(ctx, a, in); err != nil {
 		d, derr := h.feedsData(r)
 		if derr != nil {
 			return derr
@@ -256,9 +252,7 @@ func (h *Handler) handleFeedCreate(w http.ResponseWriter, r *http.Request, a *co
 // as DELETE /admin/v1/review-feeds/<id>).
 func (h *Handler) handleFeedRemove(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	ctx, id := r.Context(), web.Vars(r)["id"]
-	if err := h.Feeds.DeleteFeed(ctx, id, func(tx *store.Tx) error {
-		return h.Recorder.Record(ctx, tx, a, "review_feed.removed", "review_feed", id, nil)
-	}); err != nil {
+	if err := h.Feeds.DeleteFeed(ctx, a, id); err != nil {
 		return err
 	}
 	return back(w, r, "/panel/review-feeds", "feed_removed")

@@ -93,7 +93,7 @@ type FeedInput struct {
 // CreateFeed saves a product feed, due at once (201). url must be https
 // (invalid / url_invalid); format google_xml, google_tsv or json (invalid / format);
 // interval_minutes 60–10080, default 360 (invalid / interval_minutes).
-func (c *Service) CreateFeed(ctx context.Context, a *core.Actor, in FeedInput, record func(tx *store.Tx, id string) error) (FeedView, error) {
+func (c *Service) CreateFeed(ctx context.Context, a *core.Actor, in FeedInput) (FeedView, error) {
 	u := strings.TrimSpace(in.URL)
 	if u == "" || len(u) > 2048 || outbound.CheckURL(u) != nil {
 		return FeedView{}, core.Invalid("url_invalid")
@@ -119,13 +119,13 @@ func (c *Service) CreateFeed(ctx context.Context, a *core.Actor, in FeedInput, r
 			return err
 		}
 		out = feedView(f)
-		return record(tx, out.ID)
+		return c.Recorder.Record(ctx, tx, a, "product_feed.created", "product_feed", out.ID, map[string]any{"format": in.Format})
 	})
 	return out, err
 }
 
 // DeleteFeed removes a product feed; its products stay.
-func (c *Service) DeleteFeed(ctx context.Context, id string, record func(tx *store.Tx) error) error {
+func (c *Service) DeleteFeed(ctx context.Context, a *core.Actor, id string) error {
 	n, err := strconv.ParseInt(strings.TrimPrefix(id, "pf_"), 10, 64)
 	if err != nil || !strings.HasPrefix(id, "pf_") {
 		return core.ErrNotFound
@@ -136,7 +136,7 @@ func (c *Service) DeleteFeed(ctx context.Context, id string, record func(tx *sto
 		} else if err != nil {
 			return err
 		}
-		return record(tx)
+		return c.Recorder.Record(ctx, tx, a, "product_feed.removed", "product_feed", id, nil)
 	})
 }
 

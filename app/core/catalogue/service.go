@@ -6,6 +6,7 @@ package catalogue
 import (
 	"log/slog"
 
+	"reviewd/app/core"
 	"reviewd/app/outbound"
 	"reviewd/store"
 )
@@ -16,12 +17,14 @@ type Service struct {
 	// Outbound reads product feeds.
 	Outbound *outbound.Client
 	Log      *slog.Logger
+	// Recorder writes the activity history of product feed definitions.
+	Recorder *core.Recorder
 }
 
 // New builds the catalogue service.
-func New(db *store.DB, out *outbound.Client, log *slog.Logger) *Service {
+func New(db *store.DB, out *outbound.Client, log *slog.Logger, rec *core.Recorder) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{DB: db, Outbound: out, Log: log}
+	return &Service{DB: db, Outbound: out, Log: log, Recorder: rec}
 }

@@ -26,6 +26,8 @@ type Service struct {
 	PublicURL string
 	// Log takes what cannot reach the caller: a feed cut short after it began.
 	Log *slog.Logger
+	// Recorder writes the activity history of feed definitions.
+	Recorder *core.Recorder
 }
 
 // Names: how reviewer names appear in a feed.
@@ -114,7 +116,7 @@ type Input struct {
 // field_missing: name, field_too_long: name (100) or publisher_name (120), channel
 // (unknown code), market (not two capital letters), channel_market_mismatch, names
 // (not as_shown or masked); 409 feed_limit: 20.
-func (s *Service) CreateFeed(ctx context.Context, a *core.Actor, in Input, record func(tx *store.Tx, id string) error) (View, error) {
+func (s *Service) CreateFeed(ctx context.Context, a *core.Actor, in Input) (View, error) {
 	name, err := core.Text("name", core.SingleLine(in.Name), 100, true)
 	if err != nil {
 		return View{}, err
@@ -157,7 +159,8 @@ func (s *Service) CreateFeed(ctx context.Context, a *core.Actor, in Input, recor
 			return err
 		}
 		out = s.view(f)
-		return record(tx, out.ID)
+		return s.Recorder.Record(ctx, tx, a, "review_feed.created", "review_feed", out.ID,
+			map[string]any{"channel": in.Channel, "market": in.Market, "names": in.Names})
 	})
 	return out, err
 }
@@ -170,7 +173,7 @@ func actorID(a *core.Actor) string {
 }
 
 // DeleteFeed removes a feed definition; its address answers 404 from then on.
-func (s *Service) DeleteFeed(ctx context.Context, id string, record func(tx *store.Tx) error) error {
+func (s *Service) DeleteFeed(ctx context.Context, a *core.Actor, id string) error {
 	n, ok := parseID(id)
 	if !ok {
 		return core.ErrNotFound
@@ -181,7 +184,7 @@ func (s *Service) DeleteFeed(ctx context.Context, id string, record func(tx *sto
 		} else if err != nil {
 			return err
 		}
-		return record(tx)
+		return s.Recorder.Record(ctx, tx, a, "review_feed.removed", "review_feed", id, nil)
 	})
 }
 
