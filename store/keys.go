@@ -65,19 +65,7 @@ func (q *Q) KeyByPublicID(ctx context.Context, id string) (Key, error) {
 // ListKeys lists keys, newest first.
 func (q *Q) ListKeys(ctx context.Context) ([]Key, error) {
 	rows, err := q.c.QueryContext(ctx, `SELECT `+qKeyCols+` FROM api_keys ORDER BY id DESC`)
-	if err != nil {
-		return nil, translate(err)
-	}
-	defer rows.Close()
-	var out []Key
-	for rows.Next() {
-		k, err := scanKey(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
+	return collect(rows, err, scanKey)
 }
 
 // ChannelHasSiteKey reports whether a channel has a site key in use.

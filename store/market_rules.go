@@ -63,17 +63,5 @@ func (q *Q) MarketRuleInForce(ctx context.Context, market string, channelID int6
 // ListMarketRules lists every brand version, newest first.
 func (q *Q) ListMarketRules(ctx context.Context) ([]MarketRuleVersion, error) {
 	rows, err := q.c.QueryContext(ctx, `SELECT `+qRuleCols+` FROM market_rules ORDER BY valid_from DESC, id DESC`)
-	if err != nil {
-		return nil, translate(err)
-	}
-	defer rows.Close()
-	var out []MarketRuleVersion
-	for rows.Next() {
-		r, err := scanRule(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return collect(rows, err, scanRule)
 }

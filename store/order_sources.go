@@ -97,19 +97,7 @@ func scanSource(sc interface{ Scan(...any) error }) (OrderSource, error) {
 
 func (q *Q) sources(ctx context.Context, query string, args ...any) ([]OrderSource, error) {
 	rows, err := q.c.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, translate(err)
-	}
-	defer rows.Close()
-	var out []OrderSource
-	for rows.Next() {
-		s, err := scanSource(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return collect(rows, err, scanSource)
 }
 
 // CreateOrderSource inserts a connection; ErrConflict when the channel already has

@@ -93,7 +93,7 @@ const (
 // maxParams keeps multi-row statements well under SQLite's limit of bound variables.
 const maxParams = 30000
 
-type scanner interface{ Scan(...any) error }
+type scanner = interface{ Scan(...any) error }
 
 func scanOrder(sc scanner) (Order, error) {
 	var o Order

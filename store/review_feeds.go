@@ -59,19 +59,7 @@ func (q *Q) ReviewFeedByID(ctx context.Context, id int64) (ReviewFeed, error) {
 // ReviewFeeds lists the feed definitions, oldest first.
 func (q *Q) ReviewFeeds(ctx context.Context) ([]ReviewFeed, error) {
 	rows, err := q.c.QueryContext(ctx, `SELECT `+qReviewFeedCols+qReviewFeedFrom+` ORDER BY f.id`)
-	if err != nil {
-		return nil, translate(err)
-	}
-	defer rows.Close()
-	var out []ReviewFeed
-	for rows.Next() {
-		f, err := scanReviewFeed(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, translate(rows.Err())
+	return collect(rows, err, scanReviewFeed)
 }
 
 // DeleteReviewFeed removes a feed definition (ErrNotFound when missing).

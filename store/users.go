@@ -72,19 +72,7 @@ func (q *Q) UserByID(ctx context.Context, id int64) (User, error) {
 // ListUsers lists users by name.
 func (q *Q) ListUsers(ctx context.Context) ([]User, error) {
 	rows, err := q.c.QueryContext(ctx, `SELECT `+qUserCols+` FROM users ORDER BY username`)
-	if err != nil {
-		return nil, translate(err)
-	}
-	defer rows.Close()
-	var out []User
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
+	return collect(rows, err, scanUser)
 }
 
 // SetUserTOTP stores the (encrypted) second-step secret and whether it is on.
@@ -195,19 +183,7 @@ func (q *Q) CountOwners(ctx context.Context) (int, error) {
 // case).
 func (q *Q) UsersByEmail(ctx context.Context, email string) ([]User, error) {
 	rows, err := q.c.QueryContext(ctx, `SELECT `+qUserCols+` FROM users WHERE lower(email) = lower(?) ORDER BY id`, email)
-	if err != nil {
-		return nil, translate(err)
-	}
-	defer rows.Close()
-	var out []User
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
+	return collect(rows, err, scanUser)
 }
 
 // DeleteUserSessions signs a user out everywhere.
