@@ -91,12 +91,8 @@ func parseID(s string) (int64, bool) {
 
 func view(e store.BrandExport) Export {
 	v := Export{ID: PublicID(e.ID), State: e.State, Error: e.Error, Size: e.Size, SHA256: e.SHA256, Counts: map[string]int{},
-		CreatedAt: e.CreatedAt, ExpiresAt: e.ExpiresAt}
+		CreatedAt: e.CreatedAt, ExpiresAt: e.ExpiresAt, ReadyAt: core.OptTime(e.ReadyAt)}
 	_ = json.Unmarshal([]byte(e.Counts), &v.Counts)
-	if !e.ReadyAt.IsZero() {
-		at := e.ReadyAt
-		v.ReadyAt = &at
-	}
 	if e.State == StateReady {
 		v.DownloadURL = "/admin/v1/brand-export/" + v.ID + "/download"
 	}

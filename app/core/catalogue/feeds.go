@@ -54,11 +54,8 @@ type FeedView struct {
 
 func feedView(f store.ProductFeed) FeedView {
 	v := FeedView{ID: FeedID(f.ID), URL: f.URL, Format: f.Format, IntervalMinutes: f.IntervalMinutes, Enabled: f.Enabled,
-		NextRunAt: f.NextRunAt, LastError: f.LastError, LastProducts: f.LastProducts, LastPages: f.LastPages, CreatedAt: f.CreatedAt}
-	if !f.LastRunAt.IsZero() {
-		t := f.LastRunAt
-		v.LastRunAt = &t
-	}
+		NextRunAt: f.NextRunAt, LastError: f.LastError, LastProducts: f.LastProducts, LastPages: f.LastPages, CreatedAt: f.CreatedAt,
+		LastRunAt: core.OptTime(f.LastRunAt)}
 	return v
 }
 

@@ -76,12 +76,8 @@ type View struct {
 
 func (s *Service) view(f store.ReviewFeed) View {
 	v := View{ID: FeedID(f.ID), Name: f.Name, Channel: f.ChannelCode, Market: f.Market, Names: f.Names,
-		PublisherName: f.PublisherName, CreatedAt: f.CreatedAt,
+		PublisherName: f.PublisherName, CreatedAt: f.CreatedAt, LastReadAt: core.OptTime(f.LastReadAt),
 		URL: strings.TrimRight(s.PublicURL, "/") + "/admin/v1/shared-review-feeds/" + FeedID(f.ID) + "/" + s.key(f) + ".xml"}
-	if !f.LastReadAt.IsZero() {
-		t := f.LastReadAt
-		v.LastReadAt = &t
-	}
 	return v
 }
 

@@ -193,9 +193,6 @@ func (s *Service) Metrics(ctx context.Context, in Query) (Metrics, error) {
 		return Metrics{}, err
 	}
 	out.Moderation.Waiting, out.Moderation.WaitingOver48h = w.Count, w.Older
-	if !w.Oldest.IsZero() {
-		t := w.Oldest
-		out.Moderation.OldestWaitingAt = &t
-	}
+	out.Moderation.OldestWaitingAt = core.OptTime(w.Oldest)
 	return out, nil
 }

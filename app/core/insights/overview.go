@@ -78,11 +78,7 @@ func (s *Service) Overview(ctx context.Context, channel string) (Overview, error
 		if err != nil {
 			return Overview{}, err
 		}
-		site := Site{Code: c.Code, Label: c.Label, Market: c.Market, Calls: f.Calls, Refused: f.Refused}
-		if !f.LastAt.IsZero() {
-			t := f.LastAt
-			site.LastAt = &t
-		}
+		site := Site{Code: c.Code, Label: c.Label, Market: c.Market, Calls: f.Calls, Refused: f.Refused, LastAt: core.OptTime(f.LastAt)}
 		switch {
 		case !c.Active:
 			site.Verdict = VerdictInactive
