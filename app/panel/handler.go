@@ -113,9 +113,10 @@ func (h *Handler) actor(r *http.Request) (*core.Actor, error) {
 		return nil, errSignIn
 	}
 	if r.Method == http.MethodPost && r.Header.Get("X-Service-CSRF") == "" {
-		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" && web.IsUpload(r) {
 			// The marketplace file form: parts past 1 MB go to temporary files,
-			// which the server removes when the request ends.
+			// which guard removes when the request ends (the server removes only
+			// those of its own request value, not of this copy).
 			r.Body = http.MaxBytesReader(nil, r.Body, uploadLimit)
 			if err := r.ParseMultipartForm(1 << 20); err != nil {
 				if _, big := errors.AsType[*http.MaxBytesError](err); big {
@@ -161,6 +162,11 @@ func (h *Handler) guard(rt route) http.Handler {
 			return
 		}
 		a, err := h.actor(r)
+		defer func() {
+			if r.MultipartForm != nil {
+				_ = r.MultipartForm.RemoveAll()
+			}
+		}()
 		if err == nil && !a.Can(rt.perm) {
 			err = core.ErrScopeMissing
 		}

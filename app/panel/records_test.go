@@ -9,6 +9,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -254,4 +256,32 @@ func TestMarketplacePages(t *testing.T) {
 		t.Fatalf("after removal: %s %v", r.State, err)
 	}
 	expectPage(t, "removed listed", b.do("GET", "/panel/marketplace/reviews", nil, nil), 200, "Removed on request")
+}
+
+// TestUploadSpoolRemoved: the parts of a file form spooled to temporary files
+// (past 1 MB) are removed when the answer is sent, and a multipart body posted to
+// a form that takes no file is not spooled at all (refused without its token).
+func TestUploadSpoolRemoved(t *testing.T) {
+	f := newFixture(t)
+	b := newBrowser(t, f.env)
+	csrf := b.signIn("olive", "owner-password-1")
+	p := b.do("POST", "/panel/marketplace", url.Values{"csrf": {csrf}, "platform": {"trendyol"}, "channel": {"web"}, "seller_id": {"S-1"},
+		"route": {"file"}}, nil)
+	m := regexp.MustCompile(`^/panel/marketplace/(mks_[0-9]+)\?`).FindStringSubmatch(p.location)
+	if m == nil {
+		t.Fatalf("create: %d %q\n%.800s", p.status, p.location, p.body)
+	}
+	spool := filepath.Join(t.TempDir(), "spool")
+	if err := os.Mkdir(spool, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", spool)
+	big := bytes.Repeat([]byte("R-1,8690000000011,5,Nice,A fine mug.,Ayşe,2026-05-01,,,S-1\n"), 3<<20/60)
+	if chk := b.upload("/panel/marketplace/"+m[1]+"/check", url.Values{"csrf": {csrf}}, "big.csv", big); chk.status >= 500 {
+		t.Fatalf("check of a 3 MB file: %d\n%.800s", chk.status, chk.body)
+	}
+	expectPage(t, "file posted to a form without one", b.upload("/panel/terms", url.Values{"csrf": {csrf}}, "big.csv", big), 403, "csrf_missing")
+	if left, _ := os.ReadDir(spool); len(left) != 0 {
+		t.Fatalf("temporary files left after the answers: %d (%s)", len(left), left[0].Name())
+	}
 }

@@ -30,12 +30,16 @@ func ReadDeadline(next http.Handler, short, long time.Duration, isLong func(*htt
 }
 
 // IsUpload reports whether r is a media upload (POST /v1/media) or a marketplace
-// file (POST /admin/v1/marketplace/sources/<id>/runs or .../check, up to 20 MB).
+// file (POST /admin/v1/marketplace/sources/<id>/runs or .../check, and the panel's
+// /panel/marketplace/<id>/runs or .../check; up to 20 MB).
 func IsUpload(r *http.Request) bool {
 	if r.Method != http.MethodPost {
 		return false
 	}
 	p := r.URL.Path
-	return p == "/v1/media" || strings.HasPrefix(p, "/admin/v1/marketplace/sources/") &&
+	if p == "/v1/media" {
+		return true
+	}
+	return (strings.HasPrefix(p, "/admin/v1/marketplace/sources/") || strings.HasPrefix(p, "/panel/marketplace/")) &&
 		(strings.HasSuffix(p, "/runs") || strings.HasSuffix(p, "/check"))
 }
