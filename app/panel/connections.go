@@ -177,7 +177,7 @@ func (h *Handler) handleDiagnostics(w http.ResponseWriter, r *http.Request, a *c
 		return err
 	}
 	d := diagnosticsData{ConnectionLog: log, Connection: f.Connection, Outcome: f.Outcome}
-	d.Prev, d.Next = pager(r, log.Page, log.Pages)
+	d.Prev, d.Next = pager(r, "diagnostics", log.Page, log.Pages)
 	return h.show(w, r, a, "diagnostics", d)
 }
 
@@ -344,7 +344,7 @@ func (h *Handler) handleImported(w http.ResponseWriter, r *http.Request, a *core
 	if src, err := h.Marketplace.ListSources(r.Context()); err == nil {
 		d.Platforms = src.Platforms
 	}
-	d.Prev, d.Next = pager(r, list.Page, list.Pages)
+	d.Prev, d.Next = pager(r, "market-reviews", list.Page, list.Pages)
 	return h.show(w, r, a, "market-reviews", d)
 }
 

@@ -39,14 +39,11 @@ func listQuery(r *http.Request, size int) (core.ListQuery, error) {
 }
 
 // pager gives the addresses of the previous and next page of a list page (of the
-// page's own address when a form's answer shows it).
-func pager(r *http.Request, page, pages int) (prev, next string) {
+// page's own address, pageAddress, when a form's answer shows it).
+func pager(r *http.Request, name string, page, pages int) (prev, next string) {
 	path := r.URL.Path
-	switch path {
-	case "/panel/opt-outs/check":
-		path = "/panel/invitations"
-	case "/panel/audit-file":
-		path = "/panel/audit-log"
+	if r.Method == http.MethodPost {
+		path = pageAddress(name, r)
 	}
 	q := r.URL.Query()
 	q.Del("notice")
@@ -420,12 +417,9 @@ func (h *Handler) handleQuestions(w http.ResponseWriter, r *http.Request, a *cor
 	if err != nil {
 		return err
 	}
-	v := h.view(r, a, "questions")
 	d := questionsData{List: list, Q: l.Q, State: f.State}
-	d.Prev, d.Next = pager(r, list.Page, list.Pages)
-	v.Data = d
-	h.render(w, r, http.StatusOK, v)
-	return nil
+	d.Prev, d.Next = pager(r, "questions", list.Page, list.Pages)
+	return h.show(w, r, a, "questions", d)
 }
 
 type questionData struct {
@@ -497,12 +491,9 @@ func (h *Handler) showInvitations(w http.ResponseWriter, r *http.Request, a *cor
 	if err != nil {
 		return err
 	}
-	v := h.view(r, a, "invitations")
 	d := invitationsData{Invites: inv, Logs: logs, State: st, OptOuts: opt}
-	d.Prev, d.Next = pager(r, inv.Page, inv.Pages)
-	v.Data = d
-	h.render(w, r, http.StatusOK, v)
-	return nil
+	d.Prev, d.Next = pager(r, "invitations", inv.Page, inv.Pages)
+	return h.show(w, r, a, "invitations", d)
 }
 
 // ---- settings ----

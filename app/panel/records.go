@@ -32,7 +32,7 @@ func (h *Handler) handlePrivacy(w http.ResponseWriter, r *http.Request, a *core.
 		return err
 	}
 	d := privacyData{Page: p, Kind: f.Kind, State: f.State}
-	d.Prev, d.Next = pager(r, p.Page, p.Pages)
+	d.Prev, d.Next = pager(r, "privacy", p.Page, p.Pages)
 	return h.show(w, r, a, "privacy", d)
 }
 
@@ -115,7 +115,7 @@ func (h *Handler) handleAccessLog(w http.ResponseWriter, r *http.Request, a *cor
 		return err
 	}
 	d := accessLogData{AccessPage: p, Action: f.Action, Actor: f.Actor, Via: f.Via}
-	d.Prev, d.Next = pager(r, p.Page, p.Pages)
+	d.Prev, d.Next = pager(r, "access-log", p.Page, p.Pages)
 	return h.show(w, r, a, "access-log", d)
 }
 
@@ -157,7 +157,7 @@ func (h *Handler) showAuditLog(w http.ResponseWriter, r *http.Request, a *core.A
 	}
 	raw, _ := json.Marshal(f)
 	d := auditLogData{AuditPage: p, F: f, Filters: string(raw), File: file}
-	d.Prev, d.Next = pager(r, p.Page, p.Pages)
+	d.Prev, d.Next = pager(r, "audit-log", p.Page, p.Pages)
 	if chs, err := h.Channels.ListChannels(r.Context(), core.ListQuery{Page: 1, PageSize: 100, Sort: "newest"}); err == nil {
 		for _, c := range chs.Items {
 			d.Channels = append(d.Channels, c.Code)

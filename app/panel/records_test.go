@@ -123,8 +123,14 @@ func TestAuditPages(t *testing.T) {
 	b := newBrowser(t, f.env)
 	csrf := b.signIn("olive", "owner-password-1")
 	// Something to read: a personal-data lookup lands in the access log.
-	expectPage(t, "opt-out lookup", b.do("POST", "/panel/opt-outs/check", url.Values{"csrf": {csrf}, "addresses": {"a@example.com\nb@example.com"}}, nil),
-		200, "0 of 2 addresses opted out")
+	lookup := b.do("POST", "/panel/opt-outs/check", url.Values{"csrf": {csrf}, "addresses": {"a@example.com\nb@example.com"}}, nil)
+	expectPage(t, "opt-out lookup", lookup, 200, "0 of 2 addresses opted out")
+	// The answer's forms (language switch, retries) lead back to the page, not to
+	// the lookup's address, which takes only POST.
+	expectPage(t, "opt-out lookup back address", lookup, 200, `name="back" value="/panel/invitations"`)
+	if strings.Contains(lookup.body, `value="/panel/opt-outs/check"`) {
+		t.Fatalf("the lookup's answer leads back to the form's address:\n%.800s", lookup.body)
+	}
 	expectPage(t, "access log", b.do("GET", "/panel/access-log?action=opt_out.checked", nil, nil), 200, "<code>opt_out.checked</code>")
 	al := b.do("GET", "/panel/audit-log?action=session.signed_in&sessions=1", nil, nil)
 	expectPage(t, "audit log", al, 200, "<code>session.signed_in</code>")

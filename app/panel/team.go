@@ -138,7 +138,7 @@ func (h *Handler) handleUsers(w http.ResponseWriter, r *http.Request, a *core.Ac
 		return err
 	}
 	d := usersData{Items: p.Items, Total: p.Total, Roles: core.Roles, Page: l.Page, Pages: core.PageCount(p.Total, l.PageSize)}
-	d.Prev, d.Next = pager(r, d.Page, d.Pages)
+	d.Prev, d.Next = pager(r, "users", d.Page, d.Pages)
 	return h.show(w, r, a, "users", d)
 }
 
