@@ -2,6 +2,7 @@ package panel
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 
@@ -53,9 +54,14 @@ func (h *Handler) handleThemes(w http.ResponseWriter, r *http.Request, a *core.A
 	if d.Channel == "" && len(d.Channels) > 0 {
 		d.Channel = d.Channels[0]
 	}
-	ch, err := h.Read.DB.Read().ChannelByCode(ctx, d.Channel)
+	if d.Channel == "" {
+		// No channel yet: the choices, and no preview.
+		d.Style, d.Theme = core.Styles[0], core.Themes[0]
+		return h.show(w, r, a, "themes", d)
+	}
+	ch, err := core.ChannelFilter(ctx, h.Read.DB.Read(), d.Channel, "")
 	if err != nil {
-		return core.Invalid("channel")
+		return err
 	}
 	d.SavedStyle, d.SavedTheme = ch.Style, ch.Theme
 	if d.Style == "" {
@@ -67,8 +73,8 @@ func (h *Handler) handleThemes(w http.ResponseWriter, r *http.Request, a *core.A
 	out, err := h.Read.RenderSSR(ctx, ch, readmodel.SSRInput{ListInput: readmodel.ListInput{Product: d.Product, Scope: "variant",
 		Lang: language(r)}, Style: d.Style, Theme: d.Theme})
 	if err != nil {
-		ce, ok := err.(*core.Error)
-		if !ok {
+		var ce *core.Error
+		if !errors.As(err, &ce) {
 			return err
 		}
 		d.Refusal = ce.Code + " / " + ce.Detail

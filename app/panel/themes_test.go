@@ -5,6 +5,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"reviewd/app/apptest"
+	"reviewd/app/cli"
+	"reviewd/app/core/access"
 )
 
 // TestThemeSave: the themes page's save form makes the chosen layout and theme
@@ -51,4 +55,22 @@ func TestThemeSave(t *testing.T) {
 	expectPage(t, "nothing to save", p, 200, " disabled>Use on the channel: Night · Sidebar</button>")
 	log := owner.do("GET", "/panel/audit-log?action=channel.changed", nil, nil)
 	expectPage(t, "activity", log, 200, "channel.changed")
+}
+
+// TestThemesWithoutChannel: an unknown channel in the address is refused with
+// invalid / channel; a brand without a channel gets the page with the choices and
+// a line saying a channel comes first, not an error.
+func TestThemesWithoutChannel(t *testing.T) {
+	f := newFixture(t)
+	owner := newBrowser(t, f.env)
+	owner.signIn("olive", "owner-password-1")
+	expectPage(t, "unknown channel", owner.do("GET", "/panel/themes?channel=nope", nil, nil), 400, "invalid / channel")
+
+	env := apptest.New(t, cli.TestSurfaces)
+	env.User(access.NewUser{Username: "olive", Email: "olive@example.com", Role: "owner", Password: "owner-password-1"})
+	empty := newBrowser(t, env)
+	empty.signIn("olive", "owner-password-1")
+	p := empty.do("GET", "/panel/themes", nil, nil)
+	expectPage(t, "no channel", p, 200, "Add a channel first")
+	expectPage(t, "choices", p, 200, `<option value="night">Night</option>`)
 }
