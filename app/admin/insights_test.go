@@ -205,6 +205,8 @@ func TestMetricsInsightsOverview(t *testing.T) {
 		{"/admin/v1/overview?channel=nope", "invalid / channel"},
 		{"/admin/v1/insights?channel=web&market=GB", "invalid / channel_market_mismatch"},
 		{"/admin/v1/insights?market=tr", "invalid / market"},
+		{"/admin/v1/insights?market=12", "invalid / market"},
+		{"/admin/v1/insights?market=A1", "invalid / market"},
 		{"/admin/v1/metrics?period=year", "invalid / period"},
 		{"/admin/v1/metrics?from=2026-13-01", "invalid / from"},
 		{"/admin/v1/metrics?to=yesterday", "invalid / to"},

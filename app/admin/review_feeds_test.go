@@ -274,8 +274,15 @@ func TestReviewFeed(t *testing.T) {
 	expect(t, f.do("DELETE", "/admin/v1/review-feeds/"+gbID, nil), 204, "")
 	expect(t, f.env.Do("GET", feedPath(t, its[1]["url"].(string)), nil, nil), 404, "not_found / not_found")
 	expect(t, f.do("DELETE", "/admin/v1/review-feeds/"+gbID, nil), 404, "not_found / not_found")
-	if n := len(activityEntries(t, f.env, "review_feed.created")); n != 2 {
-		t.Fatalf("review_feed.created entries: %d", n)
+	created := activityEntries(t, f.env, "review_feed.created")
+	if len(created) != 2 {
+		t.Fatalf("review_feed.created entries: %d", len(created))
+	}
+	// The entries record the definition as saved (names defaulted), not the input.
+	for _, e := range created {
+		if !strings.Contains(e.Detail, `"names":"as_shown"`) && !strings.Contains(e.Detail, `"names":"masked"`) {
+			t.Fatalf("review_feed.created detail: %s", e.Detail)
+		}
 	}
 	if n := len(activityEntries(t, f.env, "review_feed.removed")); n != 1 {
 		t.Fatalf("review_feed.removed entries: %d", n)

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +41,6 @@ const MaxFeeds = 20
 // Errors of the feed definitions.
 var (
 	ErrFeedLimit = core.Conflict("feed_limit", strconv.Itoa(MaxFeeds))
-	marketCode   = regexp.MustCompile(`^[A-Z]{2}$`)
 )
 
 // FeedID is the public id of a review feed.
@@ -122,7 +120,7 @@ func (s *Service) CreateFeed(ctx context.Context, a *core.Actor, in Input) (View
 		return View{}, err
 	}
 	market := strings.TrimSpace(in.Market)
-	if market != "" && !marketCode.MatchString(market) {
+	if market != "" && !core.ReMarket.MatchString(market) {
 		return View{}, core.Invalid("market")
 	}
 	names := in.Names
@@ -156,7 +154,7 @@ func (s *Service) CreateFeed(ctx context.Context, a *core.Actor, in Input) (View
 		}
 		out = s.view(f)
 		return s.Recorder.Record(ctx, tx, a, "review_feed.created", "review_feed", out.ID,
-			map[string]any{"channel": in.Channel, "market": in.Market, "names": in.Names})
+			map[string]any{"channel": ch.Code, "market": market, "names": names})
 	})
 	return out, err
 }

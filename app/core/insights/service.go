@@ -62,7 +62,7 @@ const dateLayout = "2006-01-02"
 func (s *Service) resolve(ctx context.Context, q *store.Q, in Query) (span, error) {
 	var sp span
 	market := strings.TrimSpace(in.Market)
-	if market != "" && (len(market) != 2 || strings.ToUpper(market) != market) {
+	if market != "" && !core.ReMarket.MatchString(market) {
 		return sp, core.Invalid("market")
 	}
 	ch, err := core.ChannelFilter(ctx, q, strings.TrimSpace(in.Channel), market)

@@ -61,7 +61,7 @@ func (c *Service) prepareAnswerMail(ctx context.Context, tx *store.Tx, x store.Q
 	subject, text, html, err := mail.Render(mail.KindAnswer, x.Language, mail.TemplateData{Brand: brandName,
 		CustomerName: x.AskerName, QuestionText: x.Body, AnswerText: ans.Body, UnsubscribeURL: unsub})
 	if err != nil {
-		return skip(noticeFailedStart + sending.ErrRenderFailed)
+		return skip(sending.OutcomeFailedStart + sending.ErrRenderFailed)
 	}
 	from := ch.SenderAddress
 	if from == "" {

@@ -9,7 +9,6 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/checks"
-	"reviewd/app/core/sending"
 	"reviewd/store"
 )
 
@@ -381,13 +380,12 @@ func (c *Service) AskQuestion(ctx context.Context, a *core.Actor, site store.Cha
 
 // Customer answers -------------------------------------------------------------
 
-// Outcomes of the e-mail to the asker (answers.notice, question detail notice).
+// Outcomes of the e-mail to the asker (answers.notice, question detail notice),
+// besides sending.SendOnce's sent and failed: <reason>.
 const (
-	NoticeSending     = "sending"
-	NoticeSent        = sending.OutcomeSent
-	NoticeNoAddress   = "skipped: no_address"
-	NoticeOptedOut    = "skipped: opted_out"
-	NoticeDailyLimit  = "skipped: daily_limit"
-	NoticeMailOff     = "skipped: mail_off"
-	noticeFailedStart = sending.OutcomeFailedStart
+	NoticeSending    = "sending"
+	NoticeNoAddress  = "skipped: no_address"
+	NoticeOptedOut   = "skipped: opted_out"
+	NoticeDailyLimit = "skipped: daily_limit"
+	NoticeMailOff    = "skipped: mail_off"
 )

@@ -11,13 +11,12 @@ import (
 	"reviewd/store"
 )
 
-// Outcomes of the reviewer's e-mail about a seller response (seller_responses.notice).
+// Outcomes of the reviewer's e-mail about a seller response (seller_responses.notice),
+// besides sending.SendOnce's sent and failed: <reason>.
 const (
-	ResponseNoticeSent      = sending.OutcomeSent
 	ResponseNoticeNoAddress = "no_address"    // imported review, no order, erased order or no address
 	ResponseNoticeOptedOut  = "opted_out"     // the address is on the opt-out list
 	ResponseNoticeMailOff   = "mail_disabled" // no SMTP host
-	responseNoticeFailed    = sending.OutcomeFailedStart
 )
 
 // responseMail is one prepared e-mail about a seller response, sent after its
@@ -80,7 +79,7 @@ func (c *Service) prepareResponseMail(ctx context.Context, tx *store.Tx, r store
 	}
 	subject, text, html, err := mail.Render(mail.KindSellerResponse, lang, data)
 	if err != nil {
-		return skip(responseNoticeFailed + sending.ErrRenderFailed)
+		return skip(sending.OutcomeFailedStart + sending.ErrRenderFailed)
 	}
 	from := ch.SenderAddress
 	if from == "" {
