@@ -58,9 +58,7 @@ func (h *Handler) handleSharedReviewFeed(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
-	if err := h.Feeds.Touch(ctx, f); err != nil {
-		return err
-	}
+	h.Feeds.Touch(ctx, f)
 	hd := w.Header()
 	hd.Set("ETag", st.ETag)
 	hd.Set("Last-Modified", st.Modified.UTC().Format(http.TimeFormat))

@@ -54,9 +54,16 @@ func (s *Service) Stamp(ctx context.Context, f store.ReviewFeed) (Stamp, error) 
 	return Stamp{ETag: `"` + hex.EncodeToString(sum[:16]) + `"`, Modified: mod.Truncate(time.Second)}, nil
 }
 
-// Touch records that the feed was read (at most once a minute is written).
-func (s *Service) Touch(ctx context.Context, f store.ReviewFeed) error {
-	return s.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.TouchReviewFeed(ctx, f.ID) })
+// Touch records that the feed was read, at most once a minute: a read within a
+// minute of the recorded one writes nothing, and a failed write is logged, never
+// the reader's error.
+func (s *Service) Touch(ctx context.Context, f store.ReviewFeed) {
+	if !f.LastReadAt.IsZero() && s.DB.Now().Sub(f.LastReadAt) < time.Minute {
+		return
+	}
+	if err := s.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.TouchReviewFeed(ctx, f.ID) }); err != nil {
+		s.Log.Warn("review feed: last read not recorded", "feed", FeedID(f.ID), "err", err)
+	}
 }
 
 type xmlReview struct {
