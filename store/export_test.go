@@ -18,3 +18,25 @@ func ReadQueryRow(db *DB, query string, dest ...any) error {
 
 // MaxCachedStmts is the cache's bound.
 const MaxCachedStmts = maxCachedStmts
+
+// QFeedReviews is the query of a review feed's page.
+const QFeedReviews = qFeedReviews
+
+// QueryPlan returns the detail lines of EXPLAIN QUERY PLAN for query and args.
+func QueryPlan(db *DB, query string, args ...any) ([]string, error) {
+	rows, err := db.Read().c.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			return nil, err
+		}
+		out = append(out, detail)
+	}
+	return out, rows.Err()
+}
