@@ -1552,3 +1552,20 @@ INSERT INTO topic_figures (market, word, form, reviews)
 SELECT market, word, min(form), sum(reviews) FROM product_words WHERE scope = 'variant' GROUP BY market, word;
 INSERT INTO topic_figures (market, word, form, reviews)
 SELECT '', word, min(form), sum(reviews) FROM product_words WHERE scope = 'variant' GROUP BY word;
+
+-- @version 18: a new review finds its order's sent invitation through the one-per-order
+-- index (the trigger read every sent invitation before); photo figures counted again
+-- (saving a listing row again counted its photo review once more).
+DROP TRIGGER invite_marks_reviewed;
+CREATE TRIGGER invite_marks_reviewed AFTER INSERT ON reviews
+WHEN NEW.order_id IS NOT NULL AND NEW.origin = 'own' AND NEW.experience = 'product' BEGIN
+	INSERT INTO invite_marks (invitation_id, opened, reviewed)
+	SELECT id, 1, 1 FROM invitations
+	WHERE order_id = NEW.order_id AND kind IN ('invitation', 'experience') AND kind = 'invitation' AND state = 'sent'
+	ON CONFLICT (invitation_id) DO UPDATE SET opened = 1, reviewed = 1;
+END;
+UPDATE review_figures SET with_media = 0 WHERE with_media != 0;
+UPDATE review_figures SET with_media = m.n
+FROM (SELECT r.submitted_at / 3600000 AS hour, r.channel_id, count(*) AS n FROM review_listing l JOIN reviews r ON r.id = l.review_id
+	WHERE l.has_media = 1 GROUP BY 1, 2) AS m
+WHERE m.hour = review_figures.hour AND m.channel_id = review_figures.channel_id;

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"reviewd/store"
 	"reviewd/store/storetest"
@@ -123,5 +124,67 @@ func TestFiguresBackfilledOnUpgrade(t *testing.T) {
 		if !strings.Contains(want, line) {
 			t.Errorf("figures lack %q:\n%s", line, want)
 		}
+	}
+}
+
+// TestListingSavedAgainCountsPhotoOnce: saving a review's listing row again (every
+// edit, vote or refresh does) keeps the photo figure at one review, and taking the
+// photo away takes it back; a new review finds its order's sent invitation through
+// the one-per-order index.
+func TestListingSavedAgainCountsPhotoOnce(t *testing.T) {
+	ctx := context.Background()
+	clock := &storetest.Clock{T: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
+	db := storetest.Open(t, clock)
+	var ch store.Channel
+	if err := db.WithTx(ctx, func(tx *store.Tx) error {
+		var err error
+		ch, err = tx.CreateChannel(ctx, store.Channel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Acme"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rv := storetest.Review(ch, "r_listing", "published", clock.T)
+	rv.Experience, rv.Origin, rv.Rating, rv.VariantKey = "product", "own", 5, "SKU-1"
+	r := storetest.CreateReview(t, db, rv)
+	withMedia := func() (n int) {
+		t.Helper()
+		if err := db.Read().QueryRowForTest(ctx, `SELECT coalesce(sum(with_media), 0) FROM review_figures`, &n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	save := func(media bool) {
+		t.Helper()
+		err := db.WithTx(ctx, func(tx *store.Tx) error {
+			return tx.SaveListing(ctx, store.Listing{ReviewID: r.ID, VariantKey: "SKU-1", Market: "TR", Rating: 5, HasMedia: media,
+				PublishedAt: clock.T, Contribution: "{}"})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i <= 3; i++ {
+		save(true)
+		if n := withMedia(); n != 1 {
+			t.Fatalf("after %d saves with a photo: with_media = %d, want 1", i, n)
+		}
+	}
+	save(false)
+	if n := withMedia(); n != 0 {
+		t.Fatalf("after the photo went: with_media = %d, want 0", n)
+	}
+
+	const lookup = `order_id = NEW.order_id AND kind IN ('invitation', 'experience') AND kind = 'invitation' AND state = 'sent'`
+	var trigger string
+	if err := db.Read().QueryRowForTest(ctx, `SELECT sql FROM sqlite_master WHERE name = 'invite_marks_reviewed'`, &trigger); err != nil ||
+		!strings.Contains(trigger, lookup) {
+		t.Fatalf("invite_marks_reviewed (%v):\n%s", err, trigger)
+	}
+	plan, err := store.QueryPlan(db, `SELECT id FROM invitations WHERE `+strings.ReplaceAll(lookup, "NEW.order_id", "?"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(plan, "\n"), "invitations_one_per_order") {
+		t.Fatalf("the reviewed-mark lookup: %v", plan)
 	}
 }

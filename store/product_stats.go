@@ -136,10 +136,16 @@ func (q *Q) ListingOf(ctx context.Context, reviewID int64) (Listing, error) {
 	return scanListing(q.c.QueryRowContext(ctx, `SELECT `+qListingCols+` FROM review_listing WHERE review_id = ?`, reviewID))
 }
 
-// SaveListing writes (inserts or replaces) the listing row of a review.
+// SaveListing writes the listing row of a review: inserted, or updated in place
+// (not replaced: a replacement deletes without the delete triggers, so the photo
+// figures would count a review once per save).
 func (q *Tx) SaveListing(ctx context.Context, l Listing) error {
-	_, err := q.c.ExecContext(ctx, `INSERT OR REPLACE INTO review_listing (`+qListingCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, l.ReviewID, l.VariantKey, l.GroupKey, l.Market, l.Rating,
+	_, err := q.c.ExecContext(ctx, `INSERT INTO review_listing (`+qListingCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (review_id) DO UPDATE SET variant_key = excluded.variant_key, group_key = excluded.group_key,
+			market = excluded.market, rating = excluded.rating, verified = excluded.verified, syndicable = excluded.syndicable,
+			has_media = excluded.has_media, helpful = excluded.helpful, published_at = excluded.published_at,
+			contribution = excluded.contribution`, l.ReviewID, l.VariantKey, l.GroupKey, l.Market, l.Rating,
 		boolInt(l.Verified), boolInt(l.Syndicable), boolInt(l.HasMedia), l.Helpful, Ms(l.PublishedAt), l.Contribution)
 	if err != nil {
 		return fmt.Errorf("store: save listing: %w", translate(err))
