@@ -34,7 +34,6 @@ type Handler struct {
 	// PublicURL is the public address (public_url) as it is now: the demo learns
 	// its port after the surfaces are built.
 	PublicURL func() string
-	Recorder  *core.Recorder
 	Clock     core.Clock
 
 	Access  *access.Service

@@ -165,15 +165,14 @@ func demoMarketRun(ctx context.Context, a *app.App, src, name string, rows [][]s
 	if err != nil {
 		return demoErr("marketplace run", err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		runs, err := a.Marketplace.Runs(ctx, src)
-		if err != nil {
-			return demoErr("marketplace run", err)
-		}
-		for _, r := range runs.Items {
-			if r.ID == run.ID && r.FinishedAt != nil {
-				return nil
-			}
+	a.Marketplace.Wait() // the run reads the file in the background
+	runs, err := a.Marketplace.Runs(ctx, src)
+	if err != nil {
+		return demoErr("marketplace run", err)
+	}
+	for _, r := range runs.Items {
+		if r.ID == run.ID && r.FinishedAt != nil {
+			return nil
 		}
 	}
 	return demoErr("marketplace run", fmt.Errorf("run %s did not finish", run.ID))

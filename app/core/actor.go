@@ -77,6 +77,14 @@ func (a *Actor) Can(perm string) bool {
 // IsPanel reports whether the actor is a signed-in panel user.
 func (a *Actor) IsPanel() bool { return a != nil && a.Via == ViaSession }
 
+// ActorID is the id of the actor, "" for none (a job or an internal call).
+func ActorID(a *Actor) string {
+	if a == nil {
+		return ""
+	}
+	return a.ID
+}
+
 // PermsOfRole returns the permission set of a panel role.
 func PermsOfRole(role string) map[string]bool {
 	m := map[string]bool{}

@@ -85,12 +85,6 @@ func writeFile(w http.ResponseWriter, f audit.File) error {
 	return web.WriteDownload(w, f.ContentType, f.Name, f.Fingerprint, f.Body)
 }
 
-// pageOf reads the page number of a list page (1 when absent).
-func pageOf(r *http.Request) (int, error) {
-	l, err := listQuery(r, 25)
-	return l.Page, err
-}
-
 // shownOnce is a secret created by a form, shown on the answer page only.
 type shownOnce struct {
 	Label, ID, Secret string

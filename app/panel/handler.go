@@ -67,11 +67,9 @@ type Handler struct {
 	Marketplace *marketplace.Service
 	Read        *readmodel.Service
 	Checks      *checks.Service
-	// Feeds and Exports serve the product-review feed and brand export pages;
-	// Recorder writes the feed's activity entry as the admin route does.
-	Feeds    *feeds.Service
-	Exports  *brandexport.Service
-	Recorder *core.Recorder
+	// Feeds and Exports serve the product-review feed and brand export pages.
+	Feeds   *feeds.Service
+	Exports *brandexport.Service
 	// Insights gives the overview's figures of the last 30 days.
 	Insights *insights.Service
 	Auth     *web.Auth

@@ -20,11 +20,11 @@ import (
 // ---- own account ----
 
 type accountData struct {
-	User             store.User
-	Enabled, Pending bool
-	// Secret, OTPAuth and QR are shown once, on the answer of "turn on".
-	Secret, OTPAuth string
-	QR              template.URL
+	User    store.User
+	Enabled bool
+	// Secret and QR are shown once, on the answer of "turn on".
+	Secret string
+	QR     template.URL
 }
 
 func (h *Handler) account(r *http.Request, a *core.Actor) (accountData, error) {
@@ -33,7 +33,7 @@ func (h *Handler) account(r *http.Request, a *core.Actor) (accountData, error) {
 	if d.User, err = h.Access.SessionUser(r.Context(), a); err != nil {
 		return d, err
 	}
-	d.Enabled, d.Pending, err = h.Access.SecondStepState(r.Context(), a)
+	d.Enabled, _, err = h.Access.SecondStepState(r.Context(), a)
 	return d, err
 }
 
@@ -76,7 +76,7 @@ func (h *Handler) handleSecondStepStart(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	d.Secret, d.OTPAuth, d.QR = s.Secret, s.OTPAuthURL, qrImage(s.OTPAuthURL)
+	d.Secret, d.QR = s.Secret, qrImage(s.OTPAuthURL)
 	return h.show(w, r, a, "account", d)
 }
 

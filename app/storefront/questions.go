@@ -41,7 +41,7 @@ func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request) err
 	hd := w.Header()
 	if etag != "" {
 		hd.Set("ETag", etag)
-		if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		if web.ETagMatches(r.Header.Get("If-None-Match"), etag) {
 			hd.Set("Cache-Control", "private, max-age=30")
 			w.WriteHeader(http.StatusNotModified)
 			return nil

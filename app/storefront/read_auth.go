@@ -46,14 +46,8 @@ func (h *Handler) readCaller(r *http.Request, v url.Values, gen int64) (*core.Ac
 	}
 	callers := h.Read.Callers()
 	if c, ok := callers.Get(key, gen); ok {
-		if c.Actor.Via == core.ViaServerKey && !h.Limits.StoreServer.Allow(c.Actor.ID) {
-			return nil, c, core.ErrRateLimited
-		}
-		h.Auth.Access.KeyUsed(c.Actor.ID)
-		a := c.Actor
-		a.RequestID, a.IP, a.UserAgent = web.RequestID(r.Context()), web.ClientIP(r.Context()), r.UserAgent()
-		web.SetActor(r.Context(), &a)
-		return &a, c, nil
+		a, err := h.admitCached(r, c)
+		return a, c, err
 	}
 	a, ch, err := h.Auth.Storefront(r)
 	if err != nil {
@@ -63,4 +57,19 @@ func (h *Handler) readCaller(r *http.Request, v url.Values, gen int64) (*core.Ac
 	c.Actor.RequestID, c.Actor.IP, c.Actor.UserAgent = "", "", ""
 	callers.Put(key, gen, c)
 	return a, c, nil
+}
+
+// admitCached lets a caller verified before (a remembered key) in as the long way
+// does: a server key's request limit, the key's last use, and the request's actor
+// with this request's id, address and user agent. Both reuse paths (the verified
+// caller, and the remembered answer of read_reuse.go) go through it.
+func (h *Handler) admitCached(r *http.Request, c readmodel.CachedCaller) (*core.Actor, error) {
+	if c.Actor.Via == core.ViaServerKey && !h.Limits.StoreServer.Allow(c.Actor.ID) {
+		return nil, core.ErrRateLimited
+	}
+	h.Auth.Access.KeyUsed(c.Actor.ID)
+	a := c.Actor
+	a.RequestID, a.IP, a.UserAgent = web.RequestID(r.Context()), web.ClientIP(r.Context()), r.UserAgent()
+	web.SetActor(r.Context(), &a)
+	return &a, nil
 }

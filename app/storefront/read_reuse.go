@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"sync"
 
-	"reviewd/app/core"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 )
@@ -120,29 +119,18 @@ func (h *Handler) reuseAnswer(w http.ResponseWriter, r *http.Request, kind byte)
 	if e == nil {
 		return k, false, nil
 	}
-	inm := firstValue(r.Header["If-None-Match"])
-	out, ok, err := h.Read.Reuse(r.Context(), e.ref, inm != "" && etagMatches(inm, e.ref.ETag()))
+	inm := r.Header.Get("If-None-Match")
+	out, ok, err := h.Read.Reuse(r.Context(), e.ref, inm != "" && web.ETagMatches(inm, e.ref.ETag()))
 	if err != nil || !ok {
 		return k, err != nil, err
 	}
-	if e.caller.Actor.Via == core.ViaServerKey && !h.Limits.StoreServer.Allow(e.caller.Actor.ID) {
-		return k, true, core.ErrRateLimited
+	if _, err := h.admitCached(r, e.caller); err != nil {
+		return k, true, err
 	}
-	h.Auth.Access.KeyUsed(e.caller.Actor.ID) // a key's last use, as on the long way (read_auth.go)
-	a := e.caller.Actor
-	a.RequestID, a.IP, a.UserAgent = web.RequestID(r.Context()), web.ClientIP(r.Context()), r.UserAgent()
-	web.SetActor(r.Context(), &a)
 	return k, true, writeAnswer(w, e.cacheControl, out)
 }
 
 // remember keeps the answer of a read request for the next identical one.
 func (h *Handler) remember(k memoKey, caller readmodel.CachedCaller, out readmodel.Answer, cacheControl []string) {
 	h.memo.put(k, &memoEntry{caller: caller, ref: out.Ref, cacheControl: cacheControl})
-}
-
-func firstValue(vs []string) string {
-	if len(vs) == 0 {
-		return ""
-	}
-	return vs[0]
 }

@@ -43,7 +43,7 @@ func heldBy(r *http.Request) func(etag string) bool {
 	if inm == "" {
 		return nil
 	}
-	return func(etag string) bool { return etagMatches(inm, etag) }
+	return func(etag string) bool { return web.ETagMatches(inm, etag) }
 }
 
 // writeAnswer writes a cached read answer with its ETag and Cache-Control: 304
@@ -67,10 +67,6 @@ func writeAnswer(w http.ResponseWriter, cacheControl []string, out readmodel.Ans
 
 var jsonContentType = []string{"application/json; charset=utf-8"}
 
-// etagMatches reports whether an If-None-Match header names etag (weak
-// comparison, as RFC 9110 asks for If-None-Match; * matches any).
-func etagMatches(header, etag string) bool { return web.ETagMatches(header, etag) }
-
 // handleReviewsCSS serves GET /static/reviews.css, the component's style sheet with
 // the eight themes. It changes only with the binary: its ETag is its hash, and
 // If-None-Match with it answers 304.
@@ -79,7 +75,7 @@ func (h *Handler) handleReviewsCSS(w http.ResponseWriter, r *http.Request) error
 	hd.Set("Cache-Control", "public, max-age=86400")
 	hd.Set("Cross-Origin-Resource-Policy", "cross-origin")
 	hd.Set("ETag", reviewsCSSETag)
-	if etagMatches(r.Header.Get("If-None-Match"), reviewsCSSETag) {
+	if web.ETagMatches(r.Header.Get("If-None-Match"), reviewsCSSETag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}

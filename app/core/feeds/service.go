@@ -148,7 +148,7 @@ func (s *Service) CreateFeed(ctx context.Context, a *core.Actor, in Input) (View
 			market = ""
 		}
 		f, err := tx.CreateReviewFeed(ctx, store.ReviewFeed{Name: name, ChannelID: ch.ID, Market: market, Names: names,
-			PublisherName: pub, Salt: core.RandomHex(16), CreatedBy: actorID(a)})
+			PublisherName: pub, Salt: core.RandomHex(16), CreatedBy: core.ActorID(a)})
 		if err != nil {
 			return err
 		}
@@ -157,13 +157,6 @@ func (s *Service) CreateFeed(ctx context.Context, a *core.Actor, in Input) (View
 			map[string]any{"channel": ch.Code, "market": market, "names": names})
 	})
 	return out, err
-}
-
-func actorID(a *core.Actor) string {
-	if a == nil {
-		return ""
-	}
-	return a.ID
 }
 
 // DeleteFeed removes a feed definition; its address answers 404 from then on.

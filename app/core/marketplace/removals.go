@@ -85,7 +85,7 @@ func (c *Service) Remove(ctx context.Context, a *core.Actor, in RemovalInput) (R
 		}
 		rb, _ := json.Marshal(ids)
 		r, err := tx.CreateMarketplaceRemoval(ctx, store.MarketplaceRemoval{PublicID: rid, Reviews: string(rb), Note: note,
-			MediaPurged: len(purged), State: "completed", ActorID: actorID(a), SourceIDs: srcIDs})
+			MediaPurged: len(purged), State: "completed", ActorID: core.ActorID(a), SourceIDs: srcIDs})
 		if err != nil {
 			return err
 		}
@@ -103,13 +103,6 @@ func (c *Service) Remove(ctx context.Context, a *core.Actor, in RemovalInput) (R
 		c.Reviews.DeleteMediaFiles(m)
 	}
 	return out, nil
-}
-
-func actorID(a *core.Actor) string {
-	if a == nil {
-		return ""
-	}
-	return a.ID
 }
 
 // ImportedFilter is the query of GET /admin/v1/marketplace/imported-reviews.

@@ -220,7 +220,7 @@ func (c *Service) IngestDeliveries(ctx context.Context, a *core.Actor, req Deliv
 			return err
 		}
 		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: code, Kind: KindDelivery, Status: core.StatusOK,
-			Records: res.Accepted, ActorID: actorID(a)})
+			Records: res.Accepted, ActorID: core.ActorID(a)})
 	})
 	return res, err
 }

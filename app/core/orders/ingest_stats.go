@@ -31,7 +31,7 @@ func (c *Service) RecordRefusedIngest(ctx context.Context, a *core.Actor, kind, 
 	ctx = context.WithoutCancel(ctx)
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: core.TruncateRunes(channel, core.MaxChannelLen), Kind: kind,
-			Status: status, Error: core.TruncateRunes(code, 200), Records: records, ActorID: actorID(a)})
+			Status: status, Error: core.TruncateRunes(code, 200), Records: records, ActorID: core.ActorID(a)})
 	})
 	if err != nil {
 		c.Log.Error("record refused transfer", "kind", kind, "err", err)

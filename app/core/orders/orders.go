@@ -470,7 +470,7 @@ func (c *Service) IngestOrders(ctx context.Context, a *core.Actor, req OrderRequ
 			return err
 		}
 		return tx.AddIngestRequest(ctx, store.IngestRequest{Channel: ch.Code, Kind: KindOrder, Status: core.StatusOK,
-			Records: res.Accepted, ActorID: actorID(a)})
+			Records: res.Accepted, ActorID: core.ActorID(a)})
 	})
 	return res, err
 }
@@ -545,11 +545,4 @@ func (c *Service) planOrders(ctx context.Context, q *store.Q, now time.Time, req
 		}
 	}
 	return b, ins, nil
-}
-
-func actorID(a *core.Actor) string {
-	if a == nil {
-		return ""
-	}
-	return a.ID
 }
