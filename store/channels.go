@@ -95,6 +95,12 @@ func (q *Q) ChannelByID(ctx context.Context, id int64) (Channel, error) {
 	return scanChannel(q.c.QueryRowContext(ctx, `SELECT `+qChannelCols+` FROM channels WHERE id = ?`, id))
 }
 
+// ListChannelCodes lists the codes of every channel, in order.
+func (q *Q) ListChannelCodes(ctx context.Context) ([]string, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT code FROM channels ORDER BY code`)
+	return collect(rows, err, func(sc scanner) (code string, err error) { return code, sc.Scan(&code) })
+}
+
 // ListChannels lists every channel with its verified domains, by code.
 func (q *Q) ListChannels(ctx context.Context) ([]Channel, error) {
 	rows, err := q.c.QueryContext(ctx, `SELECT `+qChannelCols+` FROM channels ORDER BY code`)

@@ -40,12 +40,8 @@ func (h *Handler) showConnections(w http.ResponseWriter, r *http.Request, a *cor
 			d.Platform = &list.Platforms[i]
 		}
 	}
-	chs, err := h.Channels.ListChannels(r.Context(), core.ListQuery{Page: 1, PageSize: 100, Sort: "newest"})
-	if err != nil {
+	if d.Channels, err = h.Channels.Codes(r.Context()); err != nil {
 		return err
-	}
-	for _, c := range chs.Items {
-		d.Channels = append(d.Channels, c.Code)
 	}
 	return h.show(w, r, a, "connections", d)
 }
@@ -197,12 +193,8 @@ func (h *Handler) handleMarketplace(w http.ResponseWriter, r *http.Request, a *c
 		return err
 	}
 	d := marketplaceData{SourceList: list}
-	chs, err := h.Channels.ListChannels(r.Context(), core.ListQuery{Page: 1, PageSize: 100, Sort: "newest"})
-	if err != nil {
+	if d.Channels, err = h.Channels.Codes(r.Context()); err != nil {
 		return err
-	}
-	for _, c := range chs.Items {
-		d.Channels = append(d.Channels, c.Code)
 	}
 	return h.show(w, r, a, "marketplace", d)
 }

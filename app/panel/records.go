@@ -158,10 +158,8 @@ func (h *Handler) showAuditLog(w http.ResponseWriter, r *http.Request, a *core.A
 	raw, _ := json.Marshal(f)
 	d := auditLogData{AuditPage: p, F: f, Filters: string(raw), File: file}
 	d.Prev, d.Next = pager(r, "audit-log", p.Page, p.Pages)
-	if chs, err := h.Channels.ListChannels(r.Context(), core.ListQuery{Page: 1, PageSize: 100, Sort: "newest"}); err == nil {
-		for _, c := range chs.Items {
-			d.Channels = append(d.Channels, c.Code)
-		}
+	if d.Channels, err = h.Channels.Codes(r.Context()); err != nil {
+		return err
 	}
 	return h.show(w, r, a, "audit-log", d)
 }

@@ -45,12 +45,8 @@ func (h *Handler) handleRules(w http.ResponseWriter, r *http.Request, a *core.Ac
 			}
 		}
 	}
-	chs, err := h.Channels.ListChannels(r.Context(), core.ListQuery{Page: 1, PageSize: 100, Sort: "newest"})
-	if err != nil {
+	if d.Channels, err = h.Channels.Codes(r.Context()); err != nil {
 		return err
-	}
-	for _, c := range chs.Items {
-		d.Channels = append(d.Channels, c.Code)
 	}
 	return h.show(w, r, a, "rules", d)
 }

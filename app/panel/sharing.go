@@ -219,12 +219,8 @@ func (h *Handler) feedsData(r *http.Request) (sharingData, error) {
 		return sharingData{}, err
 	}
 	d := sharingData{Feeds: list.Items, Form: feeds.Input{Names: feeds.NamesMasked}}
-	chs, err := h.Channels.ListChannels(r.Context(), core.ListQuery{Page: 1, PageSize: 100, Sort: "newest"})
-	if err != nil {
+	if d.Channels, err = h.Channels.Codes(r.Context()); err != nil {
 		return d, err
-	}
-	for _, c := range chs.Items {
-		d.Channels = append(d.Channels, c.Code)
 	}
 	return d, nil
 }

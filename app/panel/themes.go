@@ -33,12 +33,9 @@ func (h *Handler) handleThemes(w http.ResponseWriter, r *http.Request, a *core.A
 	ctx, q := r.Context(), r.URL.Query()
 	d := themesData{Channel: q.Get("channel"), Product: q.Get("product"), Style: q.Get("style"), Theme: q.Get("theme"),
 		Styles: core.Styles, Themes: core.Themes}
-	chs, err := h.Channels.ListChannels(ctx, core.ListQuery{Page: 1, PageSize: 100, Sort: "newest"})
-	if err != nil {
+	var err error
+	if d.Channels, err = h.Channels.Codes(ctx); err != nil {
 		return err
-	}
-	for _, c := range chs.Items {
-		d.Channels = append(d.Channels, c.Code)
 	}
 	if d.Product == "" || d.Channel == "" {
 		// The newest published review's product and channel: a product with reviews.

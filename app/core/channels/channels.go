@@ -266,6 +266,11 @@ func channelByCode(ctx context.Context, q *store.Q, code string) (store.Channel,
 	return ch, err
 }
 
+// Codes lists the codes of every channel, in order (the choices of a form).
+func (s *Service) Codes(ctx context.Context) ([]string, error) {
+	return s.DB.Read().ListChannelCodes(ctx)
+}
+
 // ListChannels lists the channels by code (q matches code, label, market or brand
 // name) with the quota.
 func (s *Service) ListChannels(ctx context.Context, lq core.ListQuery) (List, error) {
