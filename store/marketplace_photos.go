@@ -12,6 +12,10 @@ const (
 	PhotoRefused = "refused"
 )
 
+// PhotoTooMany is the error of a photo refused for its position: the row lists
+// more photos than a review may show.
+const PhotoTooMany = "too_many_items"
+
 // MarketplacePhoto is one photo address of an imported review (table
 // marketplace_photos).
 type MarketplacePhoto struct {
@@ -44,13 +48,23 @@ func (q *Q) MarketplacePhotosOf(ctx context.Context, reviewIDs []int64) ([]Marke
 }
 
 // AddMarketplacePhoto adds a photo address to a review (state pending, or refused
-// with its error); an address the review has already only moves to position.
+// with its error). An address the review has already moves to position, and its
+// state follows the move where the position decides it: a pending photo moved past
+// the limit is refused PhotoTooMany, one refused PhotoTooMany moved within it
+// waits to be fetched again; a fetched photo, or one refused for another reason,
+// keeps its state.
 func (q *Tx) AddMarketplacePhoto(ctx context.Context, p MarketplacePhoto) error {
-	_, err := q.c.ExecContext(ctx, `INSERT INTO marketplace_photos (review_id, source_id, url, position, state, error, next_try_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (review_id, url) DO UPDATE SET position = excluded.position`,
+	_, err := q.c.ExecContext(ctx, `INSERT INTO marketplace_photos AS m (review_id, source_id, url, position, state, error, next_try_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (review_id, url) DO UPDATE SET position = excluded.position,
+			state = iif(`+qPhotoMoved+`, excluded.state, m.state), error = iif(`+qPhotoMoved+`, excluded.error, m.error),
+			next_try_at = iif(`+qPhotoMoved+`, excluded.next_try_at, m.next_try_at)`,
 		p.ReviewID, p.SourceID, p.URL, p.Position, p.State, p.Error, Ms(q.Now))
 	return translate(err)
 }
+
+// qPhotoMoved: the new position changes whether a photo may be shown.
+const qPhotoMoved = `(m.state = 'pending' AND excluded.state = 'refused' OR
+	m.state = 'refused' AND m.error = '` + PhotoTooMany + `' AND excluded.state = 'pending')`
 
 // DeleteMarketplacePhoto forgets one photo address of a review.
 func (q *Tx) DeleteMarketplacePhoto(ctx context.Context, reviewID int64, url string) error {

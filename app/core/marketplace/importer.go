@@ -249,6 +249,10 @@ func (im *importer) flush(ctx context.Context) error {
 	err := im.c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		purged = purged[:0]
 		rv := im.c.Reviews.NewImportBatch(tx)
+		photos, err := im.photosOf(ctx, tx, batch)
+		if err != nil {
+			return err
+		}
 		for _, pr := range batch {
 			detail := map[string]any{"platform": im.src.Platform, "source": SourceID(im.src.ID), "run": RunID(im.runID),
 				"source_review_id": pr.id, "barcode": pr.barcode}
@@ -262,7 +266,7 @@ func (im *importer) flush(ctx context.Context) error {
 				if err := rv.Update(ctx, im.actor, pr.link.ReviewID, content, detail); err != nil {
 					return err
 				}
-				gone, err := im.syncPhotos(ctx, tx, pr.link.ReviewID, pr.photos)
+				gone, err := im.syncPhotos(ctx, tx, pr.link.ReviewID, photos[pr.link.ReviewID], pr.photos)
 				if err != nil {
 					return err
 				}

@@ -42,9 +42,6 @@ const (
 	photoRetryAfter = time.Hour
 )
 
-// Photo refusal kept when a row lists more photos than a review may show.
-const photoTooMany = "too_many_items"
-
 // photoURLs splits a row's photos field into its distinct http(s) addresses.
 func photoURLs(s string) []string {
 	var out []string
@@ -63,7 +60,7 @@ func photoURLs(s string) []string {
 func newPhotoRow(reviewID, sourceID int64, u string, pos int) store.MarketplacePhoto {
 	p := store.MarketplacePhoto{ReviewID: reviewID, SourceID: sourceID, URL: u, Position: pos, State: store.PhotoPending}
 	if pos >= core.MaxMediaPerReview {
-		p.State, p.Error = store.PhotoRefused, photoTooMany
+		p.State, p.Error = store.PhotoRefused, store.PhotoTooMany
 	}
 	return p
 }
@@ -78,14 +75,31 @@ func addPhotos(ctx context.Context, tx *store.Tx, reviewID, sourceID int64, urls
 	return nil
 }
 
-// syncPhotos brings the photo addresses of an updated review in line with its row
-// in tx: new addresses wait to be fetched, addresses no longer listed are forgotten
-// and their photos removed. It returns the media to delete after the commit.
-func (im *importer) syncPhotos(ctx context.Context, tx *store.Tx, reviewID int64, urls []string) ([]string, error) {
-	have, err := tx.MarketplacePhotosOf(ctx, []int64{reviewID})
-	if err != nil {
-		return nil, err
+// photosOf reads, in one query, the photo addresses the updated reviews of a batch
+// have, by review.
+func (im *importer) photosOf(ctx context.Context, tx *store.Tx, batch []prepared) (map[int64][]store.MarketplacePhoto, error) {
+	var ids []int64
+	for _, pr := range batch {
+		if pr.link != nil {
+			ids = append(ids, pr.link.ReviewID)
+		}
 	}
+	out := map[int64][]store.MarketplacePhoto{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	list, err := tx.MarketplacePhotosOf(ctx, ids)
+	for _, p := range list {
+		out[p.ReviewID] = append(out[p.ReviewID], p)
+	}
+	return out, err
+}
+
+// syncPhotos brings the photo addresses of an updated review (have: those it has)
+// in line with its row in tx: new addresses wait to be fetched, addresses no longer
+// listed are forgotten and their photos removed. It returns the media to delete
+// after the commit.
+func (im *importer) syncPhotos(ctx context.Context, tx *store.Tx, reviewID int64, have []store.MarketplacePhoto, urls []string) ([]string, error) {
 	listed := map[string]bool{}
 	for _, u := range urls {
 		listed[u] = true
