@@ -266,7 +266,7 @@ func (im *importer) flush(ctx context.Context) error {
 				if err := rv.Update(ctx, im.actor, pr.link.ReviewID, content, detail); err != nil {
 					return err
 				}
-				gone, err := im.syncPhotos(ctx, tx, pr.link.ReviewID, photos[pr.link.ReviewID], pr.photos)
+				gone, err := im.syncPhotos(ctx, tx, rv, pr.link.ReviewID, photos[pr.link.ReviewID], pr.photos)
 				if err != nil {
 					return err
 				}

@@ -99,7 +99,8 @@ func (im *importer) photosOf(ctx context.Context, tx *store.Tx, batch []prepared
 // in line with its row in tx: new addresses wait to be fetched, addresses no longer
 // listed are forgotten and their photos removed. It returns the media to delete
 // after the commit.
-func (im *importer) syncPhotos(ctx context.Context, tx *store.Tx, reviewID int64, have []store.MarketplacePhoto, urls []string) ([]string, error) {
+func (im *importer) syncPhotos(ctx context.Context, tx *store.Tx, rv *reviews.ImportBatch, reviewID int64, have []store.MarketplacePhoto,
+	urls []string) ([]string, error) {
 	listed := map[string]bool{}
 	for _, u := range urls {
 		listed[u] = true
@@ -110,7 +111,7 @@ func (im *importer) syncPhotos(ctx context.Context, tx *store.Tx, reviewID int64
 			continue
 		}
 		if p.MediaID != 0 {
-			id, err := im.c.Reviews.RemoveImportedPhoto(ctx, tx, reviewID, p.MediaID)
+			id, err := rv.RemovePhoto(ctx, reviewID, p.MediaID)
 			if err != nil {
 				return nil, err
 			}

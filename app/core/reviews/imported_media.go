@@ -78,11 +78,15 @@ func (c *Service) AddImportedPhoto(ctx context.Context, reviewID int64, position
 	return m, nil
 }
 
-// RemoveImportedPhoto removes one media item of an imported review in tx (its
+// RemovePhoto removes one media item of an imported review in the batch (its
 // marketplace row no longer lists the photo) and returns its public id: call
 // DeleteMediaFiles after the transaction commits ("" when there was nothing to
-// remove).
-func (c *Service) RemoveImportedPhoto(ctx context.Context, tx *store.Tx, reviewID, mediaID int64) (string, error) {
+// remove). The review's read model is refreshed with the batch's, at Finish.
+func (b *ImportBatch) RemovePhoto(ctx context.Context, reviewID, mediaID int64) (string, error) {
+	return b.c.removeImportedPhoto(ctx, b.tx, reviewID, mediaID, b)
+}
+
+func (c *Service) removeImportedPhoto(ctx context.Context, tx *store.Tx, reviewID, mediaID int64, b *ImportBatch) (string, error) {
 	m, err := tx.MediaByID(ctx, mediaID)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", nil
@@ -100,5 +104,5 @@ func (c *Service) RemoveImportedPhoto(ctx context.Context, tx *store.Tx, reviewI
 	if err := tx.RemoveMedia(ctx, m.ID, "source_removed"); err != nil {
 		return "", err
 	}
-	return m.PublicID, c.afterReviewStateChange(ctx, tx, reviewID)
+	return m.PublicID, b.after(ctx, c, tx, reviewID)
 }
