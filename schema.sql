@@ -1555,7 +1555,14 @@ SELECT '', word, min(form), sum(reviews) FROM product_words WHERE scope = 'varia
 
 -- @version 18: a new review finds its order's sent invitation through the one-per-order
 -- index (the trigger read every sent invitation before); photo figures counted again
--- (saving a listing row again counted its photo review once more).
+-- (saving a listing row again counted its photo review once more); a product read
+-- again unchanged (a product feed, ingest) leaves the review feeds' revision alone.
+DROP TRIGGER feed_revision_products_update;
+CREATE TRIGGER feed_revision_products_update AFTER UPDATE ON products
+WHEN OLD.name IS NOT NEW.name OR OLD.url IS NOT NEW.url OR OLD.brand IS NOT NEW.brand OR OLD.gtin IS NOT NEW.gtin
+	OR OLD.mpn IS NOT NEW.mpn OR OLD.catalog_id IS NOT NEW.catalog_id OR OLD.variant_key IS NOT NEW.variant_key BEGIN
+	UPDATE feed_revision SET n = n + 1, at = max(at, NEW.updated_at) WHERE id = 1;
+END;
 DROP TRIGGER invite_marks_reviewed;
 CREATE TRIGGER invite_marks_reviewed AFTER INSERT ON reviews
 WHEN NEW.order_id IS NOT NULL AND NEW.origin = 'own' AND NEW.experience = 'product' BEGIN

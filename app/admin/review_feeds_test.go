@@ -225,6 +225,21 @@ func TestReviewFeed(t *testing.T) {
 	if res := f.env.Do("GET", path, nil, map[string]string{"If-Modified-Since": mod}); res.Status != 304 {
 		t.Fatalf("If-Modified-Since: %s", res)
 	}
+	// The catalogue read again unchanged (a product feed's schedule, the store's
+	// ingest) leaves the feed as it was.
+	f.env.Clock.Advance(time.Minute)
+	server := f.env.Key("server", "web-tr") // a new key moves the read generation: made before the tag
+	tag = f.env.Do("GET", path, nil, nil).Header.Get("ETag")
+	products := func(url string) {
+		t.Helper()
+		expect(t, f.env.Do("POST", "/v1/ingest/products", map[string]any{"products": []map[string]any{
+			{"variant_key": "MUG-BLUE", "group_key": "MUG", "name": "Blue mug", "url": url, "gtin": "8690000000011",
+				"brand": "Acme", "mpn": "AC-MB"}}}, map[string]string{"Authorization": "Bearer " + server}), 200, "")
+	}
+	products("https://shop.example/mug-blue")
+	if res := f.env.Do("GET", path, nil, map[string]string{"If-None-Match": tag}); res.Status != 304 {
+		t.Fatalf("after the same products again: %d %v", res.Status, res.Header)
+	}
 	// A review leaving the published state changes the feed.
 	f.env.Clock.Advance(time.Hour)
 	err = f.env.App.DB.WithTx(context.Background(), func(tx *store.Tx) error {
@@ -241,6 +256,13 @@ func TestReviewFeed(t *testing.T) {
 	if again.Status != 200 || again.Header.Get("ETag") == tag || strings.Contains(string(again.Body), hidden) {
 		t.Fatalf("after a change: %d %v", again.Status, again.Header)
 	}
+	// A product address that changes changes the feed.
+	products("https://shop.example/mugs/blue")
+	moved := f.env.Do("GET", path, nil, map[string]string{"If-None-Match": again.Header.Get("ETag")})
+	if moved.Status != 200 || !strings.Contains(string(moved.Body), "https://shop.example/mugs/blue") {
+		t.Fatalf("after a product's address changed: %d %v", moved.Status, moved.Header)
+	}
+	products("https://shop.example/mug-blue")
 	validateFeed(t, again.Body)
 	if lm, _ := time.Parse(time.RFC1123, again.Header.Get("Last-Modified")); !lm.Equal(f.env.Clock.T.Truncate(time.Second)) {
 		t.Fatalf("Last-Modified %s, want %s", again.Header.Get("Last-Modified"), f.env.Clock.T)
