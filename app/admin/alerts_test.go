@@ -232,4 +232,24 @@ func TestOrderSourceAlertMails(t *testing.T) {
 	if n := len(smtp.Messages()); n != 4 {
 		t.Fatalf("warning_limit 0 mailed: %d", n)
 	}
+
+	// Removing the connection in an episode ends the episode with it.
+	expect(t, p.do("POST", "/admin/v1/settings", map[string]any{"warning_limit": 1}), 200, "")
+	read(false)
+	read(true)
+	episodes := func() (n int) {
+		t.Helper()
+		if err := p.env.App.DB.Read().QueryRowForTest(context.Background(),
+			`SELECT count(*) FROM alert_episodes WHERE subject LIKE 'order_source:%'`, &n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := episodes(); n != 1 {
+		t.Fatalf("episodes of a failing connection: %d", n)
+	}
+	expect(t, p.do("DELETE", "/admin/v1/order-sources/"+res.JSON["id"].(string), nil), 204, "")
+	if n := episodes(); n != 0 {
+		t.Fatalf("episodes after the connection was removed: %d", n)
+	}
 }

@@ -9,6 +9,12 @@ import (
 	"reviewd/store"
 )
 
+// alertSubject names a connection's alert episodes; the creation time keeps a later
+// connection with the same number apart.
+func alertSubject(s store.OrderSource) string {
+	return fmt.Sprintf("order_source:%s:%d", OrderSourcePublicID(s.ID), s.CreatedAt.UnixMilli())
+}
+
 // alertAfterRead tells the brand administrators when a connection's reads have
 // failed in a row as often as warning_limit (one e-mail per episode, spec 3
 // "Events"); a read that did not fail ends the episode.
@@ -16,8 +22,7 @@ func (c *Service) alertAfterRead(ctx context.Context, s store.OrderSource, out R
 	if c.Sending == nil {
 		return
 	}
-	// The creation time keeps a later connection with the same number apart.
-	subject := fmt.Sprintf("order_source:%s:%d", OrderSourcePublicID(s.ID), s.CreatedAt.UnixMilli())
+	subject := alertSubject(s)
 	var err error
 	if !out.Failed {
 		err = c.Sending.EndAlert(ctx, subject, sending.AlertFailed)

@@ -333,8 +333,8 @@ func (c *Service) UpdateOrderSource(ctx context.Context, a *core.Actor, id strin
 	return viewOrderSource(out), nil
 }
 
-// RemoveOrderSource deletes a connection; the orders it read stay, as does its
-// connection log.
+// RemoveOrderSource deletes a connection and ends its alert episodes; the orders it
+// read stay, as does its connection log.
 func (c *Service) RemoveOrderSource(ctx context.Context, a *core.Actor, id string) error {
 	return c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		s, err := c.orderSourceByPublicID(ctx, tx.Q, id)
@@ -342,6 +342,9 @@ func (c *Service) RemoveOrderSource(ctx context.Context, a *core.Actor, id strin
 			return err
 		}
 		if err := tx.DeleteOrderSource(ctx, s.ID); err != nil {
+			return err
+		}
+		if err := tx.EndAlertEpisode(ctx, alertSubject(s), ""); err != nil {
 			return err
 		}
 		return c.Record(ctx, tx, a, ActOrderSourceRemoved, "order_source", OrderSourcePublicID(s.ID), map[string]any{
