@@ -38,12 +38,8 @@ func scanReviewFeed(sc scanner) (ReviewFeed, error) {
 
 // CreateReviewFeed stores a feed definition stamped q.Now and returns it with its id.
 func (q *Tx) CreateReviewFeed(ctx context.Context, f ReviewFeed) (ReviewFeed, error) {
-	var ch any
-	if f.ChannelID != 0 {
-		ch = f.ChannelID
-	}
 	res, err := q.c.ExecContext(ctx, `INSERT INTO review_feeds (name, channel_id, market, names, publisher_name, salt, created_by, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, f.Name, ch, f.Market, f.Names, f.PublisherName, f.Salt, f.CreatedBy, Ms(q.Now))
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, f.Name, nullID(f.ChannelID), f.Market, f.Names, f.PublisherName, f.Salt, f.CreatedBy, Ms(q.Now))
 	if err != nil {
 		return ReviewFeed{}, translate(err)
 	}

@@ -2,6 +2,7 @@ package readmodel
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"reviewd/store"
@@ -61,7 +62,7 @@ func (c *Service) Reuse(ctx context.Context, ref *AnswerRef, held bool) (a Answe
 	if err != nil {
 		return Answer{}, false, err
 	}
-	if st.Gen != ref.gen || !sameRevisions(st.Revisions, ref.revisions) ||
+	if st.Gen != ref.gen || !slices.Equal(st.Revisions, ref.revisions) ||
 		(!ref.until.IsZero() && !c.Now().Before(ref.until)) {
 		return Answer{}, false, nil
 	}
@@ -73,16 +74,4 @@ func (c *Service) Reuse(ctx context.Context, ref *AnswerRef, held bool) (a Answe
 		return Answer{}, false, nil
 	}
 	return ref.with(v), true, nil
-}
-
-func sameRevisions(a, b []store.ProductRevision) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

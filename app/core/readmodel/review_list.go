@@ -327,7 +327,6 @@ func contains(list []string, v string) bool {
 type listBasis struct {
 	ch         store.Channel
 	lq         listQuery
-	gen        int64
 	rule       brand.MarketRule
 	st         brand.Settings
 	link       string
@@ -357,7 +356,7 @@ func (c *Service) listBasis(ctx context.Context, ch store.Channel, in ListInput,
 	} else if !contains(cfg.rule.AllowedSorts, lq.sort) {
 		return nil, ErrSortNotAllowed
 	}
-	b := &listBasis{ch: ch, lq: lq, gen: rs.Gen, rule: cfg.rule, st: cfg.st, link: cfg.link,
+	b := &listBasis{ch: ch, lq: lq, rule: cfg.rule, st: cfg.st, link: cfg.link,
 		syndicated: cfg.st.SyndicationEnabled, cfgKey: cfg.key, until: cfg.until, rs: rs}
 	// The revisions of the market's figures, plus the other markets' when
 	// syndication is on; the figures themselves are read only to build an answer.
