@@ -56,14 +56,10 @@ func (h *Handler) handleConnections(w http.ResponseWriter, r *http.Request, a *c
 // sourceBody is the create and check form as the body of POST
 // /admin/v1/order-sources: platform, channel, the platform's fields (empty ones
 // left out), backfill_days and interval_minutes.
-func (h *Handler) sourceBody(r *http.Request) (map[string]json.RawMessage, error) {
+func sourceBody(r *http.Request) map[string]json.RawMessage {
 	f := fields{text: []string{"platform", "channel"}, number: []string{"backfill_days", "interval_minutes"}}
 	body := f.read(r)
-	list, err := h.Orders.ListOrderSources(r.Context())
-	if err != nil {
-		return nil, err
-	}
-	for _, def := range list.Platforms {
+	for _, def := range orders.PlatformDefs() {
 		if def.Code != r.PostForm.Get("platform") {
 			continue
 		}
@@ -73,16 +69,13 @@ func (h *Handler) sourceBody(r *http.Request) (map[string]json.RawMessage, error
 			}
 		}
 	}
-	return body, nil
+	return body
 }
 
 // handleConnectionCreate serves POST /panel/connections
 // (orders.CreateOrderSource, as POST /admin/v1/order-sources).
 func (h *Handler) handleConnectionCreate(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	body, err := h.sourceBody(r)
-	if err != nil {
-		return err
-	}
+	body := sourceBody(r)
 	if _, err := h.Orders.CreateOrderSource(r.Context(), a, body); err != nil {
 		return err
 	}
@@ -93,10 +86,7 @@ func (h *Handler) handleConnectionCreate(w http.ResponseWriter, r *http.Request,
 // fields tried without saving (orders.CheckOrderSource, as POST
 // /admin/v1/order-sources/check).
 func (h *Handler) handleConnectionTry(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	body, err := h.sourceBody(r)
-	if err != nil {
-		return err
-	}
+	body := sourceBody(r)
 	c, err := h.Orders.CheckOrderSource(r.Context(), a, body)
 	if err != nil {
 		return err
@@ -332,10 +322,7 @@ func (h *Handler) handleImported(w http.ResponseWriter, r *http.Request, a *core
 		return err
 	}
 	d := importedData{ImportedList: list, Q: l.Q, Platform: p}
-	// The platform catalogue of the filter (no source data).
-	if src, err := h.Marketplace.ListSources(r.Context()); err == nil {
-		d.Platforms = src.Platforms
-	}
+	d.Platforms = marketplace.Platforms // the platform catalogue of the filter
 	d.Prev, d.Next = pager(r, "market-reviews", list.Page, list.Pages)
 	return h.show(w, r, a, "market-reviews", d)
 }
