@@ -181,6 +181,8 @@ func TestConnectionsPages(t *testing.T) {
 	expectPage(t, "platform fields", b.do("GET", "/panel/connections?platform=woocommerce", nil, nil), 200, `name="consumer_secret" type="password"`)
 	expectPage(t, "missing field", b.do("POST", "/panel/connections", url.Values{"csrf": {csrf}, "platform": {"woocommerce"}, "channel": {"web"},
 		"base_url": {"https://shop.example"}, "consumer_key": {"ck_1"}}, nil), 400, "invalid / consumer_secret")
+	expectPage(t, "check with a missing field", b.do("POST", "/panel/connections/check", url.Values{"csrf": {csrf}, "platform": {"woocommerce"},
+		"channel": {"web"}, "base_url": {"https://shop.example"}, "consumer_secret": {"cs_1"}}, nil), 400, "api_credentials_missing")
 	posted(t, "create", b.do("POST", "/panel/connections", url.Values{"csrf": {csrf}, "platform": {"woocommerce"}, "channel": {"web"},
 		"base_url": {"https://shop.example"}, "consumer_key": {"ck_1"}, "consumer_secret": {"cs_1"}, "interval_minutes": {"30"}}, nil),
 		"/panel/connections?notice=connection_created")
