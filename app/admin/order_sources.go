@@ -1,10 +1,8 @@
 package admin
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-	"time"
 
 	"reviewd/app/core"
 	"reviewd/app/core/orders"
@@ -107,9 +105,6 @@ func (h *Handler) handleOrderSourceCheckSaved(w http.ResponseWriter, r *http.Req
 	return web.JSON(w, http.StatusOK, out)
 }
 
-// manualReadLimit bounds a manual read started by POST /admin/v1/order-sources/{id}/run.
-const manualReadLimit = 15 * time.Minute
-
 // handleOrderSourceRun serves POST /admin/v1/order-sources/{id}/run: 202. The
 // connection is made due at once (so the order-sources job reads it on its next
 // tick whatever happens to this process) and read right away in the background
@@ -120,12 +115,8 @@ func (h *Handler) handleOrderSourceRun(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	c := h.Orders
-	log := c.Log.With("connection", orders.OrderSourcePublicID(id))
-	web.Background(log, "manual order connection read", manualReadLimit, func(ctx context.Context) error {
-		_, err := c.ReadOrderSource(ctx, id, c.Now(), orders.TriggerManual)
-		return err
-	}, nil)
+	web.Background(h.Orders.Log.With("connection", orders.OrderSourcePublicID(id)), "manual order connection read",
+		orders.ManualReadLimit, h.Orders.ManualRead(id), nil)
 	out, err := h.Orders.OrderSource(r.Context(), orders.OrderSourcePublicID(id))
 	if err != nil {
 		return err

@@ -1,13 +1,11 @@
 package panel
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"os"
 	"strconv"
-	"time"
 
 	"reviewd/app/core"
 	"reviewd/app/core/marketplace"
@@ -113,17 +111,10 @@ func (h *Handler) handleConnectionRun(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	c := h.Orders
-	web.Background(c.Log.With("connection", orders.OrderSourcePublicID(id)), "manual order connection read", manualReadLimit,
-		func(ctx context.Context) error {
-			_, err := c.ReadOrderSource(ctx, id, c.Now(), orders.TriggerManual)
-			return err
-		}, nil)
+	web.Background(h.Orders.Log.With("connection", orders.OrderSourcePublicID(id)), "manual order connection read",
+		orders.ManualReadLimit, h.Orders.ManualRead(id), nil)
 	return back(w, r, "/panel/connections", "run_started")
 }
-
-// manualReadLimit bounds a read started from the panel (as from the admin API).
-const manualReadLimit = 15 * time.Minute
 
 // handleConnectionPause serves POST /panel/connections/<id>/pause: enabled=0|1
 // (orders.UpdateOrderSource, as PATCH /admin/v1/order-sources/<id>).

@@ -352,6 +352,19 @@ func (c *Service) RemoveOrderSource(ctx context.Context, a *core.Actor, id strin
 	})
 }
 
+// ManualReadLimit bounds a read started by hand (after RequestOrderSourceRun).
+const ManualReadLimit = 15 * time.Minute
+
+// ManualRead is the read a surface starts in the background after
+// RequestOrderSourceRun answered id, within ManualReadLimit: the connection read
+// now, under the same one-read-per-connection lease as the job's.
+func (c *Service) ManualRead(id int64) func(context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := c.ReadOrderSource(ctx, id, c.Now(), TriggerManual)
+		return err
+	}
+}
+
 // RequestOrderSourceRun asks for a read now (POST /admin/v1/order-sources/<id>/run):
 // the connection becomes due at once, so the order-sources job reads it on its next
 // tick even if the caller's own read (see ReadOrderSource) never happens. A paused
