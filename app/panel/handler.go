@@ -217,15 +217,21 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, a *core.Actor, er
 			return
 		}
 	}
+	v := h.view(r, a, "error")
+	v.Status, v.Error = ce.Status, refusal(r, ce)
+	h.render(w, r, ce.Status, v)
+}
+
+// refusal is what a page shows of an error, "code / detail"; a refusal the client
+// caused (ce.Refusal) is marked so for the request log.
+func refusal(r *http.Request, ce *core.Error) string {
 	if ce.Refusal {
 		web.MarkRefused(r.Context())
 	}
-	v := h.view(r, a, "error")
-	v.Status, v.Error = ce.Status, ce.Code
 	if ce.Detail != "" {
-		v.Error += " / " + ce.Detail
+		return ce.Code + " / " + ce.Detail
 	}
-	h.render(w, r, ce.Status, v)
+	return ce.Code
 }
 
 // setPageHeaders sets the panel's own content policy: scripts, styles and images

@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
-	"reviewd/app/web"
 )
 
 // passwordData is the set-password and reset-request page's data.
@@ -68,14 +67,8 @@ func (h *Handler) passwordFailed(w http.ResponseWriter, r *http.Request, step st
 	if !errors.As(err, &ce) {
 		return err
 	}
-	if ce.Refusal {
-		web.MarkRefused(r.Context())
-	}
 	v := h.view(r, nil, "password")
-	v.Error = ce.Code
-	if ce.Detail != "" {
-		v.Error += " / " + ce.Detail
-	}
+	v.Error = refusal(r, ce)
 	v.Data = passwordData{Step: step, Token: h.signInToken(w, r)}
 	h.render(w, r, ce.Status, v)
 	return nil

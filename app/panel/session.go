@@ -95,14 +95,8 @@ func (h *Handler) signInFailed(w http.ResponseWriter, r *http.Request, step stri
 	if !errors.As(err, &ce) {
 		return err
 	}
-	if ce.Refusal {
-		web.MarkRefused(r.Context())
-	}
 	v := h.view(r, nil, "sign-in")
-	v.Error = ce.Code
-	if ce.Detail != "" {
-		v.Error += " / " + ce.Detail
-	}
+	v.Error = refusal(r, ce)
 	v.Data = signInData{Step: step, Next: localNext(r.PostForm.Get("next")), Token: h.signInToken(w, r),
 		Username: r.PostForm.Get("username")}
 	h.render(w, r, ce.Status, v)

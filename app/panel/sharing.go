@@ -22,14 +22,8 @@ func (h *Handler) refused(w http.ResponseWriter, r *http.Request, a *core.Actor,
 	if !errors.As(err, &ce) || ce.Status >= 500 || ce.Status == http.StatusForbidden || ce.Status == http.StatusNotFound {
 		return err
 	}
-	if ce.Refusal {
-		web.MarkRefused(r.Context())
-	}
 	v := h.view(r, a, page)
-	v.Data, v.Status, v.Error, v.ErrDetail = data, ce.Status, ce.Code, ce.Detail
-	if ce.Detail != "" {
-		v.Error += " / " + ce.Detail
-	}
+	v.Data, v.Status, v.Error, v.ErrDetail = data, ce.Status, refusal(r, ce), ce.Detail
 	v.Path = pageAddress(page, r)
 	h.render(w, r, ce.Status, v)
 	return nil
