@@ -24,9 +24,17 @@ const (
 func OrderPublicID(id int64) string { return "ord_" + strconv.FormatInt(id, 10) }
 
 // ParseOrderPublicID reads an id made by OrderPublicID.
-func ParseOrderPublicID(s string) (int64, bool) {
-	n, err := strconv.ParseInt(strings.TrimPrefix(s, "ord_"), 10, 64)
-	return n, err == nil && strings.HasPrefix(s, "ord_") && n > 0
+func ParseOrderPublicID(s string) (int64, bool) { return ParseID("ord_", s) }
+
+// ParseID reads a public id made of prefix and a positive decimal number
+// ("conn_12"); anything else (another prefix, a sign, zero, not a number) is false.
+func ParseID(prefix, s string) (int64, bool) {
+	digits, ok := strings.CutPrefix(s, prefix)
+	if !ok || digits == "" || digits[0] < '0' || digits[0] > '9' {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	return n, err == nil && n > 0
 }
 
 // TruncateRunes cuts s to at most n characters.

@@ -40,10 +40,7 @@ type AuditFileRow struct {
 // AuditFilePublicID is the id clients see.
 func AuditFilePublicID(id int64) string { return "af_" + strconv.FormatInt(id, 10) }
 
-func parseAuditFileID(s string) (int64, bool) {
-	n, err := strconv.ParseInt(strings.TrimPrefix(s, "af_"), 10, 64)
-	return n, err == nil && n > 0 && strings.HasPrefix(s, "af_")
-}
+func parseAuditFileID(s string) (int64, bool) { return core.ParseID("af_", s) }
 
 var reMarket = regexp.MustCompile(`^[A-Z]{2}$`)
 

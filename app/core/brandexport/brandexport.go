@@ -84,10 +84,7 @@ type Export struct {
 // PublicID is the id of an archive in answers ("bx_<n>").
 func PublicID(id int64) string { return "bx_" + strconv.FormatInt(id, 10) }
 
-func parseID(s string) (int64, bool) {
-	n, err := strconv.ParseInt(strings.TrimPrefix(s, "bx_"), 10, 64)
-	return n, err == nil && n > 0 && strings.HasPrefix(s, "bx_")
-}
+func parseID(s string) (int64, bool) { return core.ParseID("bx_", s) }
 
 func view(e store.BrandExport) Export {
 	v := Export{ID: PublicID(e.ID), State: e.State, Error: e.Error, Size: e.Size, SHA256: e.SHA256, Counts: map[string]int{},

@@ -123,8 +123,8 @@ func (c *Service) CreateFeed(ctx context.Context, a *core.Actor, in FeedInput) (
 
 // DeleteFeed removes a product feed; its products stay.
 func (c *Service) DeleteFeed(ctx context.Context, a *core.Actor, id string) error {
-	n, err := strconv.ParseInt(strings.TrimPrefix(id, "pf_"), 10, 64)
-	if err != nil || !strings.HasPrefix(id, "pf_") {
+	n, ok := core.ParseID("pf_", id)
+	if !ok {
 		return core.ErrNotFound
 	}
 	return c.DB.WithTx(ctx, func(tx *store.Tx) error {

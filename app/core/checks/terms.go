@@ -41,10 +41,7 @@ type TermInput struct {
 func TermPublicID(id int64) string { return "term_" + strconv.FormatInt(id, 10) }
 
 // ParseTermPublicID reads an id made by TermPublicID.
-func ParseTermPublicID(s string) (int64, bool) {
-	n, err := strconv.ParseInt(strings.TrimPrefix(s, "term_"), 10, 64)
-	return n, err == nil && strings.HasPrefix(s, "term_") && n > 0
-}
+func ParseTermPublicID(s string) (int64, bool) { return core.ParseID("term_", s) }
 
 // validateTerm checks one expression: invalid / pattern_required, pattern_too_long,
 // pattern_invalid (not RE2 syntax), label_too_long.

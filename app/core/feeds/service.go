@@ -47,11 +47,7 @@ var (
 func FeedID(id int64) string { return "rf_" + strconv.FormatInt(id, 10) }
 
 // parseID reads rf_<n>.
-func parseID(id string) (int64, bool) {
-	s, ok := strings.CutPrefix(id, "rf_")
-	n, err := strconv.ParseInt(s, 10, 64)
-	return n, ok && err == nil && n > 0
-}
+func parseID(id string) (int64, bool) { return core.ParseID("rf_", id) }
 
 // key is the secret part of a feed's address: a keyed hash of the feed's id and
 // random salt (32 hex characters), so the database alone never reveals it.

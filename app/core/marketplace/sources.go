@@ -42,10 +42,7 @@ func SourceID(id int64) string { return "mks_" + strconv.FormatInt(id, 10) }
 // RunID is the public id of a run.
 func RunID(id int64) string { return "mkr_" + strconv.FormatInt(id, 10) }
 
-func parseID(prefix, s string) (int64, bool) {
-	n, err := strconv.ParseInt(strings.TrimPrefix(s, prefix), 10, 64)
-	return n, err == nil && strings.HasPrefix(s, prefix) && n > 0
-}
+func parseID(prefix, s string) (int64, bool) { return core.ParseID(prefix, s) }
 
 // Attention is what needs the brand's eye on a connection: the last read held
 // removals back, or reads failed.

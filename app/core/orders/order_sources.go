@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
-	"strings"
 	"time"
 
 	"reviewd/app/core"
@@ -53,10 +52,7 @@ func PlatformRefused(code string) *core.Error {
 func OrderSourcePublicID(id int64) string { return "conn_" + strconv.FormatInt(id, 10) }
 
 // ParseOrderSourceID reads an id made by OrderSourcePublicID.
-func ParseOrderSourceID(s string) (int64, bool) {
-	n, err := strconv.ParseInt(strings.TrimPrefix(s, "conn_"), 10, 64)
-	return n, err == nil && strings.HasPrefix(s, "conn_") && n > 0
-}
+func ParseOrderSourceID(s string) (int64, bool) { return core.ParseID("conn_", s) }
 
 // OrderSourceView is a connection as the admin API shows it. Credential values are
 // never part of it.

@@ -28,13 +28,7 @@ const (
 // RequestPublicID is the id clients see.
 func RequestPublicID(id int64) string { return "dsr_" + strconv.FormatInt(id, 10) }
 
-func parseRequestID(s string) (int64, bool) {
-	if !strings.HasPrefix(s, "dsr_") {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(s[4:], 10, 64)
-	return n, err == nil && n > 0
-}
+func parseRequestID(s string) (int64, bool) { return core.ParseID("dsr_", s) }
 
 // Row is a personal-data request row (spec 3): id, kind, state, received_at,
 // completed_at, affected_reviews, purged_media, can_copy, plus the identifier.

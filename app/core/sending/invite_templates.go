@@ -77,10 +77,7 @@ func TemplatePlaceholders() []string { return append([]string(nil), mail.Placeho
 func templatePublicID(id int64) string { return "tpl_" + strconv.FormatInt(id, 10) }
 
 // parseTemplateID reads "tpl_<n>".
-func parseTemplateID(s string) (int64, bool) {
-	n, err := strconv.ParseInt(strings.TrimPrefix(s, "tpl_"), 10, 64)
-	return n, err == nil && n > 0 && strings.HasPrefix(s, "tpl_")
-}
+func parseTemplateID(s string) (int64, bool) { return core.ParseID("tpl_", s) }
 
 func (c *Service) templateView(ctx context.Context, q *store.Q, t store.InviteTemplate) (InviteTemplate, error) {
 	v := InviteTemplate{ID: templatePublicID(t.ID), Type: t.Kind, Language: t.Language, Market: t.Market, Subject: t.Subject,
