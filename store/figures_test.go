@@ -133,19 +133,7 @@ func TestFiguresBackfilledOnUpgrade(t *testing.T) {
 // the one-per-order index.
 func TestListingSavedAgainCountsPhotoOnce(t *testing.T) {
 	ctx := context.Background()
-	clock := &storetest.Clock{T: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
-	db := storetest.Open(t, clock)
-	var ch store.Channel
-	if err := db.WithTx(ctx, func(tx *store.Tx) error {
-		var err error
-		ch, err = tx.CreateChannel(ctx, store.Channel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Acme"})
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	rv := storetest.Review(ch, "r_listing", "published", clock.T)
-	rv.Experience, rv.Origin, rv.Rating, rv.VariantKey = "product", "own", 5, "SKU-1"
-	r := storetest.CreateReview(t, db, rv)
+	db, clock, r := publishedReview(t, "own")
 	withMedia := func() (n int) {
 		t.Helper()
 		if err := db.Read().QueryRowForTest(ctx, `SELECT coalesce(sum(with_media), 0) FROM review_figures`, &n); err != nil {
@@ -187,4 +175,24 @@ func TestListingSavedAgainCountsPhotoOnce(t *testing.T) {
 	if !strings.Contains(strings.Join(plan, "\n"), "invitations_one_per_order") {
 		t.Fatalf("the reviewed-mark lookup: %v", plan)
 	}
+}
+
+// publishedReview opens a database with a channel and one published product review
+// of origin, stored at clock.T.
+func publishedReview(t *testing.T, origin string) (*store.DB, *storetest.Clock, store.Review) {
+	t.Helper()
+	ctx := context.Background()
+	clock := &storetest.Clock{T: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
+	db := storetest.Open(t, clock)
+	var ch store.Channel
+	if err := db.WithTx(ctx, func(tx *store.Tx) error {
+		var err error
+		ch, err = tx.CreateChannel(ctx, store.Channel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Acme"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rv := storetest.Review(ch, "r_"+origin, "published", clock.T)
+	rv.Experience, rv.Origin, rv.Rating, rv.VariantKey = "product", origin, 5, "SKU-1"
+	return db, clock, storetest.CreateReview(t, db, rv)
 }

@@ -3,10 +3,8 @@ package store_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"reviewd/store"
-	"reviewd/store/storetest"
 )
 
 // TestPhotoStateFollowsPosition: a photo address seen again at another position
@@ -15,19 +13,7 @@ import (
 // theirs.
 func TestPhotoStateFollowsPosition(t *testing.T) {
 	ctx := context.Background()
-	clock := &storetest.Clock{T: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
-	db := storetest.Open(t, clock)
-	var ch store.Channel
-	if err := db.WithTx(ctx, func(tx *store.Tx) error {
-		var err error
-		ch, err = tx.CreateChannel(ctx, store.Channel{Code: "web", Market: "TR", Language: "tr", Label: "Web", BrandName: "Acme"})
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	rv := storetest.Review(ch, "r_photos", "published", clock.T)
-	rv.Experience, rv.Origin, rv.Rating, rv.VariantKey = "product", "imported", 5, "SKU-1"
-	r := storetest.CreateReview(t, db, rv)
+	db, _, r := publishedReview(t, "imported")
 	add := func(url string, pos int, state, errText string) {
 		t.Helper()
 		err := db.WithTx(ctx, func(tx *store.Tx) error {
