@@ -1576,3 +1576,38 @@ UPDATE review_figures SET with_media = m.n
 FROM (SELECT r.submitted_at / 3600000 AS hour, r.channel_id, count(*) AS n FROM review_listing l JOIN reviews r ON r.id = l.review_id
 	WHERE l.has_media = 1 GROUP BY 1, 2) AS m
 WHERE m.hour = review_figures.hour AND m.channel_id = review_figures.channel_id;
+
+-- @version 19: the transparency log (docs/transparency.md): its entries, the stored
+-- Merkle hashes of golang.org/x/mod/sumdb/tlog, one salt per review (deleted with an
+-- erasure; the entries stay), the signed checkpoints and the log's name.
+CREATE TABLE transparency_entries (
+	idx INTEGER PRIMARY KEY, -- position in the log, from 0
+	review_hash TEXT NOT NULL, -- hex HMAC-SHA-256 of the review's public id under its salt
+	product_hash TEXT NOT NULL, -- hex SHA-256 of the variant key
+	rating INTEGER NOT NULL,
+	event TEXT NOT NULL,
+	reason TEXT NOT NULL,
+	actor TEXT NOT NULL,
+	at INTEGER NOT NULL,
+	data BLOB NOT NULL -- the record as hashed into the tree and served (one JSON line)
+);
+CREATE INDEX transparency_entries_review ON transparency_entries (review_hash);
+CREATE INDEX transparency_entries_at ON transparency_entries (at);
+CREATE TABLE transparency_hashes (
+	id INTEGER PRIMARY KEY, -- tlog.StoredHashIndex
+	hash BLOB NOT NULL
+);
+CREATE TABLE transparency_salts (
+	review_id INTEGER PRIMARY KEY REFERENCES reviews (id) ON DELETE CASCADE,
+	salt BLOB NOT NULL
+);
+CREATE TABLE transparency_checkpoints (
+	size INTEGER PRIMARY KEY,
+	root BLOB NOT NULL,
+	note BLOB NOT NULL, -- the signed note served at /v1/transparency/checkpoint
+	at INTEGER NOT NULL
+);
+CREATE TABLE transparency_log (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	origin TEXT NOT NULL -- the checkpoints' origin line and the key's name, fixed at first use
+);

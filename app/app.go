@@ -26,6 +26,7 @@ import (
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
+	"reviewd/app/core/transparency"
 	"reviewd/app/mail"
 	"reviewd/app/media"
 	"reviewd/app/metrics"
@@ -156,6 +157,8 @@ type Domain struct {
 	// Feeds and Insights: product-review feeds and the brand's figures.
 	Feeds    *feeds.Service
 	Insights *insights.Service
+	// Transparency is the public log of the decisions that make reviews visible or not.
+	Transparency *transparency.Service
 }
 
 // Parts are what the domain services are built from: the database, keyring,
@@ -203,9 +206,10 @@ func NewDomain(p Parts) Domain {
 	d.Read = readmodel.New(readmodel.Service{DB: db, Recorder: rec, Clock: clock, PublicURL: url, Brand: d.Brand, Outbound: p.Outbound})
 	d.Sending = &sending.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
 		Mailer: p.Mailer, Outbound: p.Outbound, Buyer: d.Buyer, Brand: d.Brand}
+	d.Transparency = &transparency.Service{DB: db, Keys: keys, Clock: clock, PublicURL: url}
 	d.Reviews = &reviews.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
 		MediaDir: p.MediaDir, Scanner: p.Scanner, Probe: p.Probe,
-		Sending: d.Sending, Buyer: d.Buyer, Checks: d.Checks, Read: d.Read, Brand: d.Brand}
+		Sending: d.Sending, Buyer: d.Buyer, Checks: d.Checks, Read: d.Read, Brand: d.Brand, Decisions: d.Transparency}
 	d.QA = &qa.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url, Mailer: p.Mailer,
 		Sending: d.Sending, Buyer: d.Buyer, Brand: d.Brand}
 	d.Orders = &orders.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, Outbound: p.Outbound,
@@ -246,6 +250,7 @@ func (a *App) SetPublicURL(u string) {
 	a.Read.PublicURL, a.Sending.PublicURL, a.Reviews.PublicURL, a.QA.PublicURL = u, u, u, u
 	a.Access.PublicURL = u
 	a.Feeds.PublicURL = u
+	a.Transparency.PublicURL = u
 }
 
 // Close closes the database.

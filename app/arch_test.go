@@ -37,6 +37,8 @@ var layers = map[string]int{
 	// Product-review feeds and the brand's figures.
 	"reviewd/app/core/feeds":    1,
 	"reviewd/app/core/insights": 3,
+	// The transparency log (reviews appends to it in the decision's transaction).
+	"reviewd/app/core/transparency": 1,
 }
 
 // reviewStateWriters are the store methods that change a review's state, content

@@ -25,6 +25,7 @@ type Keyring struct {
 	enc    cipher.AEAD
 	ipKey  []byte
 	tokKey []byte
+	logKey []byte
 }
 
 // LoadMasterKey reads dataDir/secret.key, creating it (32 random bytes, mode 0600)
@@ -72,8 +73,13 @@ func NewKeyring(master []byte) (*Keyring, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Keyring{enc: gcm, ipKey: derive("ip-hash"), tokKey: derive("pseudonym")}, nil
+	return &Keyring{enc: gcm, ipKey: derive("ip-hash"), tokKey: derive("pseudonym"), logKey: derive("transparency-log")}, nil
 }
+
+// LogKeySeed is the 32-byte seed of the transparency log's ed25519 signing key. It
+// is derived from the master key, so every copy of the data folder that carries
+// secret.key (backups, the replica) carries the log key too.
+func (k *Keyring) LogKeySeed() []byte { return append([]byte(nil), k.logKey...) }
 
 // Encrypt seals plain text with AES-GCM; the nonce is prefixed.
 func (k *Keyring) Encrypt(plain []byte) []byte {

@@ -46,7 +46,7 @@ func (c *Service) EraseReviewAuthor(ctx context.Context, tx *store.Tx, a *core.A
 		}
 	}
 	detail := map[string]any{"purged_media": len(purged)}
-	if err := c.AddReviewEvent(ctx, tx, a, r.ID, "anonymized", r.State, r.State, brand.MediaRemovalDataRequest, detail); err != nil {
+	if err := c.AddReviewEvent(ctx, tx, a, r.ID, eventAnonymized, r.State, r.State, brand.MediaRemovalDataRequest, detail); err != nil {
 		return nil, err
 	}
 	return purged, c.afterReviewStateChange(ctx, tx, r.ID)

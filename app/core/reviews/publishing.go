@@ -9,6 +9,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/sending"
+	"reviewd/app/core/transparency"
 	"reviewd/store"
 )
 
@@ -50,8 +51,30 @@ func (c *Service) AddReviewEvent(ctx context.Context, tx *store.Tx, a *core.Acto
 		d = string(b)
 	}
 	typ, id, name := historyActor(a)
-	return tx.AddReviewEvent(ctx, store.ReviewEvent{ReviewID: reviewID, Event: event, FromState: from, ToState: to,
-		Reason: reason, ActorType: typ, ActorID: id, ActorName: name, Detail: d})
+	if err := tx.AddReviewEvent(ctx, store.ReviewEvent{ReviewID: reviewID, Event: event, FromState: from, ToState: to,
+		Reason: reason, ActorType: typ, ActorID: id, ActorName: name, Detail: d}); err != nil {
+		return err
+	}
+	// Every decision is in the review history, so this is the one place the
+	// transparency log hears of it, in the same transaction.
+	return c.Decisions.Append(ctx, tx, transparency.Decision{ReviewID: reviewID, From: from, To: to, Reason: reason,
+		Actor: a, Rule: event == eventSubmitted || event == eventRevised, Erasure: event == eventAnonymized})
+}
+
+// The review-history events of writing, correcting and erasing a review.
+const (
+	eventSubmitted  = "submitted"
+	eventRevised    = "revised"
+	eventAnonymized = "anonymized"
+)
+
+// DecisionLog is the transparency log as reviews uses it (transparency.Service;
+// tests may wrap it).
+type DecisionLog interface {
+	// Append logs a decision in the transaction that made it.
+	Append(ctx context.Context, tx *store.Tx, d transparency.Decision) error
+	// Receipt gives the receipt token of a review, in tx.
+	Receipt(ctx context.Context, tx *store.Tx, reviewID int64) (string, error)
 }
 
 // publishAfterChecks runs the checks of a freshly written or corrected review and

@@ -43,6 +43,9 @@ type WrittenReview struct {
 	ID            string `json:"id"`
 	LineReference string `json:"line_reference"`
 	State         string `json:"state"`
+	// Receipt is the token of the review's transparency receipt
+	// (GET /v1/transparency/receipt/<id>?token=<receipt>).
+	Receipt string `json:"receipt"`
 }
 
 // reviewText is validated customer text.
@@ -264,7 +267,7 @@ func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v b
 		return WrittenReview{}, err
 	}
 	detail := map[string]any{"publishing_method": method, "flagged": flagged, "media": len(uploads)}
-	if err := c.AddReviewEvent(ctx, tx, a, r.ID, "submitted", "", state, "", detail); err != nil {
+	if err := c.AddReviewEvent(ctx, tx, a, r.ID, eventSubmitted, "", state, "", detail); err != nil {
 		return WrittenReview{}, err
 	}
 	if err := c.Record(ctx, tx, a, "review.submitted", "review", r.PublicID, map[string]any{"state": state}); err != nil {
@@ -273,7 +276,11 @@ func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v b
 	if err := c.afterReviewStateChange(ctx, tx, r.ID); err != nil {
 		return WrittenReview{}, err
 	}
-	return WrittenReview{ID: r.PublicID, LineReference: ref, State: state}, nil
+	receipt, err := c.Decisions.Receipt(ctx, tx, r.ID)
+	if err != nil {
+		return WrittenReview{}, err
+	}
+	return WrittenReview{ID: r.PublicID, LineReference: ref, State: state, Receipt: receipt}, nil
 }
 
 // ReviseInput is the body of POST /v1/reviews/revise. KeptMedia nil means the key
@@ -422,7 +429,7 @@ func (c *Service) ReviseReview(ctx context.Context, a *core.Actor, site store.Ch
 		}
 		detail := map[string]any{"publishing_method": st.PublishingMethod, "flagged": flagged, "media_added": len(uploads),
 			"media_removed": len(dropped)}
-		if err := c.AddReviewEvent(ctx, tx, a, r.ID, "revised", core.ReviewRejected, state, "", detail); err != nil {
+		if err := c.AddReviewEvent(ctx, tx, a, r.ID, eventRevised, core.ReviewRejected, state, "", detail); err != nil {
 			return err
 		}
 		if err := c.Record(ctx, tx, a, "review.revised", "review", r.PublicID, map[string]any{"state": state}); err != nil {

@@ -45,6 +45,9 @@ type Service struct {
 	Read *readmodel.Service
 	// Brand reads the settings, market rules and rating-topic templates.
 	Brand *brand.Service
+	// Decisions is the transparency log: every review-history entry goes to it in
+	// its transaction (AddReviewEvent).
+	Decisions DecisionLog
 	// Media is where processed photos and videos are kept (media.store); nil is
 	// the local folder MediaDir.
 	Media media.Store

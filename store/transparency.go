@@ -1,0 +1,203 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The transparency log (docs/transparency.md): entries, the stored Merkle hashes,
+// per-review salts, signed checkpoints and the log's name. The rules (what is
+// logged, hashing, signing) live in app/core/transparency.
+
+// TransparencyEntry is one entry of the transparency log. Data is the record as it
+// was hashed into the tree and is served; the other fields are its columns, kept
+// for the report and the receipts.
+type TransparencyEntry struct {
+	Index       int64
+	ReviewHash  string
+	ProductHash string
+	Rating      int
+	Event       string
+	Reason      string
+	Actor       string
+	At          time.Time
+	Data        []byte
+}
+
+// TransparencyCheckpoint is one signed tree head.
+type TransparencyCheckpoint struct {
+	Size int64
+	Root []byte
+	Note []byte
+	At   time.Time
+}
+
+// TransparencyCount is one row of the report: how many entries of the window have
+// this event, reason and rating.
+type TransparencyCount struct {
+	Event  string
+	Reason string
+	Rating int
+	Count  int64
+}
+
+const qTransparencyEntryCols = `idx, review_hash, product_hash, rating, event, reason, actor, at, data`
+
+func scanTransparencyEntry(sc scanner) (TransparencyEntry, error) {
+	var e TransparencyEntry
+	var at int64
+	err := sc.Scan(&e.Index, &e.ReviewHash, &e.ProductHash, &e.Rating, &e.Event, &e.Reason, &e.Actor, &at, &e.Data)
+	e.At = Time(at)
+	return e, translate(err)
+}
+
+// TransparencySize is the number of entries in the log.
+func (q *Q) TransparencySize(ctx context.Context) (int64, error) {
+	var n int64
+	err := q.c.QueryRowContext(ctx, `SELECT coalesce(max(idx) + 1, 0) FROM transparency_entries`).Scan(&n)
+	return n, translate(err)
+}
+
+// TransparencyHashes reads the stored hashes at the given indexes, in their order;
+// a missing one is an error.
+func (q *Q) TransparencyHashes(ctx context.Context, indexes []int64) ([][]byte, error) {
+	type row struct {
+		id   int64
+		hash []byte
+	}
+	rows, err := collectIn(ctx, q, `SELECT id, hash FROM transparency_hashes WHERE id IN `, indexes, ``,
+		func(sc scanner) (row, error) {
+			var r row
+			err := sc.Scan(&r.id, &r.hash)
+			return r, translate(err)
+		})
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64][]byte, len(rows))
+	for _, r := range rows {
+		byID[r.id] = r.hash
+	}
+	out := make([][]byte, len(indexes))
+	for i, id := range indexes {
+		h, ok := byID[id]
+		if !ok {
+			return nil, fmt.Errorf("store: transparency hash %d: %w", id, ErrNotFound)
+		}
+		out[i] = h
+	}
+	return out, nil
+}
+
+// AddTransparencyEntry appends e at e.Index with the stored hashes the record adds
+// (tlog.StoredHashes), the first at index firstHash.
+func (q *Tx) AddTransparencyEntry(ctx context.Context, e TransparencyEntry, firstHash int64, hashes [][]byte) error {
+	_, err := q.c.ExecContext(ctx, `INSERT INTO transparency_entries (`+qTransparencyEntryCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.Index, e.ReviewHash, e.ProductHash, e.Rating, e.Event, e.Reason, e.Actor,
+		Ms(e.At), e.Data)
+	if err != nil {
+		return fmt.Errorf("store: add transparency entry: %w", translate(err))
+	}
+	for i, h := range hashes {
+		if _, err := q.c.ExecContext(ctx, `INSERT INTO transparency_hashes (id, hash) VALUES (?, ?)`, firstHash+int64(i), h); err != nil {
+			return fmt.Errorf("store: add transparency hash: %w", translate(err))
+		}
+	}
+	return nil
+}
+
+// TransparencyEntries lists the entries with start <= index < end, in order.
+func (q *Q) TransparencyEntries(ctx context.Context, start, end int64) ([]TransparencyEntry, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qTransparencyEntryCols+` FROM transparency_entries
+		WHERE idx >= ? AND idx < ? ORDER BY idx`, start, end)
+	return collect(rows, err, scanTransparencyEntry)
+}
+
+// TransparencyEntriesOf lists the entries of one review hash, in order.
+func (q *Q) TransparencyEntriesOf(ctx context.Context, reviewHash string) ([]TransparencyEntry, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qTransparencyEntryCols+` FROM transparency_entries
+		WHERE review_hash = ? ORDER BY idx`, reviewHash)
+	return collect(rows, err, scanTransparencyEntry)
+}
+
+// TransparencyReport counts the entries with index below size and from <= at < to
+// by event, reason and rating.
+func (q *Q) TransparencyReport(ctx context.Context, size int64, from, to time.Time) ([]TransparencyCount, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT event, reason, rating, count(*) FROM transparency_entries
+		WHERE idx < ? AND at >= ? AND at < ? GROUP BY event, reason, rating ORDER BY event, reason, rating`,
+		size, Ms(from), Ms(to))
+	return collect(rows, err, func(sc scanner) (TransparencyCount, error) {
+		var c TransparencyCount
+		err := sc.Scan(&c.Event, &c.Reason, &c.Rating, &c.Count)
+		return c, translate(err)
+	})
+}
+
+// TransparencySalt is the salt of a review's log entries; ErrNotFound when it has
+// none (never logged nor given a receipt, or erased).
+func (q *Q) TransparencySalt(ctx context.Context, reviewID int64) ([]byte, error) {
+	var salt []byte
+	err := q.c.QueryRowContext(ctx, `SELECT salt FROM transparency_salts WHERE review_id = ?`, reviewID).Scan(&salt)
+	return salt, translate(err)
+}
+
+// PutTransparencySalt keeps salt for a review that has none yet; it returns the
+// salt the review has afterwards.
+func (q *Tx) PutTransparencySalt(ctx context.Context, reviewID int64, salt []byte) ([]byte, error) {
+	if _, err := q.c.ExecContext(ctx, `INSERT INTO transparency_salts (review_id, salt) VALUES (?, ?)
+		ON CONFLICT (review_id) DO NOTHING`, reviewID, salt); err != nil {
+		return nil, fmt.Errorf("store: put transparency salt: %w", translate(err))
+	}
+	return q.TransparencySalt(ctx, reviewID)
+}
+
+// DeleteTransparencySalt deletes a review's salt (an erasure): its entries stay
+// but can no longer be tied to it.
+func (q *Tx) DeleteTransparencySalt(ctx context.Context, reviewID int64) error {
+	_, err := q.c.ExecContext(ctx, `DELETE FROM transparency_salts WHERE review_id = ?`, reviewID)
+	return translate(err)
+}
+
+// LatestTransparencyCheckpoint is the checkpoint of the largest tree; ErrNotFound
+// before the first.
+func (q *Q) LatestTransparencyCheckpoint(ctx context.Context) (TransparencyCheckpoint, error) {
+	var c TransparencyCheckpoint
+	var at int64
+	err := q.c.QueryRowContext(ctx, `SELECT size, root, note, at FROM transparency_checkpoints ORDER BY size DESC LIMIT 1`).
+		Scan(&c.Size, &c.Root, &c.Note, &at)
+	c.At = Time(at)
+	return c, translate(err)
+}
+
+// AddTransparencyCheckpoint stores a signed checkpoint stamped q.Now.
+func (q *Tx) AddTransparencyCheckpoint(ctx context.Context, c TransparencyCheckpoint) error {
+	_, err := q.c.ExecContext(ctx, `INSERT INTO transparency_checkpoints (size, root, note, at) VALUES (?, ?, ?, ?)`,
+		c.Size, c.Root, c.Note, Ms(q.Now))
+	if err != nil {
+		return fmt.Errorf("store: add transparency checkpoint: %w", translate(err))
+	}
+	return nil
+}
+
+// TransparencyOrigin is the log's name; "" before it was fixed.
+func (q *Q) TransparencyOrigin(ctx context.Context) (string, error) {
+	var o string
+	err := q.c.QueryRowContext(ctx, `SELECT origin FROM transparency_log WHERE id = 1`).Scan(&o)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return o, translate(err)
+}
+
+// FixTransparencyOrigin sets the log's name unless it has one; it returns the name
+// the log has afterwards.
+func (q *Tx) FixTransparencyOrigin(ctx context.Context, origin string) (string, error) {
+	if _, err := q.c.ExecContext(ctx, `INSERT INTO transparency_log (id, origin) VALUES (1, ?) ON CONFLICT (id) DO NOTHING`,
+		origin); err != nil {
+		return "", fmt.Errorf("store: fix transparency origin: %w", translate(err))
+	}
+	return q.TransparencyOrigin(ctx)
+}
