@@ -50,6 +50,7 @@ func NewRoot(schemaSQL string) *cobra.Command {
 		newReplicaCmd(e),
 		newRestoreCmd(e),
 		newJobsCmd(e),
+		newTransparencyCmd(e),
 		newDemoCmd(e),
 	)
 	return root

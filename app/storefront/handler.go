@@ -20,6 +20,7 @@ import (
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
+	"reviewd/app/core/transparency"
 	"reviewd/app/web"
 )
 
@@ -30,13 +31,18 @@ type Handler struct {
 	Reviews *reviews.Service
 	Read    *readmodel.Service
 	Buyer   *buyer.Service
-	Auth    *web.Auth
-	Limits  *web.Limits
+	// Transparency serves the public log (transparency.go).
+	Transparency *transparency.Service
+	Auth         *web.Auth
+	Limits       *web.Limits
 	// EligibilityEmail and EligibilityOrder count failed order checks per
 	// lower-cased address and per order number: 10 per hour each, then 429
 	// rate_limited (spec 2, "Errors"). Mount creates them on the core clock.
 	EligibilityEmail *web.Limiter
 	EligibilityOrder *web.Limiter
+	// LogLimit counts transparency requests per IP (TransparencyPerMinute);
+	// Mount creates it on the core clock.
+	LogLimit *web.Limiter
 	// uploads counts the media uploads being received (upload_slots.go).
 	uploads *uploadSlots
 	// memo remembers the read requests answered (read_reuse.go).
@@ -88,6 +94,9 @@ func (h *Handler) Mount(r *mux.Router) {
 	}
 	if h.EligibilityOrder == nil {
 		h.EligibilityOrder = web.NewLimiter(EligibilityFailures, time.Hour, h.Clock.Now)
+	}
+	if h.LogLimit == nil {
+		h.LogLimit = web.NewLimiter(TransparencyPerMinute, time.Minute, h.Clock.Now)
 	}
 	preflight := http.HandlerFunc(handlePreflight)
 	seen := map[string]bool{}

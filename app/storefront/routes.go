@@ -33,6 +33,15 @@ func (h *Handler) routes() []route {
 		{"POST", "/v1/reviews/{id:r_[a-z2-7]{20}}/helpful", siteKey, h.handleHelpfulVote},
 		{"POST", "/v1/reviews/{id:r_[a-z2-7]{20}}/report", siteKey, h.handleReviewReport},
 		{"POST", "/v1/views", siteKey, h.handleViewCount},
+		// The public transparency log, no credentials, per-IP limit (transparency.go).
+		{"GET", "/v1/transparency/checkpoint", public, h.handleTransparencyCheckpoint},
+		{"GET", "/v1/transparency/key", public, h.handleTransparencyKey},
+		{"GET", "/v1/transparency/entries", public, h.handleTransparencyEntries},
+		{"GET", "/v1/transparency/proof/inclusion", public, h.handleTransparencyInclusion},
+		{"GET", "/v1/transparency/proof/consistency", public, h.handleTransparencyConsistency},
+		{"GET", "/v1/transparency/tile/{path:.+}", public, h.handleTransparencyTile},
+		{"GET", "/v1/transparency/report", public, h.handleTransparencyReport},
+		{"GET", "/v1/transparency/receipt/{id:r_[a-z2-7]{20}}", public, h.handleTransparencyReceipt},
 		// Theme style sheet of the review component (read_ssr.go).
 		{"GET", "/static/reviews.css", public, h.handleReviewsCSS},
 		// Page script: the loader stores embed and the content-hash files (assets.go).
