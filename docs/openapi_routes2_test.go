@@ -121,7 +121,7 @@ func storefrontOps() []op {
 		{method: "POST", path: "/v1/reviews", tag: "storefront", summary: "Submit reviews for up to 20 products", auth: siteWrite,
 			body: json(obj(map[string]any{"token": str(), "language": str(), "reviews": map[string]any{"type": "array", "maxItems": 20, "items": anyObj()}}, "token", "reviews")),
 			ok: []answer{okJSON(201, "Saved reviews, one row per line.", obj(map[string]any{"reviews": arr(obj(map[string]any{"id": str(),
-				"line_reference": str(), "state": str()}, "id", "line_reference", "state"))}, "reviews"))},
+				"line_reference": str(), "state": str(), "receipt": str()}, "id", "line_reference", "state"))}, "reviews"))},
 			errs: cat(writeErr, []string{"403 token_refused / line_already_written", "403 token_refused / line_out_of_scope", "400 invalid / rating_out_of_range", "400 invalid / title_too_long: 200",
 				"400 invalid / body_too_long: 5000", "400 invalid / author_too_long: 120", "400 invalid / aspect_unknown", "400 invalid / aspect_out_of_range", "400 invalid / aspect_required",
 				"400 invalid / too_many_reviews", "400 invalid / too_many_items: 6", "400 invalid / media_not_available", "400 invalid / hide_name"})},
@@ -198,6 +198,7 @@ func storefrontOps() []op {
 		{method: "HEAD", path: "/assets/{hash:[0-9a-f]{16}}/{file:reviews\\.(?:js|css)}", tag: "storefront", summary: "Headers of a content-addressed file",
 			ok: []answer{{status: 200, desc: "Headers only."}}, errs: errNotFnd},
 	}
+	ops = append(ops, transparencyOps()...)
 	// Every storefront path answers CORS preflights.
 	seen := map[string]bool{}
 	var pre []op
