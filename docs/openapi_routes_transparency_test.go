@@ -38,7 +38,7 @@ func transparencyOps() []op {
 			query: []param{q("from", "RFC 3339; default 30 days before to.", str()), q("to", "RFC 3339, excluded; default now.", str())},
 			ok: []answer{okJSON(200, "Counts over the entries of the latest checkpoint (size) whose time is in the window.",
 				obj(map[string]any{"from": str(), "to": str(), "size": integer(), "entries": integer(),
-					"events": map[string]any{"type": "object", "additionalProperties": counts},
+					"events":  map[string]any{"type": "object", "additionalProperties": counts},
 					"reasons": arr(obj(map[string]any{"event": str(), "reason": str(), "rating": integer(), "count": integer()}, "event", "reason", "rating", "count"))},
 					"from", "to", "size", "entries", "events", "reasons"))},
 			errs: cat(limited, []string{"400 invalid / from", "400 invalid / to"})},
