@@ -21,6 +21,7 @@ func TestRulesPages(t *testing.T) {
 
 	rules := b.do("GET", "/panel/rules", nil, nil)
 	expectPage(t, "rules", rules, 200, `action="/panel/rules/policies"`)
+	expectPage(t, "rules: the transparency report", rules, 200, `<a href="/v1/transparency/report">`)
 	expectPage(t, "policy with a past start", b.do("POST", "/panel/rules/policies", url.Values{"csrf": {csrf}, "market": {"GB"},
 		"valid_from": {"2020-01-01T00:00:00Z"}}, nil), 400, "invalid / valid_from_past")
 	posted(t, "policy", b.do("POST", "/panel/rules/policies", url.Values{"csrf": {csrf}, "market": {"GB"}, "review_window_days": {"200"}}, nil),

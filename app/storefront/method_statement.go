@@ -31,7 +31,11 @@ func mustRead(name string) []byte {
 	return b
 }
 
-var statementWords = map[string][2]string{"tr": {"Kural sürümü", "Parmak izi"}, "en": {"Rule version", "Fingerprint"}}
+var statementWords = map[string][3]string{"tr": {"Kural sürümü", "Parmak izi", "Şeffaflık raporu: yayın kararlarının herkesçe doğrulanabilir kaydı"},
+	"en": {"Rule version", "Fingerprint", "Transparency report: the publicly verifiable log of publishing decisions"}}
+
+// statementReportURL is the transparency report the page links (docs/transparency.md).
+const statementReportURL = "/v1/transparency/report"
 
 // handleMethodStatement serves GET /v1/method-statement?key=<site key>&lang=: the
 // public page of the site key's channel, without a domain check (also by
@@ -71,7 +75,7 @@ func (h *Handler) handleMethodStatement(w http.ResponseWriter, r *http.Request) 
 	words := statementWords[s.Language]
 	var b bytes.Buffer
 	if err := statementPage.Execute(&b, map[string]any{"S": s, "StyleURL": statementStyleURL, "Version": words[0],
-		"Fingerprint": words[1], "Short": s.Fingerprint[:16]}); err != nil {
+		"Fingerprint": words[1], "Short": s.Fingerprint[:16], "Report": words[2], "ReportURL": statementReportURL}); err != nil {
 		return err
 	}
 	hd := w.Header()

@@ -23,7 +23,8 @@ func TestMethodStatementPage(t *testing.T) {
 	}
 	body := string(page.Body)
 	if strings.Contains(body, "<script") || !strings.Contains(body, `href="/v1/method-statement.css"`) ||
-		!strings.Contains(body, "Only customers who bought the product") || !strings.Contains(body, "180 days") {
+		!strings.Contains(body, "Only customers who bought the product") || !strings.Contains(body, "180 days") ||
+		!strings.Contains(body, `<a href="/v1/transparency/report">Transparency report`) {
 		t.Fatalf("page body: %s", body)
 	}
 	css := f.Do("GET", "/v1/method-statement.css", nil, nil)
