@@ -301,3 +301,17 @@ func crashChild(t *testing.T, spec string) {
 	_, err = a.Reviews.TransitionReview(bg, core.Console(), parts[2], reviews.ReviewTransitionInput{Event: reviews.EventApprove})
 	t.Fatalf("the approval returned (%v) instead of crashing", err)
 }
+
+// TestTransparencyKeyInBackup: the log's key is derived from secret.key and its
+// name is in the database, so a restored backup signs as the same log.
+func TestTransparencyKeyInBackup(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	key := mustRun(t, dir, "transparency", "key")
+	archive := filepath.Join(t.TempDir(), "backup.tar.gz")
+	mustRun(t, dir, "backup", "create", archive)
+	target := filepath.Join(t.TempDir(), "restored")
+	mustRun(t, target, "backup", "restore", archive)
+	if got := mustRun(t, target, "transparency", "key"); got != key || !strings.Contains(key, "/transparency+") {
+		t.Fatalf("key after restore %q, before %q", got, key)
+	}
+}
