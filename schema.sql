@@ -1599,7 +1599,7 @@ CREATE TABLE transparency_hashes (
 );
 CREATE TABLE transparency_salts (
 	review_id INTEGER PRIMARY KEY REFERENCES reviews (id) ON DELETE CASCADE,
-	salt BLOB NOT NULL
+	salt BLOB -- NULL once the review was erased: its entries can no longer be tied to it
 );
 CREATE TABLE transparency_checkpoints (
 	size INTEGER PRIMARY KEY,

@@ -136,16 +136,16 @@ func (q *Q) TransparencyReport(ctx context.Context, size int64, from, to time.Ti
 	})
 }
 
-// TransparencySalt is the salt of a review's log entries; ErrNotFound when it has
-// none (never logged nor given a receipt, or erased).
+// TransparencySalt is the salt of a review's log entries: ErrNotFound when it has
+// none yet, nil after an erasure.
 func (q *Q) TransparencySalt(ctx context.Context, reviewID int64) ([]byte, error) {
 	var salt []byte
 	err := q.c.QueryRowContext(ctx, `SELECT salt FROM transparency_salts WHERE review_id = ?`, reviewID).Scan(&salt)
 	return salt, translate(err)
 }
 
-// PutTransparencySalt keeps salt for a review that has none yet; it returns the
-// salt the review has afterwards.
+// PutTransparencySalt keeps salt for a review that has no row yet; it returns the
+// salt the review has afterwards (nil when it was erased).
 func (q *Tx) PutTransparencySalt(ctx context.Context, reviewID int64, salt []byte) ([]byte, error) {
 	if _, err := q.c.ExecContext(ctx, `INSERT INTO transparency_salts (review_id, salt) VALUES (?, ?)
 		ON CONFLICT (review_id) DO NOTHING`, reviewID, salt); err != nil {
@@ -154,10 +154,12 @@ func (q *Tx) PutTransparencySalt(ctx context.Context, reviewID int64, salt []byt
 	return q.TransparencySalt(ctx, reviewID)
 }
 
-// DeleteTransparencySalt deletes a review's salt (an erasure): its entries stay
-// but can no longer be tied to it.
-func (q *Tx) DeleteTransparencySalt(ctx context.Context, reviewID int64) error {
-	_, err := q.c.ExecContext(ctx, `DELETE FROM transparency_salts WHERE review_id = ?`, reviewID)
+// EraseTransparencySalt deletes a review's salt (an erasure), keeping the row as
+// the mark that the review was erased: its entries stay but can no longer be tied
+// to it.
+func (q *Tx) EraseTransparencySalt(ctx context.Context, reviewID int64) error {
+	_, err := q.c.ExecContext(ctx, `INSERT INTO transparency_salts (review_id, salt) VALUES (?, NULL)
+		ON CONFLICT (review_id) DO UPDATE SET salt = NULL`, reviewID)
 	return translate(err)
 }
 

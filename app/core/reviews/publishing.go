@@ -58,7 +58,21 @@ func (c *Service) AddReviewEvent(ctx context.Context, tx *store.Tx, a *core.Acto
 	// Every decision is in the review history, so this is the one place the
 	// transparency log hears of it, in the same transaction.
 	return c.Decisions.Append(ctx, tx, transparency.Decision{ReviewID: reviewID, From: from, To: to, Reason: reason,
-		Actor: a, Rule: event == eventSubmitted || event == eventRevised, Erasure: event == eventAnonymized})
+		Actor: a, Rule: ruleDecided(event, reason), Erasure: event == eventAnonymized})
+}
+
+// ruleDecided reports whether a history event is decided by a rule rather than by
+// whoever acted: the publishing rule for a written or corrected review, the
+// marketplace's listing for an imported one (a run may be started by a panel
+// user; a removal request is that user's decision).
+func ruleDecided(event, reason string) bool {
+	switch event {
+	case eventSubmitted, eventRevised, EventImported, EventSourceUpdated:
+		return true
+	case EventSourceRemoved:
+		return reason == "source_removed"
+	}
+	return false
 }
 
 // The review-history events of writing, correcting and erasing a review.

@@ -366,7 +366,7 @@ func (s *Service) ReadReceipt(ctx context.Context, publicID, token string) (Rece
 		return Receipt{}, err
 	}
 	salt, err := q.TransparencySalt(ctx, r.ID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) || err == nil && salt == nil {
 		return Receipt{}, errReceiptRefused
 	}
 	if err != nil {

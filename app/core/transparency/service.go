@@ -168,25 +168,30 @@ func receiptToken(salt []byte) string {
 }
 
 // Receipt gives, in tx, the receipt token of a review (POST /v1/reviews answers
-// it), keeping a salt for the review when it has none yet.
+// it), keeping a salt for the review when it has none yet; "" for an erased
+// review.
 func (s *Service) Receipt(ctx context.Context, tx *store.Tx, reviewID int64) (string, error) {
 	salt, err := s.salt(ctx, tx, reviewID)
-	if err != nil {
+	if err != nil || salt == nil {
 		return "", err
 	}
 	return receiptToken(salt), nil
 }
 
+// salt is the review's salt, made and kept on first use; nil once the review was
+// erased.
 func (s *Service) salt(ctx context.Context, tx *store.Tx, reviewID int64) ([]byte, error) {
 	salt, err := tx.TransparencySalt(ctx, reviewID)
 	if !errors.Is(err, store.ErrNotFound) {
 		return salt, err
 	}
-	salt = make([]byte, 32)
-	if _, err := rand.Read(salt); err != nil {
-		return nil, err
-	}
-	return tx.PutTransparencySalt(ctx, reviewID, salt)
+	return tx.PutTransparencySalt(ctx, reviewID, newSalt())
+}
+
+func newSalt() []byte {
+	salt := make([]byte, 32)
+	_, _ = rand.Read(salt) // crypto/rand.Read never fails (Go 1.24)
+	return salt
 }
 
 // Append logs a decision in tx, the transaction that made it, so that a decision
@@ -206,6 +211,14 @@ func (s *Service) Append(ctx context.Context, tx *store.Tx, d Decision) error {
 	salt, err := s.salt(ctx, tx, r.ID)
 	if err != nil {
 		return err
+	}
+	if salt == nil {
+		if d.Erasure {
+			return nil // erased before: nothing new a shopper sees
+		}
+		// A decision about an erased review is logged under a salt nobody keeps,
+		// so it cannot be tied to the review or its earlier entries.
+		salt = newSalt()
 	}
 	n, err := tx.TransparencySize(ctx)
 	if err != nil {
@@ -229,7 +242,7 @@ func (s *Service) Append(ctx context.Context, tx *store.Tx, d Decision) error {
 		return err
 	}
 	if d.Erasure {
-		return tx.DeleteTransparencySalt(ctx, r.ID)
+		return tx.EraseTransparencySalt(ctx, r.ID)
 	}
 	return nil
 }
