@@ -96,24 +96,40 @@ type auditor struct {
 	warn io.Writer
 }
 
+// get reads one answer; past the log's per-IP limit (429) it waits and asks
+// again, as an auditor reading a large log will be.
 func (a *auditor) get(ctx context.Context, path string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.base+path, nil)
-	if err != nil {
-		return nil, err
+	for try := 0; ; try++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.base+path, nil)
+		if err != nil {
+			return nil, err
+		}
+		res, err := a.c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		b, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
+		res.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case res.StatusCode == http.StatusTooManyRequests && try < 60:
+			wait := 5 * time.Second
+			if s, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil && s > 0 {
+				wait = time.Duration(s) * time.Second
+			}
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(wait):
+			}
+			continue
+		case res.StatusCode != http.StatusOK:
+			return nil, fmt.Errorf("transparency: GET %s: status %d", path, res.StatusCode)
+		}
+		return b, nil
 	}
-	res, err := a.c.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
-	if err != nil {
-		return nil, err
-	}
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("transparency: GET %s: status %d", path, res.StatusCode)
-	}
-	return b, nil
 }
 
 func (a *auditor) verify(ctx context.Context, stateFile, key, from, to string) (auditResult, error) {
@@ -152,8 +168,12 @@ func (a *auditor) verify(ctx context.Context, stateFile, key, from, to string) (
 		return auditResult{}, err
 	}
 
+	fromT, toT, err := transparency.ParseWindow(from, to, time.Now())
+	if err != nil {
+		return auditResult{}, fmt.Errorf("transparency: --from or --to: %v", err)
+	}
+	counter := transparency.NewReportCounter(fromT, toT, tree.N)
 	var built transparency.AuditTree
-	var entries []transparency.Entry
 	for built.Size() < tree.N {
 		start := built.Size()
 		end := min(start+transparency.MaxEntries, tree.N)
@@ -168,12 +188,12 @@ func (a *auditor) verify(ctx context.Context, stateFile, key, from, to string) (
 		if len(recs) == 0 {
 			return auditResult{}, fmt.Errorf("transparency: the log serves no entries from %d, its checkpoint has %d", start, tree.N)
 		}
-		for _, r := range recs {
+		for i, r := range recs {
 			if err := built.Add(r); err != nil {
 				return auditResult{}, err
 			}
+			counter.Add(es[i])
 		}
-		entries = append(entries, es...)
 	}
 	if built.Size() != tree.N {
 		return auditResult{}, fmt.Errorf("transparency: the log served %d entries, its checkpoint has %d", built.Size(), tree.N)
@@ -216,10 +236,6 @@ func (a *auditor) verify(ctx context.Context, stateFile, key, from, to string) (
 		res.ConsistentWith = st.Size
 	}
 
-	fromT, toT, err := transparency.ParseWindow(from, to, time.Now())
-	if err != nil {
-		return auditResult{}, fmt.Errorf("transparency: --from or --to: %v", err)
-	}
 	b, err := a.get(ctx, "/v1/transparency/report?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to))
 	if err != nil {
 		return auditResult{}, err
@@ -231,7 +247,7 @@ func (a *auditor) verify(ctx context.Context, stateFile, key, from, to string) (
 	if served.Size != tree.N {
 		return auditResult{}, fmt.Errorf("transparency: the report counts a log of %d entries, the checkpoint has %d (a new checkpoint was signed meanwhile: run again)", served.Size, tree.N)
 	}
-	mine := transparency.CountEntries(entries, fromT, toT, tree.N)
+	mine := counter.Report()
 	if !reflect.DeepEqual(mine, served) {
 		return auditResult{}, fmt.Errorf("transparency: the report the log serves differs from the one its entries give")
 	}

@@ -310,22 +310,43 @@ func (s *Service) Report(ctx context.Context, fromS, toS string) (Report, error)
 	return r, nil
 }
 
-// CountEntries computes the report of the window over entries (the auditor's
-// side of Report).
-func CountEntries(entries []Entry, from, to time.Time, size int64) Report {
-	r := newReport(from, to, size)
-	for _, e := range entries {
-		if e.Index >= size {
-			continue
-		}
-		at, err := time.Parse(time.RFC3339, e.At)
-		if err != nil || at.Before(from) || !at.Before(to) {
-			continue
-		}
-		r.add(e.Event, e.Reason, e.Rating, 1)
+// ReportCounter computes a report entry by entry (the auditor's side of Report,
+// which never holds the whole log).
+type ReportCounter struct {
+	r        Report
+	from, to time.Time
+}
+
+// NewReportCounter counts the entries below size whose time is in [from, to).
+func NewReportCounter(from, to time.Time, size int64) *ReportCounter {
+	return &ReportCounter{r: newReport(from, to, size), from: from, to: to}
+}
+
+// Add counts one entry when it is in the window.
+func (c *ReportCounter) Add(e Entry) {
+	if e.Index >= c.r.Size {
+		return
 	}
-	r.sortReasons()
-	return r
+	at, err := time.Parse(time.RFC3339, e.At)
+	if err != nil || at.Before(c.from) || !at.Before(c.to) {
+		return
+	}
+	c.r.add(e.Event, e.Reason, e.Rating, 1)
+}
+
+// Report is the report of the entries added.
+func (c *ReportCounter) Report() Report {
+	c.r.sortReasons()
+	return c.r
+}
+
+// CountEntries computes the report of the window over entries.
+func CountEntries(entries []Entry, from, to time.Time, size int64) Report {
+	c := NewReportCounter(from, to, size)
+	for _, e := range entries {
+		c.Add(e)
+	}
+	return c.Report()
 }
 
 // Receipt is the answer of GET /v1/transparency/receipt/<review id>: the review's
