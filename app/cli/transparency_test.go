@@ -156,12 +156,17 @@ func TestTransparencyVerify(t *testing.T) {
 		t.Fatalf("verify of a tampered entry: %v\n%s", r.Error, r.Out)
 	}
 	mustExec(t, db, `UPDATE transparency_entries SET data = ? WHERE idx = 2`, data)
-	// A changed column: the report the log serves no longer matches its entries.
+	// A changed column: the next report the log counts no longer matches its
+	// entries.
 	mustExec(t, db, `UPDATE transparency_entries SET rating = 5 WHERE idx = 2`)
+	f.decide(ids[3], reviews.EventHide, "")
+	f.sign()
 	if r := f.verify(state); r.Error == nil || !strings.Contains(r.Error.Error(), "report") {
 		t.Fatalf("verify of a tampered report: %v\n%s", r.Error, r.Out)
 	}
 	mustExec(t, db, `UPDATE transparency_entries SET rating = 3 WHERE idx = 2`)
+	f.decide(ids[3], reviews.EventUnhide, "")
+	f.sign()
 	if r := f.verify(state); r.Error != nil {
 		t.Fatalf("verify after the repair: %v", r.Error)
 	}

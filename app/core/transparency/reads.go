@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -298,6 +299,15 @@ func (s *Service) Report(ctx context.Context, fromS, toS string) (Report, error)
 	if err != nil {
 		return Report{}, err
 	}
+	// A report over a long window reads many entries: one is counted at a time,
+	// and the last few are kept (the report of a given tree and window never
+	// changes).
+	key := fmt.Sprintf("%d %s %d %d", cp.Tree.N, cp.Tree.Hash, from.Unix(), to.Unix())
+	s.reports.Lock()
+	defer s.reports.Unlock()
+	if r, ok := s.reports.m[key]; ok {
+		return r, nil
+	}
 	rows, err := s.DB.Read().TransparencyReport(ctx, cp.Tree.N, from, to)
 	if err != nil {
 		return Report{}, err
@@ -307,8 +317,15 @@ func (s *Service) Report(ctx context.Context, fromS, toS string) (Report, error)
 		r.add(c.Event, c.Reason, c.Rating, c.Count)
 	}
 	r.sortReasons()
+	if s.reports.m == nil || len(s.reports.m) >= reportsKept {
+		s.reports.m = map[string]Report{}
+	}
+	s.reports.m[key] = r
 	return r, nil
 }
+
+// reportsKept is how many reports Report keeps before it starts again.
+const reportsKept = 64
 
 // ReportCounter computes a report entry by entry (the auditor's side of Report,
 // which never holds the whole log).

@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"sync"
 	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
@@ -33,6 +34,11 @@ type Service struct {
 	Clock core.Clock
 	// PublicURL names the log (its origin line) the first time one is needed.
 	PublicURL string
+	// reports are the reports last counted (Report).
+	reports struct {
+		sync.Mutex
+		m map[string]Report
+	}
 }
 
 // The events of the log: every decision that makes a review visible or not.
