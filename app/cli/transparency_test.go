@@ -307,11 +307,20 @@ func crashChild(t *testing.T, spec string) {
 	t.Fatalf("the approval returned (%v) instead of crashing", err)
 }
 
-// TestTransparencyKeyInBackup: the log's key is derived from secret.key and its
-// name is in the database, so a restored backup signs as the same log.
+// TestTransparencyKeyInBackup: the transparency job is listed and runs; the log's
+// key is derived from secret.key and its name is in the database, so a restored
+// backup signs as the same log.
 func TestTransparencyKeyInBackup(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	key := mustRun(t, dir, "transparency", "key")
+	var run map[string]any
+	mustJSON(t, dir, &run, "jobs", "run", "transparency")
+	if run["name"] != "transparency" || run["outcome"] != "ok" {
+		t.Fatalf("jobs run transparency: %v", run)
+	}
+	if out := mustRun(t, dir, "jobs", "list"); !strings.Contains(out, "transparency") || !strings.Contains(out, "@every 1m") {
+		t.Fatalf("jobs list:\n%s", out)
+	}
 	archive := filepath.Join(t.TempDir(), "backup.tar.gz")
 	mustRun(t, dir, "backup", "create", archive)
 	target := filepath.Join(t.TempDir(), "restored")
