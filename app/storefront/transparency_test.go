@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
 
 	"reviewd/app/core"
 	"reviewd/app/core/reviews"
@@ -186,6 +187,25 @@ func (f *fx) decide(id, event, reason string) {
 	}
 }
 
+// tileReader is tlog.TileReader over the tile route.
+type tileReader struct{ f *fx }
+
+func (tileReader) Height() int { return 8 }
+
+func (r tileReader) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
+	var out [][]byte
+	for _, t := range tiles {
+		st, _, b := r.f.logGet("/v1/transparency/" + t.Path())
+		if st != 200 {
+			return nil, fmt.Errorf("tile %s: %d", t.Path(), st)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func (tileReader) SaveTiles([]tlog.Tile, [][]byte) {}
+
 // TestTransparencyLog writes and moderates reviews, then checks every public
 // route of the log with the independent RFC 6962 verifier above: the signed
 // checkpoint, the entries, inclusion and consistency proofs, tiles, the report
@@ -293,6 +313,12 @@ func TestTransparencyLog(t *testing.T) {
 	}
 	if st, _, data := f.logGet("/v1/transparency/tile/8/data/000.p/9"); st != 200 || !bytes.Equal(data, body) {
 		t.Fatalf("data tile: %d\n%s", st, data)
+	}
+	// tlog's own client reads the tiles: it checks them against the signed root
+	// and proves a record from them.
+	thr := tlog.TileHashReader(tlog.Tree{N: size, Hash: tlog.Hash(root)}, tileReader{f})
+	if p, err := tlog.ProveRecord(size, 4, thr); err != nil || tlog.CheckRecord(p, size, tlog.Hash(root), 4, tlog.Hash(leaves[4])) != nil {
+		t.Fatalf("tlog over the served tiles: %v", err)
 	}
 	for _, path := range []string{"8/0/000.p/10", "8/0/000", "8/1/000.p/1"} {
 		if st, _, b := f.logGet("/v1/transparency/tile/" + path); st != 404 {
