@@ -72,10 +72,11 @@ func (s *Service) ListMembers(ctx context.Context, a *core.Actor, l core.ListQue
 }
 
 // accountNames are the names a password may not contain: the service, the brand
-// names and labels of the channels, the username and the local part of the address.
+// names and labels of the channels, the username and the local part of the
+// address. They are also the strength estimate's user inputs, with the address.
 func (s *Service) accountNames(ctx context.Context, u store.User) ([]string, error) {
 	local, _, _ := strings.Cut(u.Email, "@")
-	names := []string{u.Username, local}
+	names := []string{u.Username, local, u.Email}
 	chans, err := s.DB.Read().ListChannels(ctx)
 	if err != nil {
 		return nil, err
