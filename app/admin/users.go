@@ -134,6 +134,9 @@ func (h *Handler) handlePasswordReset(w http.ResponseWriter, r *http.Request, _ 
 // handlePasswordSet serves POST /admin/v1/session/password (no session): the
 // password of a set-password link.
 func (h *Handler) handlePasswordSet(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
+	if err := web.HoldRefusal(r.Context()); err != nil {
+		return err
+	}
 	if err := h.checkSignInRequest(r); err != nil {
 		return err
 	}

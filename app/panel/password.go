@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/web"
 )
 
 // passwordData is the set-password and reset-request page's data.
@@ -26,6 +27,9 @@ func (h *Handler) handlePasswordPage(w http.ResponseWriter, r *http.Request, _ *
 // handlePasswordSet serves POST /panel/password (access SetPasswordWithLink, as
 // POST /admin/v1/session/password): then the member signs in with it.
 func (h *Handler) handlePasswordSet(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
+	if err := web.HoldRefusal(r.Context()); err != nil {
+		return err
+	}
 	if err := h.checkSignInForm(r); err != nil {
 		return err
 	}

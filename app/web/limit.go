@@ -83,6 +83,26 @@ func (l *Limiter) Allow(key string) bool {
 	return l.bucket(key).AllowN(l.Now(), 1)
 }
 
+// Take takes one event for key, as Allow does, and returns a function that gives
+// it back (for a request that turns out not to need it). ok is false, and nothing
+// is taken, when key has no event left.
+func (l *Limiter) Take(key string) (giveBack func(), ok bool) {
+	key = LimitKey(key)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.Now()
+	r := l.bucket(key).ReserveN(now, 1)
+	if !r.OK() || r.DelayFrom(now) > 0 {
+		r.CancelAt(now)
+		return nil, false
+	}
+	return func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		r.CancelAt(l.Now())
+	}, true
+}
+
 // Exhausted reports, without taking an event, whether key has no event left.
 func (l *Limiter) Exhausted(key string) bool {
 	key = LimitKey(key)

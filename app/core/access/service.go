@@ -21,7 +21,8 @@ type Service struct {
 	PublicURL string
 	Log       *slog.Logger
 	rec       *core.Recorder
-	uses      keyUses // when each key's last use was written (keys.go)
+	uses      keyUses      // when each key's last use was written (keys.go)
+	signIns   accountLocks // one password step per username at a time (signin_backoff.go)
 }
 
 // New builds the access service.

@@ -2,6 +2,7 @@ package access
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"reviewd/app/core"
@@ -19,13 +20,62 @@ const (
 	MaxPasscodeFailures = 5
 )
 
+// accountLocks serialise the password steps of one username: the backoff's count
+// and the failure it leads to are one step, so parallel guesses cannot all read
+// the count before any of them is recorded. One process serves the database, so a
+// lock in memory covers every sign-in.
+type accountLocks struct {
+	mu sync.Mutex
+	m  map[string]*accountLock
+}
+
+type accountLock struct {
+	ch   chan struct{}
+	refs int
+}
+
+// lock waits for username's lock (or ctx) and returns its unlock.
+func (l *accountLocks) lock(ctx context.Context, username string) (func(), error) {
+	l.mu.Lock()
+	if l.m == nil {
+		l.m = map[string]*accountLock{}
+	}
+	e := l.m[username]
+	if e == nil {
+		e = &accountLock{ch: make(chan struct{}, 1)}
+		l.m[username] = e
+	}
+	e.refs++
+	l.mu.Unlock()
+	release := func() {
+		l.mu.Lock()
+		if e.refs--; e.refs == 0 {
+			delete(l.m, username)
+		}
+		l.mu.Unlock()
+	}
+	select {
+	case e.ch <- struct{}{}:
+		return func() { <-e.ch; release() }, nil
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
+	}
+}
+
+// backoffName is the username as the backoff counts it (and signInFailed records
+// it): at most 64 characters.
+func backoffName(username string) string {
+	if r := []rune(username); len(r) > 64 {
+		return string(r[:64])
+	}
+	return username
+}
+
 // signInBackoff refuses a sign-in for username while its recent failures are at
 // the limit.
 func signInBackoff(ctx context.Context, q *store.Q, username string, now time.Time) error {
-	if r := []rune(username); len(r) > 64 {
-		username = string(r[:64]) // as signInFailed records it
-	}
-	n, err := q.CountSignInFailures(ctx, username, now.Add(-SignInFailureWindow), "")
+	n, err := q.CountSignInFailures(ctx, backoffName(username), now.Add(-SignInFailureWindow), "")
 	if err != nil {
 		return err
 	}
