@@ -44,7 +44,7 @@ func accessOps() []op {
 			cat([]string{"400 invalid / current_password"}, pwErrs)...),
 		public("POST", "/admin/v1/session/password-reset", "Ask for a password reset link (no session)",
 			json(obj(map[string]any{"email": str()}, "email")),
-			okJSON(202, "Always requested true; a 1-hour link is mailed only to a member's address.", obj(map[string]any{"requested": boolean()}, "requested")),
+			okJSON(202, "Always requested true, answered before any link is written; a 1-hour link is mailed only to a member's address, at most 3 per hour.", obj(map[string]any{"requested": boolean()}, "requested")),
 			"400 invalid / email_required"),
 		public("POST", "/admin/v1/session/password", "Set a password with the token of a link (no session)",
 			json(obj(map[string]any{"token": str(), "password": str()}, "token", "password")),

@@ -116,8 +116,8 @@ func (h *Handler) handlePasswordReset(w http.ResponseWriter, r *http.Request, _ 
 	if err := h.checkSignInRequest(r); err != nil {
 		return err
 	}
-	if !h.Limits.PerIP.Allow("password-reset:" + web.ClientIP(r.Context())) {
-		return core.ErrRateLimited
+	if err := h.Limits.AllowPasswordReset(web.ClientIP(r.Context())); err != nil {
+		return err
 	}
 	var in struct {
 		Email string `json:"email"`

@@ -8,6 +8,8 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/time/rate"
+
+	"reviewd/app/core"
 )
 
 // Limiter is a set of token buckets, one per key (a key id, a password id, an IP).
@@ -144,4 +146,14 @@ func NewLimits(now func() time.Time) *Limits {
 		PerIP:       NewLimiter(120, time.Minute, now),
 		Viewer:      NewLimiter(600, time.Minute, now),
 	}
+}
+
+// AllowPasswordReset takes one password-reset request of ip from the per-IP
+// budget, which the management API's route and the panel's form share: 429
+// rate_limited beyond it.
+func (l *Limits) AllowPasswordReset(ip string) error {
+	if !l.PerIP.Allow("password-reset:" + ip) {
+		return core.ErrRateLimited
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"reviewd/app/core"
@@ -299,9 +300,36 @@ func (s *Service) SendPasswordLink(ctx context.Context, a *core.Actor, id int64)
 	return s.mailLink(ctx, u, token, linkReset), nil
 }
 
-// RequestPasswordReset mails a 1-hour link to every member with the address. The
-// answer is the same whether or not the address is a member's; only a missing
-// address is refused (400 invalid / email_required).
+// MaxResetLinks is how many reset links one member gets per ResetLinkLife from
+// reset requests; further requests are answered as always and write nothing.
+const MaxResetLinks = 3
+
+// resetQueue is how many reset requests wait for the worker; more are dropped
+// (and answered as always).
+const resetQueue = 64
+
+// resetRequest is a reset request waiting for the worker.
+type resetRequest struct {
+	ctx   context.Context
+	a     *core.Actor
+	email string
+}
+
+// resetWorker writes and mails reset links after the answer, one request at a
+// time, so the answer takes as long for a member's address as for an unknown one
+// and a flood of requests is drained at the worker's pace.
+type resetWorker struct {
+	once  sync.Once
+	queue chan resetRequest
+	stop  chan struct{}
+	done  sync.WaitGroup
+}
+
+// RequestPasswordReset mails a 1-hour link to every member with the address, at
+// most MaxResetLinks per member within ResetLinkLife. The answer is the same, and
+// takes the same time, whether or not the address is a member's: the links are
+// written and mailed after it. Only a missing address is refused (400 invalid /
+// email_required).
 func (s *Service) RequestPasswordReset(ctx context.Context, a *core.Actor, email string) error {
 	email = strings.TrimSpace(email)
 	if email == "" {
@@ -310,6 +338,55 @@ func (s *Service) RequestPasswordReset(ctx context.Context, a *core.Actor, email
 	if !core.ValidEmail(email) {
 		return nil
 	}
+	w := &s.resets
+	w.once.Do(func() {
+		w.queue, w.stop = make(chan resetRequest, resetQueue), make(chan struct{})
+		w.done.Add(1)
+		go s.resetLoop()
+	})
+	var actor core.Actor
+	if a != nil {
+		actor = *a
+	}
+	select {
+	case <-w.stop:
+	case w.queue <- resetRequest{ctx: context.WithoutCancel(ctx), a: &actor, email: email}:
+	default:
+		s.Log.Warn("password reset request dropped: queue full")
+	}
+	return nil
+}
+
+func (s *Service) resetLoop() {
+	w := &s.resets
+	defer w.done.Done()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case req := <-w.queue:
+			if err := s.sendResetLinks(req.ctx, req.a, req.email); err != nil {
+				s.Log.Error("password reset request failed", "error", err)
+			}
+		}
+	}
+}
+
+// StopResets ends the reset worker (a request it is handling is finished first);
+// later reset requests are answered and dropped.
+func (s *Service) StopResets() {
+	w := &s.resets
+	w.once.Do(func() { w.stop = make(chan struct{}) })
+	select {
+	case <-w.stop:
+	default:
+		close(w.stop)
+	}
+	w.done.Wait()
+}
+
+// sendResetLinks writes and mails the reset links of a request.
+func (s *Service) sendResetLinks(ctx context.Context, a *core.Actor, email string) error {
 	users, err := s.DB.Read().UsersByEmail(ctx, email)
 	if err != nil {
 		return err
@@ -320,7 +397,10 @@ func (s *Service) RequestPasswordReset(ctx context.Context, a *core.Actor, email
 		}
 		var token string
 		err := s.DB.WithTx(ctx, func(tx *store.Tx) error {
-			var err error
+			n, err := tx.CountPasswordLinks(ctx, u.ID, linkReset, tx.Now.Add(-ResetLinkLife))
+			if err != nil || n >= MaxResetLinks {
+				return err
+			}
 			if token, err = newLink(ctx, tx, u.ID, linkReset, ResetLinkLife); err != nil {
 				return err
 			}
@@ -329,9 +409,9 @@ func (s *Service) RequestPasswordReset(ctx context.Context, a *core.Actor, email
 		if err != nil {
 			return err
 		}
-		// Sent after the answer, so the answer takes as long for a member's address
-		// as for an unknown one.
-		go s.mailLink(context.WithoutCancel(ctx), u, token, linkReset)
+		if token != "" {
+			s.mailLink(ctx, u, token, linkReset)
+		}
 	}
 	return nil
 }
