@@ -64,20 +64,22 @@ func (h *Handler) handleUserCreate(w http.ResponseWriter, r *http.Request, a *co
 // userID reads the {id} of a member path.
 func userID(r *http.Request) (int64, error) { return access.MemberID(mux.Vars(r)["id"]) }
 
-// handleUserUpdate serves PATCH /admin/v1/users/<id>: role, or one's own email.
+// handleUserUpdate serves PATCH /admin/v1/users/<id>: role, or one's own email
+// with current_password.
 func (h *Handler) handleUserUpdate(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	id, err := userID(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
-		Role  *string `json:"role"`
-		Email *string `json:"email"`
+		Role            *string `json:"role"`
+		Email           *string `json:"email"`
+		CurrentPassword string  `json:"current_password"`
 	}
 	if err := web.DecodeJSON(r, sessionBodyLimit, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	u, err := h.Access.ChangeMember(r.Context(), a, id, access.MemberChange{Role: in.Role, Email: in.Email})
+	u, err := h.Access.ChangeMember(r.Context(), a, id, access.MemberChange{Role: in.Role, Email: in.Email, CurrentPassword: in.CurrentPassword})
 	if err != nil {
 		return err
 	}

@@ -189,15 +189,18 @@ func memberByID(ctx context.Context, q interface {
 	return u, err
 }
 
-// MemberChange is the body of a member change; nil fields stay.
+// MemberChange is the body of a member change; nil fields stay. CurrentPassword
+// is the caller's password, needed to change the e-mail.
 type MemberChange struct {
-	Role  *string
-	Email *string
+	Role            *string
+	Email           *string
+	CurrentPassword string
 }
 
 // ChangeMember changes a member's role (users permission; the last owner stays an
 // owner: 409 last_owner) or the caller's own e-mail (another member's: 403
-// email_change_own_only).
+// email_change_own_only) after checking the caller's current password, as
+// ChangeOwnEmail does (400 invalid / current_password).
 func (s *Service) ChangeMember(ctx context.Context, a *core.Actor, id int64, in MemberChange) (store.User, error) {
 	if in.Email != nil && id != a.UserID {
 		return store.User{}, ErrEmailChangeOwnOnly
@@ -207,6 +210,13 @@ func (s *Service) ChangeMember(ctx context.Context, a *core.Actor, id int64, in 
 	}
 	var email string
 	if in.Email != nil {
+		self, err := s.SessionUser(ctx, a)
+		if err != nil {
+			return store.User{}, err
+		}
+		if !CheckPassword(self.PasswordHash, in.CurrentPassword) {
+			return store.User{}, ErrCurrentPassword
+		}
 		email = strings.TrimSpace(*in.Email)
 		if email == "" {
 			return store.User{}, core.Invalid("email_required")
