@@ -2,6 +2,8 @@ package access
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -90,4 +92,32 @@ func signInBackoff(ctx context.Context, q *store.Q, username string, now time.Ti
 func passcodeStepSpent(ctx context.Context, tx *store.Tx, username string, s store.Session) (bool, error) {
 	n, err := tx.CountSignInFailures(ctx, username, s.CreatedAt, "invalid_passcode")
 	return n >= MaxPasscodeFailures, err
+}
+
+// UnlockSignIn clears the sign-in backoff of a member (an operator's console
+// command): the failures recorded so far no longer count, and the unlock is
+// recorded as user.sign_in_unlocked with how many failures of the window it
+// cleared. An unknown username: 404 not_found.
+func (s *Service) UnlockSignIn(ctx context.Context, a *core.Actor, username string) (int, error) {
+	var n int
+	err := s.DB.WithTx(ctx, func(tx *store.Tx) error {
+		u, err := memberByName(ctx, tx, strings.TrimSpace(username))
+		if err != nil {
+			return err
+		}
+		if n, err = tx.CountSignInFailures(ctx, backoffName(u.Username), tx.Now.Add(-SignInFailureWindow), ""); err != nil {
+			return err
+		}
+		return s.rec.Record(ctx, tx, a, "user.sign_in_unlocked", "user", backoffName(u.Username), map[string]any{"failures": n})
+	})
+	return n, err
+}
+
+// memberByName reads a member by username; 404 not_found when there is none.
+func memberByName(ctx context.Context, tx *store.Tx, username string) (store.User, error) {
+	u, err := tx.UserByUsername(ctx, username)
+	if errors.Is(err, store.ErrNotFound) {
+		return u, core.ErrNotFound
+	}
+	return u, err
 }
