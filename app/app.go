@@ -256,5 +256,6 @@ func (a *App) SetPublicURL(u string) {
 // Close closes the database.
 func (a *App) Close() error {
 	a.Exports.Stop()
+	a.Access.StopResets()
 	return a.DB.Close()
 }

@@ -10,7 +10,8 @@ import (
 	"reviewd/store"
 )
 
-// Cleanup is the retention job: expired panel sessions, access-log entries older
+// Cleanup is the retention job: expired panel sessions, used or expired
+// set-password links, access-log entries older
 // than 365 days and job-run records older than 90 days are deleted, and uploads
 // never attached to a review once they are a day old or can no longer be attached;
 // then the media store is reconciled with the database (orphaned and staged files,
@@ -27,11 +28,14 @@ func (Cleanup) Name() string { return "cleanup" }
 
 // Run deletes what is past its retention at now.
 func (j Cleanup) Run(ctx context.Context, now time.Time) (string, error) {
-	var sessions, access, runs int64
+	var sessions, links, access, runs int64
 	err := j.DB.WithTx(ctx, func(tx *store.Tx) error {
 		tx.Now = now
 		var err error
 		if sessions, err = tx.DeleteExpiredSessions(ctx); err != nil {
+			return err
+		}
+		if links, err = tx.DeleteSpentPasswordLinks(ctx); err != nil {
 			return err
 		}
 		if access, err = tx.DeleteAccessBefore(ctx, now.AddDate(0, 0, -365)); err != nil {
@@ -57,7 +61,7 @@ func (j Cleanup) Run(ctx context.Context, now time.Time) (string, error) {
 	if j.Exports != nil && err == nil {
 		exports, err = j.Exports.RemoveExpired(ctx, now)
 	}
-	return fmt.Sprintf("sessions=%d access_log=%d job_runs=%d unattached_uploads=%d brand_exports=%d %s", sessions, access, runs,
+	return fmt.Sprintf("sessions=%d password_links=%d access_log=%d job_runs=%d unattached_uploads=%d brand_exports=%d %s", sessions, links, access, runs,
 		uploads, exports, rec), err
 }
 

@@ -231,6 +231,23 @@ func (q *Q) PasswordLinkByHash(ctx context.Context, hash []byte) (PasswordLink, 
 	return l, translate(err)
 }
 
+// CountPasswordLinks counts the links of purpose made for userID since since.
+func (q *Q) CountPasswordLinks(ctx context.Context, userID int64, purpose string, since time.Time) (int, error) {
+	var n int
+	err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM password_links WHERE user_id = ? AND purpose = ? AND created_at >= ?`,
+		userID, purpose, Ms(since)).Scan(&n)
+	return n, translate(err)
+}
+
+// DeleteSpentPasswordLinks deletes the links that were used or have expired.
+func (q *Tx) DeleteSpentPasswordLinks(ctx context.Context) (int64, error) {
+	res, err := q.c.ExecContext(ctx, `DELETE FROM password_links WHERE used_at IS NOT NULL OR expires_at <= ?`, Ms(q.Now))
+	if err != nil {
+		return 0, translate(err)
+	}
+	return res.RowsAffected()
+}
+
 // UsePasswordLinks marks every open link of a user used (a password was set).
 func (q *Tx) UsePasswordLinks(ctx context.Context, userID int64) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE password_links SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, Ms(q.Now), userID)

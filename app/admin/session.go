@@ -47,6 +47,9 @@ func signedIn(w http.ResponseWriter, csrf string, u store.User) error {
 
 // handleSessionCreate serves POST /admin/v1/session: the password step of sign-in.
 func (h *Handler) handleSessionCreate(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
+	if err := web.HoldRefusal(r.Context()); err != nil {
+		return err
+	}
 	if err := h.checkSignInRequest(r); err != nil {
 		return err
 	}
@@ -72,6 +75,9 @@ func (h *Handler) handleSessionCreate(w http.ResponseWriter, r *http.Request, _ 
 // handleSessionPasscode serves POST /admin/v1/session/passcode: the second step of
 // sign-in, with the cookie of the password step.
 func (h *Handler) handleSessionPasscode(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
+	if err := web.HoldRefusal(r.Context()); err != nil {
+		return err
+	}
 	if err := h.checkSignInRequest(r); err != nil {
 		return err
 	}

@@ -64,20 +64,22 @@ func (h *Handler) handleUserCreate(w http.ResponseWriter, r *http.Request, a *co
 // userID reads the {id} of a member path.
 func userID(r *http.Request) (int64, error) { return access.MemberID(mux.Vars(r)["id"]) }
 
-// handleUserUpdate serves PATCH /admin/v1/users/<id>: role, or one's own email.
+// handleUserUpdate serves PATCH /admin/v1/users/<id>: role, or one's own email
+// with current_password.
 func (h *Handler) handleUserUpdate(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	id, err := userID(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
-		Role  *string `json:"role"`
-		Email *string `json:"email"`
+		Role            *string `json:"role"`
+		Email           *string `json:"email"`
+		CurrentPassword string  `json:"current_password"`
 	}
 	if err := web.DecodeJSON(r, sessionBodyLimit, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	u, err := h.Access.ChangeMember(r.Context(), a, id, access.MemberChange{Role: in.Role, Email: in.Email})
+	u, err := h.Access.ChangeMember(r.Context(), a, id, access.MemberChange{Role: in.Role, Email: in.Email, CurrentPassword: in.CurrentPassword})
 	if err != nil {
 		return err
 	}
@@ -116,8 +118,8 @@ func (h *Handler) handlePasswordReset(w http.ResponseWriter, r *http.Request, _ 
 	if err := h.checkSignInRequest(r); err != nil {
 		return err
 	}
-	if !h.Limits.PerIP.Allow("password-reset:" + web.ClientIP(r.Context())) {
-		return core.ErrRateLimited
+	if err := h.Limits.AllowPasswordReset(web.ClientIP(r.Context())); err != nil {
+		return err
 	}
 	var in struct {
 		Email string `json:"email"`
@@ -134,6 +136,9 @@ func (h *Handler) handlePasswordReset(w http.ResponseWriter, r *http.Request, _ 
 // handlePasswordSet serves POST /admin/v1/session/password (no session): the
 // password of a set-password link.
 func (h *Handler) handlePasswordSet(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
+	if err := web.HoldRefusal(r.Context()); err != nil {
+		return err
+	}
 	if err := h.checkSignInRequest(r); err != nil {
 		return err
 	}

@@ -123,8 +123,15 @@ func TestMembersLifecycle(t *testing.T) {
 	expect(t, member.do("GET", "/admin/v1/users", nil, false), 403, "forbidden / scope_missing")
 	expect(t, member.do("POST", fmt.Sprintf("/admin/v1/users/%d/password-link", mertID), nil, true), 403, "forbidden / scope_missing")
 	expect(t, member.do("PATCH", fmt.Sprintf("/admin/v1/users/%d", mertID), map[string]string{"role": "owner"}, true), 403, "forbidden / scope_missing")
-	// E-mail: only one's own.
-	res = member.do("PATCH", fmt.Sprintf("/admin/v1/users/%d", mertID), map[string]string{"email": "mert@new.example"}, true)
+	// E-mail: only one's own, with the current password (as POST
+	// /admin/v1/session/email-change).
+	own := fmt.Sprintf("/admin/v1/users/%d", mertID)
+	expect(t, member.do("PATCH", own, map[string]string{"email": "mert@new.example"}, true), 400, "invalid / current_password")
+	expect(t, member.do("PATCH", own, map[string]string{"email": "mert@new.example", "current_password": "Wrong-Granite-99"}, true), 400, "invalid / current_password")
+	if u, _ := env.App.DB.Read().UserByID(context.Background(), mertID); u.Email != "mert@shop.example" {
+		t.Fatalf("e-mail changed without the password: %s", u.Email)
+	}
+	res = member.do("PATCH", own, map[string]string{"email": "mert@new.example", "current_password": "Granite-Meadow-31"}, true)
 	expect(t, res, 200, "")
 	if res.JSON["email"] != "mert@new.example" {
 		t.Fatalf("own e-mail: %s", res)

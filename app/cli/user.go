@@ -15,7 +15,7 @@ import (
 
 func newUserCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "user", Short: "panel users"}
-	cmd.AddCommand(newUserCreateCmd(e))
+	cmd.AddCommand(newUserCreateCmd(e), newUserUnlockCmd(e))
 	return cmd
 }
 
@@ -83,4 +83,36 @@ func readPassword(r io.Reader) (string, error) {
 		return "", errors.New("read password: standard input is empty")
 	}
 	return line, nil
+}
+
+func newUserUnlockCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "unlock USERNAME",
+		Short: "clear a panel user's sign-in lock (after too many wrong passwords or passcodes)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := e.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			n, err := a.Access.UnlockSignIn(cmd.Context(), core.Console(), args[0])
+			if errors.Is(err, core.ErrNotFound) {
+				return fmt.Errorf("user unlock: no panel user %q", args[0])
+			}
+			if err != nil {
+				return consoleErr(err)
+			}
+			row := struct {
+				Username        string `json:"username"`
+				Unlocked        bool   `json:"unlocked"`
+				FailuresCleared int    `json:"failures_cleared"`
+			}{args[0], true, n}
+			return e.print(cmd, row, func(w io.Writer) {
+				t := newTable(w, "USERNAME", "UNLOCKED", "FAILURES CLEARED")
+				t.row(row.Username, "yes", fmt.Sprint(n))
+				t.flush()
+			})
+		},
+	}
 }

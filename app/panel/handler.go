@@ -106,15 +106,28 @@ var errSignIn = errors.New("panel: sign in")
 // cookie, and on unsafe methods the CSRF token (X-Service-CSRF from the script, or
 // the csrf form field of a plain form, moved into that header first). Keys are not
 // panel callers.
-func (h *Handler) actor(r *http.Request) (*core.Actor, error) {
-	if c, err := r.Cookie(access.SessionCookie); err != nil || c.Value == "" {
+func (h *Handler) actor(r *http.Request, perm string) (*core.Actor, error) {
+	c, err := r.Cookie(access.SessionCookie)
+	if err != nil || c.Value == "" {
 		return nil, errSignIn
 	}
 	if r.Method == http.MethodPost && r.Header.Get("X-Service-CSRF") == "" {
 		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" && web.IsUpload(r) {
 			// The marketplace file form: parts past 1 MB go to temporary files,
 			// which guard removes when the request ends (the server removes only
-			// those of its own request value, not of this copy).
+			// those of its own request value, not of this copy). The session and
+			// the route's permission are checked first, so a request without them
+			// is answered before anything is read or spooled; the CSRF field is in
+			// the body and is checked after.
+			pre, err := h.Auth.Access.SessionActor(r.Context(), c.Value)
+			switch {
+			case err != nil:
+				return nil, err
+			case pre == nil:
+				return nil, errSignIn
+			case !pre.Can(perm):
+				return nil, core.ErrScopeMissing
+			}
 			r.Body = http.MaxBytesReader(nil, r.Body, uploadLimit)
 			if err := r.ParseMultipartForm(1 << 20); err != nil {
 				if _, big := errors.AsType[*http.MaxBytesError](err); big {
@@ -159,7 +172,7 @@ func (h *Handler) guard(rt route) http.Handler {
 			}
 			return
 		}
-		a, err := h.actor(r)
+		a, err := h.actor(r, rt.perm)
 		defer func() {
 			if r.MultipartForm != nil {
 				_ = r.MultipartForm.RemoveAll()

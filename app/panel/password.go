@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"reviewd/app/core"
+	"reviewd/app/web"
 )
 
 // passwordData is the set-password and reset-request page's data.
@@ -26,6 +27,9 @@ func (h *Handler) handlePasswordPage(w http.ResponseWriter, r *http.Request, _ *
 // handlePasswordSet serves POST /panel/password (access SetPasswordWithLink, as
 // POST /admin/v1/session/password): then the member signs in with it.
 func (h *Handler) handlePasswordSet(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
+	if err := web.HoldRefusal(r.Context()); err != nil {
+		return err
+	}
 	if err := h.checkSignInForm(r); err != nil {
 		return err
 	}
@@ -47,9 +51,13 @@ func (h *Handler) handlePasswordResetPage(w http.ResponseWriter, r *http.Request
 
 // handlePasswordReset serves POST /panel/password-reset (access
 // RequestPasswordReset, as POST /admin/v1/session/password-reset): the same answer
-// whether or not the address belongs to a member.
+// whether or not the address belongs to a member; requests share the API's per-IP
+// budget.
 func (h *Handler) handlePasswordReset(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
 	if err := h.checkSignInForm(r); err != nil {
+		return err
+	}
+	if err := h.Auth.Limits.AllowPasswordReset(web.ClientIP(r.Context())); err != nil {
 		return err
 	}
 	if err := h.Sessions.RequestPasswordReset(r.Context(), requestActor(r), r.PostForm.Get("email")); err != nil {

@@ -88,3 +88,33 @@ func TestPasswordPages(t *testing.T) {
 	}
 	b.signIn("nora", "New-Copper-Meadow-58")
 }
+
+// TestPasswordResetFormLimited: the panel's reset form shares the management
+// API's per-IP budget of reset requests: a flood from one address is answered 429
+// rate_limited once the budget is spent, on the form and on the API.
+func TestPasswordResetFormLimited(t *testing.T) {
+	env := apptest.New(t, cli.TestSurfaces)
+	env.User(access.NewUser{Username: "nora", Email: "nora@shop.example", Role: "moderator", Password: "Old-Lantern-Harbor-31"})
+	b := newBrowser(t, env)
+	form := b.do("GET", "/panel/password-reset", nil, nil)
+	accepted, limited := 0, 0
+	for i := 0; i < 300 && limited == 0; i++ {
+		res := b.do("POST", "/panel/password-reset", url.Values{"csrf": {form.csrf(t)}, "email": {"nora@shop.example"}}, nil)
+		switch res.status {
+		case http.StatusOK:
+			accepted++
+		case http.StatusTooManyRequests:
+			limited++
+			if !strings.Contains(res.body, "rate_limited") {
+				t.Fatalf("429 page without its code:\n%.600s", res.body)
+			}
+		default:
+			t.Fatalf("reset request %d: %d\n%.600s", i, res.status, res.body)
+		}
+	}
+	if limited == 0 || accepted > 120 {
+		t.Fatalf("%d reset requests accepted from one address, %d limited", accepted, limited)
+	}
+	res := env.Do("POST", "/admin/v1/session/password-reset", map[string]string{"email": "nora@shop.example"}, nil)
+	apptest.Expect(t, res, http.StatusTooManyRequests, "rate_limited / rate_limited")
+}

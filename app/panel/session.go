@@ -106,6 +106,9 @@ func (h *Handler) signInFailed(w http.ResponseWriter, r *http.Request, step stri
 // handleSignIn serves POST /panel/sign-in: the password step (core SignIn, as
 // POST /admin/v1/session).
 func (h *Handler) handleSignIn(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
+	if err := web.HoldRefusal(r.Context()); err != nil {
+		return err
+	}
 	if err := h.checkSignInForm(r); err != nil {
 		return err
 	}
@@ -128,6 +131,9 @@ func (h *Handler) handleSignIn(w http.ResponseWriter, r *http.Request, _ *core.A
 // handlePasscode serves POST /panel/sign-in/passcode: the second step (core
 // SignInPasscode, as POST /admin/v1/session/passcode).
 func (h *Handler) handlePasscode(w http.ResponseWriter, r *http.Request, _ *core.Actor) error {
+	if err := web.HoldRefusal(r.Context()); err != nil {
+		return err
+	}
 	if err := h.checkSignInForm(r); err != nil {
 		return err
 	}

@@ -15,8 +15,12 @@ type reqState struct {
 	requestID string
 	ip        string
 	refused   bool
-	actor     *core.Actor
-	route     string
+	// limits are the middleware's limiters; held gives back the refusal taken by
+	// HoldRefusal when the request ends without being refused.
+	limits *Limits
+	held   func()
+	actor  *core.Actor
+	route  string
 }
 
 func state(ctx context.Context) *reqState {
@@ -36,6 +40,24 @@ func ClientIP(ctx context.Context) string { return state(ctx).ip }
 // MarkRefused counts the request as refused (bad key, password, signature or body)
 // for the per-IP refusal limit.
 func MarkRefused(ctx context.Context) { state(ctx).refused = true }
+
+// HoldRefusal counts the request as refused for the per-IP refusal limit when it
+// starts, not when it ends: a credential step (sign-in, passcode, set-password
+// link) calls it first, so a burst of parallel guesses cannot all pass the limit
+// before the first of them is refused. Without a refusal left it answers 429
+// rate_limited; a request that ends without a refusal gets its count back.
+func HoldRefusal(ctx context.Context) error {
+	st := state(ctx)
+	if st.limits == nil || st.held != nil {
+		return nil
+	}
+	giveBack, ok := st.limits.Refused.Take(st.ip)
+	if !ok {
+		return core.ErrRateLimited
+	}
+	st.held = giveBack
+	return nil
+}
 
 // SetActor records who the request is authenticated as.
 func SetActor(ctx context.Context, a *core.Actor) { state(ctx).actor = a }

@@ -8,6 +8,8 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/time/rate"
+
+	"reviewd/app/core"
 )
 
 // Limiter is a set of token buckets, one per key (a key id, a password id, an IP).
@@ -83,6 +85,26 @@ func (l *Limiter) Allow(key string) bool {
 	return l.bucket(key).AllowN(l.Now(), 1)
 }
 
+// Take takes one event for key, as Allow does, and returns a function that gives
+// it back (for a request that turns out not to need it). ok is false, and nothing
+// is taken, when key has no event left.
+func (l *Limiter) Take(key string) (giveBack func(), ok bool) {
+	key = LimitKey(key)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.Now()
+	r := l.bucket(key).ReserveN(now, 1)
+	if !r.OK() || r.DelayFrom(now) > 0 {
+		r.CancelAt(now)
+		return nil, false
+	}
+	return func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		r.CancelAt(l.Now())
+	}, true
+}
+
 // Exhausted reports, without taking an event, whether key has no event left.
 func (l *Limiter) Exhausted(key string) bool {
 	key = LimitKey(key)
@@ -124,4 +146,14 @@ func NewLimits(now func() time.Time) *Limits {
 		PerIP:       NewLimiter(120, time.Minute, now),
 		Viewer:      NewLimiter(600, time.Minute, now),
 	}
+}
+
+// AllowPasswordReset takes one password-reset request of ip from the per-IP
+// budget, which the management API's route and the panel's form share: 429
+// rate_limited beyond it.
+func (l *Limits) AllowPasswordReset(ip string) error {
+	if !l.PerIP.Allow("password-reset:" + ip) {
+		return core.ErrRateLimited
+	}
+	return nil
 }

@@ -155,7 +155,7 @@ func Base(next http.Handler, proxies Proxies, limits *Limits) http.Handler {
 func Observed(next http.Handler, proxies Proxies, limits *Limits, obs RequestObserver) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		st := &reqState{requestID: newRequestID(), ip: proxies.clientIP(r)}
+		st := &reqState{requestID: newRequestID(), ip: proxies.clientIP(r), limits: limits}
 		r = r.WithContext(context.WithValue(r.Context(), stateKey, st))
 		h := w.Header()
 		h.Set("X-Request-Id", st.requestID)
@@ -175,7 +175,10 @@ func Observed(next http.Handler, proxies Proxies, limits *Limits, obs RequestObs
 					Error(rec, r, core.ErrInternal)
 				}
 			}
-			if st.refused && limits != nil {
+			switch {
+			case st.held != nil && !st.refused:
+				st.held() // counted at the start (HoldRefusal), not refused after all
+			case st.held == nil && st.refused && limits != nil:
 				limits.Refused.Allow(st.ip)
 			}
 			status := rec.status

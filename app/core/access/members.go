@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"reviewd/app/core"
@@ -72,10 +73,11 @@ func (s *Service) ListMembers(ctx context.Context, a *core.Actor, l core.ListQue
 }
 
 // accountNames are the names a password may not contain: the service, the brand
-// names and labels of the channels, the username and the local part of the address.
+// names and labels of the channels, the username and the local part of the
+// address. They are also the strength estimate's user inputs, with the address.
 func (s *Service) accountNames(ctx context.Context, u store.User) ([]string, error) {
 	local, _, _ := strings.Cut(u.Email, "@")
-	names := []string{u.Username, local}
+	names := []string{u.Username, local, u.Email}
 	chans, err := s.DB.Read().ListChannels(ctx)
 	if err != nil {
 		return nil, err
@@ -187,15 +189,18 @@ func memberByID(ctx context.Context, q interface {
 	return u, err
 }
 
-// MemberChange is the body of a member change; nil fields stay.
+// MemberChange is the body of a member change; nil fields stay. CurrentPassword
+// is the caller's password, needed to change the e-mail.
 type MemberChange struct {
-	Role  *string
-	Email *string
+	Role            *string
+	Email           *string
+	CurrentPassword string
 }
 
 // ChangeMember changes a member's role (users permission; the last owner stays an
 // owner: 409 last_owner) or the caller's own e-mail (another member's: 403
-// email_change_own_only).
+// email_change_own_only) after checking the caller's current password, as
+// ChangeOwnEmail does (400 invalid / current_password).
 func (s *Service) ChangeMember(ctx context.Context, a *core.Actor, id int64, in MemberChange) (store.User, error) {
 	if in.Email != nil && id != a.UserID {
 		return store.User{}, ErrEmailChangeOwnOnly
@@ -205,6 +210,13 @@ func (s *Service) ChangeMember(ctx context.Context, a *core.Actor, id int64, in 
 	}
 	var email string
 	if in.Email != nil {
+		self, err := s.SessionUser(ctx, a)
+		if err != nil {
+			return store.User{}, err
+		}
+		if !CheckPassword(self.PasswordHash, in.CurrentPassword) {
+			return store.User{}, ErrCurrentPassword
+		}
 		email = strings.TrimSpace(*in.Email)
 		if email == "" {
 			return store.User{}, core.Invalid("email_required")
@@ -298,9 +310,36 @@ func (s *Service) SendPasswordLink(ctx context.Context, a *core.Actor, id int64)
 	return s.mailLink(ctx, u, token, linkReset), nil
 }
 
-// RequestPasswordReset mails a 1-hour link to every member with the address. The
-// answer is the same whether or not the address is a member's; only a missing
-// address is refused (400 invalid / email_required).
+// MaxResetLinks is how many reset links one member gets per ResetLinkLife from
+// reset requests; further requests are answered as always and write nothing.
+const MaxResetLinks = 3
+
+// resetQueue is how many reset requests wait for the worker; more are dropped
+// (and answered as always).
+const resetQueue = 64
+
+// resetRequest is a reset request waiting for the worker.
+type resetRequest struct {
+	ctx   context.Context
+	a     *core.Actor
+	email string
+}
+
+// resetWorker writes and mails reset links after the answer, one request at a
+// time, so the answer takes as long for a member's address as for an unknown one
+// and a flood of requests is drained at the worker's pace.
+type resetWorker struct {
+	once  sync.Once
+	queue chan resetRequest
+	stop  chan struct{}
+	done  sync.WaitGroup
+}
+
+// RequestPasswordReset mails a 1-hour link to every member with the address, at
+// most MaxResetLinks per member within ResetLinkLife. The answer is the same, and
+// takes the same time, whether or not the address is a member's: the links are
+// written and mailed after it. Only a missing address is refused (400 invalid /
+// email_required).
 func (s *Service) RequestPasswordReset(ctx context.Context, a *core.Actor, email string) error {
 	email = strings.TrimSpace(email)
 	if email == "" {
@@ -309,6 +348,55 @@ func (s *Service) RequestPasswordReset(ctx context.Context, a *core.Actor, email
 	if !core.ValidEmail(email) {
 		return nil
 	}
+	w := &s.resets
+	w.once.Do(func() {
+		w.queue, w.stop = make(chan resetRequest, resetQueue), make(chan struct{})
+		w.done.Add(1)
+		go s.resetLoop()
+	})
+	var actor core.Actor
+	if a != nil {
+		actor = *a
+	}
+	select {
+	case <-w.stop:
+	case w.queue <- resetRequest{ctx: context.WithoutCancel(ctx), a: &actor, email: email}:
+	default:
+		s.Log.Warn("password reset request dropped: queue full")
+	}
+	return nil
+}
+
+func (s *Service) resetLoop() {
+	w := &s.resets
+	defer w.done.Done()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case req := <-w.queue:
+			if err := s.sendResetLinks(req.ctx, req.a, req.email); err != nil {
+				s.Log.Error("password reset request failed", "error", err)
+			}
+		}
+	}
+}
+
+// StopResets ends the reset worker (a request it is handling is finished first);
+// later reset requests are answered and dropped.
+func (s *Service) StopResets() {
+	w := &s.resets
+	w.once.Do(func() { w.stop = make(chan struct{}) })
+	select {
+	case <-w.stop:
+	default:
+		close(w.stop)
+	}
+	w.done.Wait()
+}
+
+// sendResetLinks writes and mails the reset links of a request.
+func (s *Service) sendResetLinks(ctx context.Context, a *core.Actor, email string) error {
 	users, err := s.DB.Read().UsersByEmail(ctx, email)
 	if err != nil {
 		return err
@@ -319,7 +407,10 @@ func (s *Service) RequestPasswordReset(ctx context.Context, a *core.Actor, email
 		}
 		var token string
 		err := s.DB.WithTx(ctx, func(tx *store.Tx) error {
-			var err error
+			n, err := tx.CountPasswordLinks(ctx, u.ID, linkReset, tx.Now.Add(-ResetLinkLife))
+			if err != nil || n >= MaxResetLinks {
+				return err
+			}
 			if token, err = newLink(ctx, tx, u.ID, linkReset, ResetLinkLife); err != nil {
 				return err
 			}
@@ -328,9 +419,9 @@ func (s *Service) RequestPasswordReset(ctx context.Context, a *core.Actor, email
 		if err != nil {
 			return err
 		}
-		// Sent after the answer, so the answer takes as long for a member's address
-		// as for an unknown one.
-		go s.mailLink(context.WithoutCancel(ctx), u, token, linkReset)
+		if token != "" {
+			s.mailLink(ctx, u, token, linkReset)
+		}
 	}
 	return nil
 }

@@ -21,7 +21,9 @@ type Service struct {
 	PublicURL string
 	Log       *slog.Logger
 	rec       *core.Recorder
-	uses      keyUses // when each key's last use was written (keys.go)
+	uses      keyUses      // when each key's last use was written (keys.go)
+	signIns   accountLocks // one password step per username at a time (signin_backoff.go)
+	resets    resetWorker  // reset links written and mailed after the answer (members.go)
 }
 
 // New builds the access service.

@@ -95,9 +95,7 @@ type SignIn struct {
 
 // signInFailed records a refused sign-in step. The password is never part of it.
 func (svc *Service) signInFailed(ctx context.Context, tx *store.Tx, a *core.Actor, username, reason string) error {
-	if r := []rune(username); len(r) > 64 {
-		username = string(r[:64])
-	}
+	username = backoffName(username)
 	var fa core.Actor
 	if a != nil {
 		fa = *a
@@ -133,8 +131,15 @@ func newSession(ctx context.Context, tx *store.Tx, u store.User, stage string, l
 // two-step sign-in on, the answer is a "password" session valid SecondStepWindow;
 // otherwise a full session valid SessionLifetime. previous, the caller's current
 // session cookie if any, is deleted on success. a carries the request details.
+// Password steps for one username run one at a time (accountLocks), so the
+// backoff holds against parallel guesses.
 func (svc *Service) SignIn(ctx context.Context, a *core.Actor, username, password, previous string) (SignIn, error) {
 	username = strings.TrimSpace(username)
+	unlock, err := svc.signIns.lock(ctx, backoffName(username))
+	if err != nil {
+		return SignIn{}, err
+	}
+	defer unlock()
 	if err := signInBackoff(ctx, svc.DB.Read(), username, svc.DB.Now()); err != nil {
 		return SignIn{}, err
 	}

@@ -27,6 +27,12 @@ func TestPasswordPolicy(t *testing.T) {
 		{"my-ana-secret-99", "invalid / password_names_account"},
 		{"Lavanta-rocks-2026", "invalid / password_names_account"},
 		{"reviewd is great 1", "invalid / password_names_account"},
+		// Guessable by an estimate, not by a word list: keyboard runs, a common word
+		// with a year, the brand name in disguise.
+		{"qwerty123456", "invalid / password_guessable"},
+		{"Password2024!", "invalid / password_guessable"},
+		{"L4v4nt4-2024", "invalid / password_guessable"},
+		{"Lavanta2024", "invalid / password_names_account"},
 		{"correct horse battery", ""},
 	}
 	for _, tc := range cases {
