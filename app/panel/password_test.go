@@ -72,7 +72,7 @@ func TestPasswordPages(t *testing.T) {
 		t.Fatalf("set-password page: %d\n%.600s", page.status, page.body)
 	}
 	res := b.do("POST", "/panel/password", url.Values{"csrf": {page.csrf(t)}, "link_token": {token}, "password": {"password123"}}, nil)
-	if res.status != http.StatusBadRequest || !strings.Contains(res.body, "password_guessable") {
+	if res.status != http.StatusBadRequest || !strings.Contains(res.body, "password_guessable") || !strings.Contains(res.body, "too easy to guess") {
 		t.Fatalf("guessable password: %d\n%.600s", res.status, res.body)
 	}
 	res = b.do("POST", "/panel/password", url.Values{"csrf": {page.csrf(t)}, "link_token": {token}, "password": {"New-Copper-Meadow-58"}}, nil)
