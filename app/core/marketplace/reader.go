@@ -14,6 +14,8 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"reviewd/app/core"
+	"reviewd/app/core/catalogue"
+	"reviewd/app/outbound"
 )
 
 // File limits (spec 3, "Limits").
@@ -139,11 +141,6 @@ func newCSVRows(f *os.File, p Platform) (*csvRows, error) {
 	return newCSVStream(f, f, p)
 }
 
-// newCSVFromBytes reads CSV held in memory (a feed page).
-func newCSVFromBytes(b []byte, p Platform) (*csvRows, error) {
-	return newCSVStream(bytes.NewReader(b), nil, p)
-}
-
 func newCSVStream(rd io.Reader, closer io.Closer, p Platform) (*csvRows, error) {
 	br := bufio.NewReaderSize(rd, 64<<10)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
@@ -164,7 +161,7 @@ func newCSVStream(rd io.Reader, closer io.Closer, p Platform) (*csvRows, error) 
 	r.Comma, r.FieldsPerRecord, r.LazyQuotes, r.ReuseRecord = delim, -1, true, true
 	header, err := r.Read()
 	if err != nil {
-		return nil, ErrFileUnreadable
+		return nil, readErr(err)
 	}
 	idx := p.headerIndex(header)
 	if err := columnMissing(idx); err != nil {
@@ -180,7 +177,7 @@ func (c *csvRows) Next() (Row, error) {
 			return Row{}, io.EOF
 		}
 		if err != nil {
-			return Row{}, ErrFileUnreadable
+			return Row{}, readErr(err)
 		}
 		c.line++
 		if blank(rec) {
@@ -215,6 +212,30 @@ type jsonRows struct {
 	idx  map[string]string // normalised key -> canonical column
 	line int
 	done bool
+	obj  bool   // the array is the "reviews" member of an object
+	next string // the object's "next" member (a feed page)
+}
+
+// readErr is ErrFileUnreadable, or the outbound failure when reading a feed
+// page's body broke (too_large, timeout, ...).
+func readErr(err error) error {
+	var oe *outbound.Error
+	if errors.As(err, &oe) {
+		return err
+	}
+	return ErrFileUnreadable
+}
+
+// decodeNext reads a "next" member (a string or null).
+func decodeNext(d *json.Decoder) (string, error) {
+	var n *string
+	if err := d.Decode(&n); err != nil {
+		return "", readErr(err)
+	}
+	if n == nil {
+		return "", nil
+	}
+	return *n, nil
 }
 
 func newJSONRows(f *os.File, p Platform) (*jsonRows, error) {
@@ -226,25 +247,38 @@ func newJSONStream(r io.Reader, closer io.Closer, p Platform) (*jsonRows, error)
 	d.UseNumber()
 	tok, err := d.Token()
 	if err != nil {
-		return nil, ErrFileUnreadable
+		return nil, readErr(err)
 	}
+	obj, next := false, ""
 	if tok == json.Delim('{') {
-		// Find the reviews member.
+		obj = true
+		// Find the reviews member; others are read past without being kept.
 		for {
 			k, err := d.Token()
+			if err != nil {
+				var oe *outbound.Error
+				if errors.As(err, &oe) {
+					return nil, err
+				}
+			}
 			if err != nil || k == json.Delim('}') {
 				return nil, core.Invalidf(errColumnMissingFirst, ColReviewID)
 			}
 			if k == "reviews" {
 				break
 			}
-			var skip json.RawMessage
-			if err := d.Decode(&skip); err != nil {
-				return nil, ErrFileUnreadable
+			if k == "next" {
+				if next, err = decodeNext(d); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if err := catalogue.SkipJSONValue(d); err != nil {
+				return nil, readErr(err)
 			}
 		}
 		if tok, err = d.Token(); err != nil {
-			return nil, ErrFileUnreadable
+			return nil, readErr(err)
 		}
 	}
 	if tok != json.Delim('[') {
@@ -257,7 +291,37 @@ func newJSONStream(r io.Reader, closer io.Closer, p Platform) (*jsonRows, error)
 	for col, theirs := range p.Columns {
 		names[normHeader(theirs)] = col
 	}
-	return &jsonRows{f: closer, d: d, p: p, idx: names}, nil
+	return &jsonRows{f: closer, d: d, p: p, idx: names, obj: obj, next: next}, nil
+}
+
+// rest reads what follows the array once every row was read: the end of the
+// array and, in an object, the remaining members. It returns the "next" member.
+func (j *jsonRows) rest() (string, error) {
+	if _, err := j.d.Token(); err != nil { // ]
+		return "", readErr(err)
+	}
+	if !j.obj {
+		return j.next, nil
+	}
+	for j.d.More() {
+		k, err := j.d.Token()
+		if err != nil {
+			return "", readErr(err)
+		}
+		if k == "next" {
+			if j.next, err = decodeNext(j.d); err != nil {
+				return "", err
+			}
+			continue
+		}
+		if err := catalogue.SkipJSONValue(j.d); err != nil {
+			return "", readErr(err)
+		}
+	}
+	if _, err := j.d.Token(); err != nil { // }
+		return "", readErr(err)
+	}
+	return j.next, nil
 }
 
 func (j *jsonRows) Next() (Row, error) {
@@ -267,7 +331,7 @@ func (j *jsonRows) Next() (Row, error) {
 	}
 	var obj map[string]any
 	if err := j.d.Decode(&obj); err != nil {
-		return Row{}, ErrFileUnreadable
+		return Row{}, readErr(err)
 	}
 	j.line++
 	row := Row{Line: j.line, Fields: map[string]string{}}
