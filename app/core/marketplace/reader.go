@@ -3,6 +3,7 @@ package marketplace
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -78,7 +79,7 @@ func sniff(head []byte) (string, error) {
 // openRows opens a stored file for reading row by row, checks its header and
 // returns the row source. The file is read as a stream; only one row is held at a
 // time.
-func openRows(path string, p Platform) (rowSource, string, error) {
+func openRows(ctx context.Context, path string, p Platform) (rowSource, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", err
@@ -101,7 +102,7 @@ func openRows(path string, p Platform) (rowSource, string, error) {
 	case FormatJSON:
 		src, err = newJSONRows(f, p)
 	case FormatXLSX:
-		src, err = newXLSXRows(f, p)
+		src, err = newXLSXRows(ctx, f, p)
 	}
 	if err != nil {
 		f.Close()
@@ -377,6 +378,7 @@ func (j *jsonRows) Close() error {
 // xlsxRows reads the first worksheet of an xlsx file with excelize's row iterator;
 // large sheets are unpacked to a temporary file rather than memory.
 type xlsxRows struct {
+	ctx  context.Context
 	f    *os.File
 	x    *excelize.File
 	rows *excelize.Rows
@@ -384,7 +386,13 @@ type xlsxRows struct {
 	line int
 }
 
-func newXLSXRows(f *os.File, p Platform) (_ *xlsxRows, err error) {
+func newXLSXRows(ctx context.Context, f *os.File, p Platform) (_ *xlsxRows, err error) {
+	if err := checkXLSX(ctx, f); err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
 	x, err := excelize.OpenReader(f, excelize.Options{UnzipSizeLimit: 4 * MaxFileBytes, UnzipXMLSizeLimit: 1 << 20})
 	if err != nil {
 		return nil, ErrFileUnreadable
@@ -406,21 +414,24 @@ func newXLSXRows(f *os.File, p Platform) (_ *xlsxRows, err error) {
 		return nil, ErrFileUnreadable
 	}
 	header, err := rows.Columns()
-	if err != nil {
+	if err != nil || len(header) > MaxColumns {
 		return nil, ErrFileUnreadable
 	}
 	idx := p.headerIndex(header)
 	if err := columnMissing(idx); err != nil {
 		return nil, err
 	}
-	return &xlsxRows{f: f, x: x, rows: rows, idx: idx, line: 1}, nil
+	return &xlsxRows{ctx: ctx, f: f, x: x, rows: rows, idx: idx, line: 1}, nil
 }
 
 func (x *xlsxRows) Next() (Row, error) {
 	for x.rows.Next() {
 		x.line++
+		if x.ctx.Err() != nil {
+			return Row{}, ErrFileUnreadable
+		}
 		rec, err := x.rows.Columns()
-		if err != nil {
+		if err != nil || len(rec) > MaxColumns {
 			return Row{}, ErrFileUnreadable
 		}
 		if blank(rec) {
@@ -439,9 +450,11 @@ func (x *xlsxRows) Close() error {
 }
 
 // countRows reads a whole file once to check it (every row parses, at most
-// MaxFileRows rows) and returns the row count.
-func countRows(path string, p Platform) (int, string, error) {
-	src, format, err := openRows(path, p)
+// MaxFileRows rows, within FileCheckTimeout) and returns the row count.
+func countRows(ctx context.Context, path string, p Platform) (int, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, FileCheckTimeout)
+	defer cancel()
+	src, format, err := openRows(ctx, path, p)
 	if err != nil {
 		return 0, "", err
 	}
@@ -456,6 +469,9 @@ func countRows(path string, p Platform) (int, string, error) {
 			return n, format, err
 		}
 		n++
+		if ctx.Err() != nil {
+			return n, format, ErrFileUnreadable
+		}
 		if n > MaxFileRows {
 			return n, format, ErrFileTooManyRows
 		}
