@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -15,61 +14,6 @@ import (
 	"reviewd/app/outbound"
 	"reviewd/app/platform/platformtest"
 )
-
-// memUse measures run: the highest live heap seen above the heap before it
-// (sampled every millisecond) and the bytes allocated while it ran.
-func memUse(t *testing.T, run func()) (peak, alloc uint64) {
-	t.Helper()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, total := ms.HeapAlloc, ms.TotalAlloc
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		var s runtime.MemStats
-		for {
-			runtime.ReadMemStats(&s)
-			if s.HeapAlloc > base && s.HeapAlloc-base > peak {
-				peak = s.HeapAlloc - base
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	run()
-	close(done)
-	wg.Wait()
-	runtime.ReadMemStats(&ms)
-	return peak, ms.TotalAlloc - total
-}
-
-// writeBomb writes head, then item repeated (comma-separated when sep) until about
-// size bytes are written, then tail; it stops when the reader hangs up. The page is
-// never held whole by the server either.
-func writeBomb(w http.ResponseWriter, head, item string, sep bool, size int, tail string) {
-	if _, err := w.Write([]byte(head)); err != nil {
-		return
-	}
-	one := item
-	if sep {
-		one += ","
-	}
-	chunk := []byte(strings.Repeat(one, (64<<10)/len(one)))
-	for n := 0; n < size; n += len(chunk) {
-		if _, err := w.Write(chunk); err != nil {
-			return
-		}
-	}
-	_, _ = w.Write([]byte(item + tail))
-}
 
 // TestFeedPageBombs: a 49 MB product feed page of empty JSON objects or empty XML
 // items, and a 19 MB marketplace page of empty objects, are read as streams and
@@ -89,11 +33,11 @@ func TestFeedPageBombs(t *testing.T) {
 		mu.Unlock()
 		switch r.URL.Path {
 		case "/empty.json":
-			writeBomb(w, `{"products":[`, `{}`, true, 49<<20, `],"next":null}`)
+			platformtest.WriteRepeated(w, `{"products":[`, `{}`, true, 49<<20, `],"next":null}`)
 		case "/empty.xml":
-			writeBomb(w, `<rss version="2.0"><channel>`, `<item/>`, false, 49<<20, `</channel></rss>`)
+			platformtest.WriteRepeated(w, `<rss version="2.0"><channel>`, `<item/>`, false, 49<<20, `</channel></rss>`)
 		case "/huge.json":
-			writeBomb(w, `{"products":[],"pad":[`, `0`, true, 51<<20, `]}`)
+			platformtest.WriteRepeated(w, `{"products":[],"pad":[`, `0`, true, 51<<20, `]}`)
 		}
 	}), "feeds.shop.example")
 	f.env.App.Catalogue.Outbound = srv.Client
@@ -112,7 +56,7 @@ func TestFeedPageBombs(t *testing.T) {
 		// One feed a read, so each is measured alone.
 		var read, failed int
 		var err error
-		peak, alloc := memUse(t, func() { read, failed, err = f.env.App.Catalogue.RunDueFeeds(ctx, f.env.Clock.Now()) })
+		peak, alloc := platformtest.MemUse(t, func() { read, failed, err = f.env.App.Catalogue.RunDueFeeds(ctx, f.env.Clock.Now()) })
 		t.Logf("%s: heap peak +%d MB, allocated %d MB", u, peak>>20, alloc>>20)
 		if err != nil || read != 1 || failed != 1 {
 			t.Fatalf("%s: read %d, failed %d, %v", u, read, failed, err)
@@ -150,13 +94,13 @@ func TestFeedPageBombs(t *testing.T) {
 	msrv := platformtest.StartTLS(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		due, _ := f.env.App.DB.Read().DueMarketplaceSources(ctx, f.env.Clock.Now())
 		srcDue = len(due)
-		writeBomb(w, `[`+string(firstJSON)+`,`, `{}`, true, 19<<20, `]`)
+		platformtest.WriteRepeated(w, `[`+string(firstJSON)+`,`, `{}`, true, 19<<20, `]`)
 	}), "feeds.trendyol.com")
 	f.env.App.Marketplace.Outbound = msrv.Client
 	src := f.source("trendyol", "feed", map[string]any{"feed_url": "https://feeds.trendyol.com/reviews"})
 	var read, failed int
 	var err error
-	peak, alloc := memUse(t, func() { read, failed, err = f.env.App.Marketplace.RunDue(ctx, f.env.Clock.Now()) })
+	peak, alloc := platformtest.MemUse(t, func() { read, failed, err = f.env.App.Marketplace.RunDue(ctx, f.env.Clock.Now()) })
 	t.Logf("marketplace page: heap peak +%d MB, allocated %d MB", peak>>20, alloc>>20)
 	if err != nil || read != 1 || failed != 1 || srcDue != 0 {
 		t.Fatalf("marketplace job: %d read, %d failed, %v; due during the read: %d", read, failed, err, srcDue)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"reviewd/app/platform/platformtest"
 )
 
 // xlsxBomb builds an xlsx file by hand whose cells are all shared strings: the
@@ -88,7 +90,7 @@ func TestXLSXBomb(t *testing.T) {
 
 	bomb := xlsxBomb(t, head, rows, 68<<20, "")
 	var took time.Duration
-	peak, alloc := memUse(t, func() {
+	peak, alloc := platformtest.MemUse(t, func() {
 		start := time.Now()
 		res = f.upload(check, "export.xlsx", bomb, nil)
 		took = time.Since(start)
