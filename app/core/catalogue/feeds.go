@@ -339,10 +339,28 @@ type googleItem struct {
 	Group  string `xml:"http://base.google.com/ns/1.0 item_group_id"`
 	Title  string `xml:"title"`
 	// Link is RSS's <link>text</link> or Atom's <link href="..."/>.
-	Link []struct {
+	Link firstLink `xml:"link"`
+}
+
+// firstLink keeps the first non-empty link of an item (its text, else its href),
+// however many links the item repeats.
+type firstLink string
+
+func (l *firstLink) UnmarshalXML(d *xml.Decoder, se xml.StartElement) error {
+	var x struct {
 		Href string `xml:"href,attr"`
 		Text string `xml:",chardata"`
-	} `xml:"link"`
+	}
+	if err := d.DecodeElement(&x, &se); err != nil {
+		return err
+	}
+	if *l == "" {
+		*l = firstLink(strings.TrimSpace(x.Text))
+	}
+	if *l == "" {
+		*l = firstLink(x.Href)
+	}
+	return nil
 }
 
 func (g googleItem) input() ProductInput {
@@ -350,13 +368,8 @@ func (g googleItem) input() ProductInput {
 	if name == "" {
 		name = g.Title
 	}
-	for _, l := range g.Link {
-		if link == "" {
-			link = strings.TrimSpace(l.Text)
-		}
-		if link == "" {
-			link = l.Href
-		}
+	if link == "" {
+		link = string(g.Link)
 	}
 	id := strings.TrimSpace(g.ID)
 	return ProductInput{VariantKey: id, CatalogID: id, GroupKey: g.Group, Name: name, URL: link, ImageURL: g.Image,
