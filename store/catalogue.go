@@ -174,6 +174,15 @@ func (q *Tx) FinishProductFeedRead(ctx context.Context, id int64, at time.Time, 
 	return translate(err)
 }
 
+// DeferProductFeed makes a feed due again one interval after at. The read job
+// commits it before reading, so a read that takes the process down is not started
+// again at once.
+func (q *Tx) DeferProductFeed(ctx context.Context, id int64, at time.Time) error {
+	_, err := q.c.ExecContext(ctx, `UPDATE product_feeds SET next_run_at = ? + interval_minutes * 60000, updated_at = ?
+		WHERE id = ?`, Ms(at), Ms(q.Now), id)
+	return translate(err)
+}
+
 // DeleteProductFeed removes a feed (its products stay).
 func (q *Tx) DeleteProductFeed(ctx context.Context, id int64) error {
 	res, err := q.c.ExecContext(ctx, `DELETE FROM product_feeds WHERE id = ?`, id)

@@ -91,6 +91,15 @@ func (q *Tx) FinishMarketplaceFeedRead(ctx context.Context, id int64, failed boo
 	return failures, translate(err)
 }
 
+// DeferMarketplaceFeed sets when a feed connection is due again. The read job
+// commits it before reading, so a read that takes the process down is not started
+// again at once.
+func (q *Tx) DeferMarketplaceFeed(ctx context.Context, id int64, next time.Time) error {
+	_, err := q.c.ExecContext(ctx, `UPDATE marketplace_sources SET next_run_at = ?, updated_at = ? WHERE id = ?`,
+		Ms(next), Ms(q.Now), id)
+	return translate(err)
+}
+
 // DeleteMarketplaceSource removes a connection with its runs and the links of its
 // (removed) imported reviews.
 func (q *Tx) DeleteMarketplaceSource(ctx context.Context, id int64) error {

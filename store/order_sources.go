@@ -128,6 +128,14 @@ func (q *Q) DueOrderSources(ctx context.Context, now time.Time) ([]OrderSource, 
 	return q.sources(ctx, qSourceDue, Ms(now))
 }
 
+// DeferOrderSource sets when a connection is due again. A read commits it before
+// reading, so a read that takes the process down is not started again at once.
+func (q *Tx) DeferOrderSource(ctx context.Context, id int64, next time.Time) error {
+	_, err := q.c.ExecContext(ctx, `UPDATE order_sources SET next_run_at = ?, updated_at = ? WHERE id = ?`,
+		Ms(next), Ms(q.Now), id)
+	return translate(err)
+}
+
 // UpdateOrderSource writes the settings of a connection (address, credentials,
 // schedule, position).
 func (q *Tx) UpdateOrderSource(ctx context.Context, s OrderSource) error {

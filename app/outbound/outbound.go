@@ -231,6 +231,9 @@ type Request struct {
 	MaxBytes int64
 }
 
+// Header is an HTTP header, named here so that callers need not import net/http.
+type Header = http.Header
+
 // Response is a completed call: any status except 3xx, with the whole body.
 type Response struct {
 	Status int
@@ -256,14 +259,49 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 }
 
 func (c *Client) do(ctx context.Context, req Request) (*Response, error) {
+	var out *Response
+	err := c.stream(ctx, req, func(status int, h http.Header, body io.Reader) error {
+		data, err := io.ReadAll(body)
+		if err != nil {
+			return err
+		}
+		out = &Response{Status: status, Header: h, Body: data}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Stream sends one request under the package rules like Do, but hands the body to
+// read as a stream instead of reading it whole, so a large answer is never held in
+// memory. The body fails with too_large once more than MaxBytes arrive, and with
+// the outbound code of a broken connection or a passed deadline (see Code). The
+// error of read is returned as is.
+func (c *Client) Stream(ctx context.Context, req Request, read func(status int, h http.Header, body io.Reader) error) error {
+	if c.observe == nil {
+		return c.stream(ctx, req, read)
+	}
+	start := time.Now()
+	status := 0
+	err := c.stream(ctx, req, func(st int, h http.Header, body io.Reader) error {
+		status = st
+		return read(st, h, body)
+	})
+	c.observe(targetOf(ctx, req.Header), status, Code(err), time.Since(start))
+	return err
+}
+
+func (c *Client) stream(ctx context.Context, req Request, read func(status int, h http.Header, body io.Reader) error) error {
 	if req.Timeout <= 0 {
-		return nil, refuse(CodeRequestInvalid, "timeout must be positive")
+		return refuse(CodeRequestInvalid, "timeout must be positive")
 	}
 	if req.MaxBytes <= 0 {
-		return nil, refuse(CodeRequestInvalid, "max bytes must be positive")
+		return refuse(CodeRequestInvalid, "max bytes must be positive")
 	}
 	if err := CheckURL(req.URL); err != nil {
-		return nil, err
+		return err
 	}
 	method := req.Method
 	if method == "" {
@@ -279,7 +317,7 @@ func (c *Client) do(ctx context.Context, req Request) (*Response, error) {
 	}
 	hreq, err := http.NewRequestWithContext(ctx, method, req.URL, body)
 	if err != nil {
-		return nil, &Error{Code: CodeRequestInvalid, Err: err}
+		return &Error{Code: CodeRequestInvalid, Err: err}
 	}
 	if req.Header != nil {
 		hreq.Header = req.Header.Clone()
@@ -287,27 +325,50 @@ func (c *Client) do(ctx context.Context, req Request) (*Response, error) {
 
 	resp, err := c.hc.Do(hreq)
 	if err != nil {
-		return nil, classify(ctx, err)
+		return classify(ctx, err)
 	}
 	defer resp.Body.Close()
 
 	if resp.ContentLength > req.MaxBytes {
-		return nil, refuse(CodeTooLarge, "content length %d over limit %d", resp.ContentLength, req.MaxBytes)
+		return refuse(CodeTooLarge, "content length %d over limit %d", resp.ContentLength, req.MaxBytes)
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, req.MaxBytes+1))
-	if err != nil {
-		return nil, classify(ctx, err)
-	}
-	if int64(len(data)) > req.MaxBytes {
-		return nil, refuse(CodeTooLarge, "body over limit %d", req.MaxBytes)
+	if err := read(resp.StatusCode, resp.Header, &limitedBody{ctx: ctx, r: resp.Body, left: req.MaxBytes}); err != nil {
+		return err
 	}
 	// net/http can hand back a response that lost the race with the deadline
 	// (the server answered only because the client was hanging up). The exchange
 	// still did not finish in time.
 	if err := ctx.Err(); err != nil {
-		return nil, classify(ctx, err)
+		return classify(ctx, err)
 	}
-	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
+	return nil
+}
+
+// limitedBody reads a response body up to a byte limit: one byte more is
+// too_large (unlike io.LimitReader, which would end the body quietly), and read
+// failures become *Error values.
+type limitedBody struct {
+	ctx  context.Context
+	r    io.Reader
+	left int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, refuse(CodeTooLarge, "body over limit")
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return 0, refuse(CodeTooLarge, "body over limit")
+	}
+	if err != nil && err != io.EOF {
+		return n, classify(b.ctx, err)
+	}
+	return n, err
 }
 
 // CheckURL validates a URL without calling it: absolute https, a host, no

@@ -447,6 +447,18 @@ func TestDoLimits(t *testing.T) {
 			if d := time.Since(start); d > 3*time.Second {
 				t.Errorf("call took %v", d)
 			}
+			// Stream holds the same limits while the body is read in small steps.
+			var got int64
+			err = c.Stream(context.Background(), Request{URL: "https://example.com" + tt.path, Timeout: tt.timeout, MaxBytes: tt.max},
+				func(_ int, _ Header, body io.Reader) error {
+					var err error
+					got, err = io.CopyBuffer(io.Discard, struct{ io.Reader }{body}, make([]byte, 3))
+					return err
+				})
+			wantCode(t, err, tt.code)
+			if tt.code == "" && got != tt.max {
+				t.Errorf("streamed body length = %d, want %d", got, tt.max)
+			}
 		})
 	}
 }

@@ -153,8 +153,8 @@ func (c *Service) ReadFeed(ctx context.Context, f store.ProductFeed) (FeedRead, 
 	h := map[string][]string{"User-Agent": {"reviewd"}}
 	ctx = outbound.WithTarget(ctx, "product_feed")
 	pages, err := FetchPages(ctx, c.Outbound, f.URL, h, ProductFeedPageLimit, productFeedPageBytes,
-		func(u string, res *outbound.Response) (string, error) {
-			items, next, err := parseFeedPage(f.Format, res.Body)
+		func(u string, h outbound.Header, body io.Reader) (string, error) {
+			items, next, err := parseFeedPage(f.Format, body)
 			if err != nil {
 				return "", err
 			}
@@ -180,7 +180,7 @@ func (c *Service) ReadFeed(ctx context.Context, f store.ProductFeed) (FeedRead, 
 				return "", err
 			}
 			out.Products += len(ps)
-			return NextPage(u, res.Header, next)
+			return NextPage(u, h, next)
 		})
 	out.Pages = pages
 	if err != nil {
@@ -202,6 +202,11 @@ func (c *Service) RunDueFeeds(ctx context.Context, now time.Time) (read, failed 
 		return 0, 0, err
 	}
 	for _, f := range fs {
+		// Due again before the read starts, in its own write: a read that takes the
+		// process down is not repeated at every start.
+		if err := c.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.DeferProductFeed(ctx, f.ID, now) }); err != nil {
+			return read, failed, err
+		}
 		r, err := c.ReadFeed(ctx, f)
 		if err != nil {
 			r.Failure = "internal_error"
@@ -220,26 +225,104 @@ func (c *Service) RunDueFeeds(ctx context.Context, now time.Time) (read, failed 
 	return read, failed, nil
 }
 
-// parseFeedPage reads one page of a product feed into product inputs and its next
-// address (JSON "next"; other formats page only by Link header).
-func parseFeedPage(format string, body []byte) ([]ProductInput, string, error) {
-	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
+// parseFeedPage reads one page of a product feed as a stream into product inputs
+// and its next address (JSON "next"; other formats page only by Link header). A
+// page of more than MaxPageItems items fails with page_item_limit_reached.
+func parseFeedPage(format string, body io.Reader) ([]ProductInput, string, error) {
+	br := bufio.NewReaderSize(body, 64<<10)
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		_, _ = br.Discard(3)
+	}
 	switch format {
 	case FeedJSON:
-		var page struct {
-			Products []ProductInput `json:"products"`
-			Next     string         `json:"next"`
-		}
-		if err := json.Unmarshal(body, &page); err != nil {
-			return nil, "", &FeedError{Code: "feed_unreadable"}
-		}
-		return page.Products, page.Next, nil
+		return parseJSONPage(br)
 	case FeedGoogleTSV:
-		items, err := parseGoogleTSV(body)
+		items, err := parseGoogleTSV(br)
 		return items, "", err
 	default:
-		items, err := parseGoogleXML(body)
+		items, err := parseGoogleXML(br)
 		return items, "", err
+	}
+}
+
+// parseJSONPage reads {"products": [...], "next": "..."} token by token: one
+// product is decoded at a time and other members are skipped without being kept.
+func parseJSONPage(r io.Reader) ([]ProductInput, string, error) {
+	d := json.NewDecoder(r)
+	bad := func(err error) ([]ProductInput, string, error) { return nil, "", Unreadable(err, "feed_unreadable") }
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return bad(err)
+	}
+	var out []ProductInput
+	var next string
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			return bad(err)
+		}
+		key, _ := tok.(string)
+		switch {
+		case strings.EqualFold(key, "products"):
+			tok, err := d.Token()
+			if err != nil {
+				return bad(err)
+			}
+			if tok == nil {
+				continue
+			}
+			if tok != json.Delim('[') {
+				return bad(nil)
+			}
+			for d.More() {
+				if len(out) == MaxPageItems {
+					return nil, "", &FeedError{Code: FailPageItems}
+				}
+				var it ProductInput
+				if err := d.Decode(&it); err != nil {
+					return bad(err)
+				}
+				out = append(out, it)
+			}
+			if _, err := d.Token(); err != nil {
+				return bad(err)
+			}
+		case strings.EqualFold(key, "next"):
+			var n *string
+			if err := d.Decode(&n); err != nil {
+				return bad(err)
+			}
+			if n != nil {
+				next = *n
+			}
+		default:
+			if err := SkipJSONValue(d); err != nil {
+				return bad(err)
+			}
+		}
+	}
+	if _, err := d.Token(); err != nil {
+		return bad(err)
+	}
+	return out, next, nil
+}
+
+// SkipJSONValue reads past the next value of d token by token, holding none of it.
+func SkipJSONValue(d *json.Decoder) error {
+	depth := 0
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
 	}
 }
 
@@ -256,10 +339,28 @@ type googleItem struct {
 	Group  string `xml:"http://base.google.com/ns/1.0 item_group_id"`
 	Title  string `xml:"title"`
 	// Link is RSS's <link>text</link> or Atom's <link href="..."/>.
-	Link []struct {
+	Link firstLink `xml:"link"`
+}
+
+// firstLink keeps the first non-empty link of an item (its text, else its href),
+// however many links the item repeats.
+type firstLink string
+
+func (l *firstLink) UnmarshalXML(d *xml.Decoder, se xml.StartElement) error {
+	var x struct {
 		Href string `xml:"href,attr"`
 		Text string `xml:",chardata"`
-	} `xml:"link"`
+	}
+	if err := d.DecodeElement(&x, &se); err != nil {
+		return err
+	}
+	if *l == "" {
+		*l = firstLink(strings.TrimSpace(x.Text))
+	}
+	if *l == "" {
+		*l = firstLink(x.Href)
+	}
+	return nil
 }
 
 func (g googleItem) input() ProductInput {
@@ -267,13 +368,8 @@ func (g googleItem) input() ProductInput {
 	if name == "" {
 		name = g.Title
 	}
-	for _, l := range g.Link {
-		if link == "" {
-			link = strings.TrimSpace(l.Text)
-		}
-		if link == "" {
-			link = l.Href
-		}
+	if link == "" {
+		link = string(g.Link)
 	}
 	id := strings.TrimSpace(g.ID)
 	return ProductInput{VariantKey: id, CatalogID: id, GroupKey: g.Group, Name: name, URL: link, ImageURL: g.Image,
@@ -281,8 +377,8 @@ func (g googleItem) input() ProductInput {
 }
 
 // parseGoogleXML streams the items (RSS 2.0) or entries (Atom) of a Merchant feed.
-func parseGoogleXML(body []byte) ([]ProductInput, error) {
-	d := xml.NewDecoder(bytes.NewReader(body))
+func parseGoogleXML(body io.Reader) ([]ProductInput, error) {
+	d := xml.NewDecoder(body)
 	var out []ProductInput
 	for {
 		tok, err := d.Token()
@@ -290,15 +386,18 @@ func parseGoogleXML(body []byte) ([]ProductInput, error) {
 			return out, nil
 		}
 		if err != nil {
-			return nil, &FeedError{Code: "feed_unreadable"}
+			return nil, Unreadable(err, "feed_unreadable")
 		}
 		se, ok := tok.(xml.StartElement)
 		if !ok || (se.Name.Local != "item" && se.Name.Local != "entry") {
 			continue
 		}
+		if len(out) == MaxPageItems {
+			return nil, &FeedError{Code: FailPageItems}
+		}
 		var it googleItem
 		if err := d.DecodeElement(&it, &se); err != nil {
-			return nil, &FeedError{Code: "feed_unreadable"}
+			return nil, Unreadable(err, "feed_unreadable")
 		}
 		out = append(out, it.input())
 	}
@@ -306,12 +405,12 @@ func parseGoogleXML(body []byte) ([]ProductInput, error) {
 
 // parseGoogleTSV reads a tab-separated Merchant feed with a header line (attribute
 // names with underscores or spaces).
-func parseGoogleTSV(body []byte) ([]ProductInput, error) {
-	r := csv.NewReader(bufio.NewReader(bytes.NewReader(body)))
+func parseGoogleTSV(body io.Reader) ([]ProductInput, error) {
+	r := csv.NewReader(body)
 	r.Comma, r.FieldsPerRecord, r.LazyQuotes = '\t', -1, true
 	header, err := r.Read()
 	if err != nil {
-		return nil, &FeedError{Code: "feed_unreadable"}
+		return nil, Unreadable(err, "feed_unreadable")
 	}
 	idx := map[string]int{}
 	for i, h := range header {
@@ -333,7 +432,10 @@ func parseGoogleTSV(body []byte) ([]ProductInput, error) {
 			return out, nil
 		}
 		if err != nil {
-			return nil, &FeedError{Code: "feed_unreadable"}
+			return nil, Unreadable(err, "feed_unreadable")
+		}
+		if len(out) == MaxPageItems {
+			return nil, &FeedError{Code: FailPageItems}
 		}
 		id := get(rec, "id")
 		out = append(out, ProductInput{VariantKey: id, CatalogID: id, GroupKey: get(rec, "item_group_id"), Name: get(rec, "title"),

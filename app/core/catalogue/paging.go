@@ -2,9 +2,12 @@ package catalogue
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"regexp"
+	"strings"
 	"time"
 
 	"reviewd/app/outbound"
@@ -49,13 +52,53 @@ func NextPage(page string, h map[string][]string, next string) (string, error) {
 	return u.String(), nil
 }
 
-// FetchPages reads a paged feed over the outbound client: each page is handed to
-// page, which returns the page's next address ("" at the end). A next address
-// seen before fails the read with cursor_repeated, more than limit pages with
-// page_limit_reached: <limit>; HTTP failures give http_status: <code> and the
-// outbound codes (timeout, address_refused, ...).
+// MaxPageItems is the most items one feed page may hold; a fuller page fails the
+// read with page_item_limit_reached: <limit> before its items are kept.
+const MaxPageItems = 10000
+
+// FailPageItems is the failure code of a page over MaxPageItems.
+var FailPageItems = fmt.Sprintf("page_item_limit_reached: %d", MaxPageItems)
+
+// Unreadable is the failure of a page that does not parse: the outbound failure
+// when reading the body broke (too_large, timeout, ...), else a FeedError with
+// code.
+func Unreadable(err error, code string) error {
+	var oe *outbound.Error
+	if errors.As(err, &oe) {
+		return err
+	}
+	var fe *FeedError
+	if errors.As(err, &fe) {
+		return err
+	}
+	return &FeedError{Code: code}
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port.
+func sameOrigin(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		return "443"
+	}
+	return strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Hostname(), ub.Hostname()) && port(ua) == port(ub)
+}
+
+// FetchPages reads a paged feed over the outbound client: each page's body is
+// handed to page as a stream (at most maxBytes), and page returns the page's next
+// address ("" at the end). A next address seen before fails the read with
+// cursor_repeated, more than limit pages with page_limit_reached: <limit>; HTTP
+// failures give http_status: <code> and the outbound codes (timeout, too_large,
+// address_refused, ...). The Authorization header goes only to the origin (scheme,
+// host and port) of first: a page on another origin is read without it.
 func FetchPages(ctx context.Context, out *outbound.Client, first string, header map[string][]string, limit int, maxBytes int64,
-	page func(url string, res *outbound.Response) (string, error)) (pages int, err error) {
+	page func(url string, h outbound.Header, body io.Reader) (string, error)) (pages int, err error) {
 	seen := map[string]bool{}
 	next := first
 	for next != "" {
@@ -66,15 +109,30 @@ func FetchPages(ctx context.Context, out *outbound.Client, first string, header 
 			return pages, &FeedError{Code: fmt.Sprintf("page_limit_reached: %d", limit)}
 		}
 		seen[next] = true
-		res, err := out.Do(ctx, outbound.Request{URL: next, Header: header, Timeout: FeedTimeout, MaxBytes: maxBytes})
+		h := outbound.Header(header).Clone()
+		if !sameOrigin(first, next) {
+			h.Del("Authorization")
+		}
+		u := next
+		err := out.Stream(ctx, outbound.Request{URL: u, Header: h, Timeout: FeedTimeout, MaxBytes: maxBytes},
+			func(status int, rh outbound.Header, body io.Reader) error {
+				if status != 200 {
+					return &FeedError{Code: fmt.Sprintf("http_status: %d", status)}
+				}
+				pages++
+				var err error
+				next, err = page(u, rh, body)
+				return err
+			})
 		if err != nil {
-			return pages, &FeedError{Code: outbound.Code(err)}
-		}
-		if res.Status != 200 {
-			return pages, &FeedError{Code: fmt.Sprintf("http_status: %d", res.Status)}
-		}
-		pages++
-		if next, err = page(next, res); err != nil {
+			var fe *FeedError
+			if errors.As(err, &fe) {
+				return pages, err
+			}
+			var oe *outbound.Error
+			if errors.As(err, &oe) {
+				return pages, &FeedError{Code: oe.Code}
+			}
 			return pages, err
 		}
 	}

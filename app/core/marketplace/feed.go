@@ -1,11 +1,11 @@
 package marketplace
 
 import (
+	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"strings"
+	"io"
 	"time"
 
 	"reviewd/app/core"
@@ -21,15 +21,10 @@ const (
 	feedPageBytes = MaxFileBytes
 )
 
-// feedPage is a JSON page of a marketplace feed.
-type feedPage struct {
-	Reviews []json.RawMessage `json:"reviews"`
-	Next    string            `json:"next"`
-}
-
 // readFeed reads every page of a connection's feed into the importer. Pages are
-// JSON ({"reviews": [...], "next"}) or CSV with a header line (paged by Link
-// header).
+// JSON ({"reviews": [...], "next"} or a bare array) or CSV with a header line
+// (paged by Link header), read as a stream one row at a time; a page of more than
+// catalogue.MaxPageItems rows fails the read.
 func (c *Service) readFeed(ctx context.Context, im *importer, s store.MarketplaceSource) error {
 	h := map[string][]string{"Accept": {"application/json, text/csv"}, "User-Agent": {"reviewd"}}
 	if len(s.SecretEnc) > 0 {
@@ -40,48 +35,77 @@ func (c *Service) readFeed(ctx context.Context, im *importer, s store.Marketplac
 		h["Authorization"] = []string{"Bearer " + string(secret)}
 	}
 	ctx = outbound.WithTarget(ctx, "marketplace")
-	_, err := catalogue.FetchPages(ctx, c.Outbound, s.FeedURL, h, FeedPageLimit, feedPageBytes, func(u string, res *outbound.Response) (string, error) {
-		body := bytes.TrimSpace(bytes.TrimPrefix(res.Body, []byte("\xef\xbb\xbf")))
-		if len(body) > 0 && body[0] == '{' || len(body) > 0 && body[0] == '[' {
-			var p feedPage
-			if body[0] == '[' {
-				if err := json.Unmarshal(body, &p.Reviews); err != nil {
-					return "", &catalogue.FeedError{Code: "file_unreadable"}
+	_, err := catalogue.FetchPages(ctx, c.Outbound, s.FeedURL, h, FeedPageLimit, feedPageBytes, func(u string, h outbound.Header, body io.Reader) (string, error) {
+		br := bufio.NewReaderSize(body, 64<<10)
+		if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+			_, _ = br.Discard(3)
+		}
+		first := byte(0)
+		for {
+			b, err := br.Peek(1)
+			if err != nil {
+				if err != io.EOF {
+					return "", catalogue.Unreadable(err, "file_unreadable")
 				}
-			} else if err := json.Unmarshal(body, &p); err != nil {
-				return "", &catalogue.FeedError{Code: "file_unreadable"}
+				break
 			}
-			src, err := newJSONStream(bytes.NewReader(mustArray(p.Reviews)), nil, im.p)
+			if b[0] != ' ' && b[0] != '\t' && b[0] != '\r' && b[0] != '\n' {
+				first = b[0]
+				break
+			}
+			_, _ = br.Discard(1)
+		}
+		if first == '{' || first == '[' {
+			src, err := newJSONStream(br, nil, im.p)
 			if err != nil {
 				return "", feedErr(err)
 			}
-			if err := im.consume(ctx, src); err != nil {
+			if err := im.consume(ctx, &cappedRows{src: src}); err != nil {
 				return "", feedErr(err)
 			}
-			return catalogue.NextPage(u, res.Header, p.Next)
+			next, err := src.rest()
+			if err != nil {
+				return "", feedErr(err)
+			}
+			return catalogue.NextPage(u, h, next)
 		}
-		src, err := newCSVFromBytes(body, im.p)
+		src, err := newCSVStream(br, nil, im.p)
 		if err != nil {
 			return "", feedErr(err)
 		}
-		if err := im.consume(ctx, src); err != nil {
+		if err := im.consume(ctx, &cappedRows{src: src}); err != nil {
 			return "", feedErr(err)
 		}
-		return catalogue.NextPage(u, res.Header, "")
+		return catalogue.NextPage(u, h, "")
 	})
 	return err
 }
 
-func mustArray(items []json.RawMessage) []byte {
-	b, _ := json.Marshal(items)
-	if len(items) == 0 {
-		return []byte("[]")
-	}
-	return b
+// cappedRows fails a feed page after catalogue.MaxPageItems rows.
+type cappedRows struct {
+	src rowSource
+	n   int
 }
+
+func (c *cappedRows) Next() (Row, error) {
+	r, err := c.src.Next()
+	if err != nil {
+		return r, err
+	}
+	if c.n++; c.n > catalogue.MaxPageItems {
+		return Row{}, &catalogue.FeedError{Code: catalogue.FailPageItems}
+	}
+	return r, nil
+}
+
+func (c *cappedRows) Close() error { return c.src.Close() }
 
 // feedErr turns a file problem of a feed page into the run's failure code.
 func feedErr(err error) error {
+	var oe *outbound.Error
+	if errors.As(err, &oe) {
+		return &catalogue.FeedError{Code: oe.Code}
+	}
 	var ce *core.Error
 	if errors.As(err, &ce) {
 		return &catalogue.FeedError{Code: ce.Detail}
@@ -119,6 +143,11 @@ func (c *Service) RunDue(ctx context.Context, now time.Time) (read, failed int, 
 	for _, s := range ss {
 		var run store.MarketplaceRun
 		err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+			// Due again before the read starts, committed with the run: a read
+			// that takes the process down is not repeated at every start.
+			if err := tx.DeferMarketplaceFeed(ctx, s.ID, now.Add(FeedInterval)); err != nil {
+				return err
+			}
 			var err error
 			run, err = tx.CreateMarketplaceRun(ctx, store.MarketplaceRun{SourceID: s.ID, Trigger: "schedule", Scope: ScopeFull})
 			return err
@@ -156,5 +185,3 @@ const StaleRunAfter = 2 * time.Hour
 
 // FeedInterval is the time between scheduled reads of a feed connection.
 const FeedInterval = 6 * time.Hour
-
-var _ = strings.TrimSpace

@@ -3,6 +3,7 @@ package marketplace
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,8 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"reviewd/app/core"
+	"reviewd/app/core/catalogue"
+	"reviewd/app/outbound"
 )
 
 // File limits (spec 3, "Limits").
@@ -76,7 +79,7 @@ func sniff(head []byte) (string, error) {
 // openRows opens a stored file for reading row by row, checks its header and
 // returns the row source. The file is read as a stream; only one row is held at a
 // time.
-func openRows(path string, p Platform) (rowSource, string, error) {
+func openRows(ctx context.Context, path string, p Platform) (rowSource, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", err
@@ -99,7 +102,7 @@ func openRows(path string, p Platform) (rowSource, string, error) {
 	case FormatJSON:
 		src, err = newJSONRows(f, p)
 	case FormatXLSX:
-		src, err = newXLSXRows(f, p)
+		src, err = newXLSXRows(ctx, f, p)
 	}
 	if err != nil {
 		f.Close()
@@ -139,11 +142,6 @@ func newCSVRows(f *os.File, p Platform) (*csvRows, error) {
 	return newCSVStream(f, f, p)
 }
 
-// newCSVFromBytes reads CSV held in memory (a feed page).
-func newCSVFromBytes(b []byte, p Platform) (*csvRows, error) {
-	return newCSVStream(bytes.NewReader(b), nil, p)
-}
-
 func newCSVStream(rd io.Reader, closer io.Closer, p Platform) (*csvRows, error) {
 	br := bufio.NewReaderSize(rd, 64<<10)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
@@ -164,7 +162,7 @@ func newCSVStream(rd io.Reader, closer io.Closer, p Platform) (*csvRows, error) 
 	r.Comma, r.FieldsPerRecord, r.LazyQuotes, r.ReuseRecord = delim, -1, true, true
 	header, err := r.Read()
 	if err != nil {
-		return nil, ErrFileUnreadable
+		return nil, readErr(err)
 	}
 	idx := p.headerIndex(header)
 	if err := columnMissing(idx); err != nil {
@@ -180,7 +178,7 @@ func (c *csvRows) Next() (Row, error) {
 			return Row{}, io.EOF
 		}
 		if err != nil {
-			return Row{}, ErrFileUnreadable
+			return Row{}, readErr(err)
 		}
 		c.line++
 		if blank(rec) {
@@ -215,6 +213,30 @@ type jsonRows struct {
 	idx  map[string]string // normalised key -> canonical column
 	line int
 	done bool
+	obj  bool   // the array is the "reviews" member of an object
+	next string // the object's "next" member (a feed page)
+}
+
+// readErr is ErrFileUnreadable, or the outbound failure when reading a feed
+// page's body broke (too_large, timeout, ...).
+func readErr(err error) error {
+	var oe *outbound.Error
+	if errors.As(err, &oe) {
+		return err
+	}
+	return ErrFileUnreadable
+}
+
+// decodeNext reads a "next" member (a string or null).
+func decodeNext(d *json.Decoder) (string, error) {
+	var n *string
+	if err := d.Decode(&n); err != nil {
+		return "", readErr(err)
+	}
+	if n == nil {
+		return "", nil
+	}
+	return *n, nil
 }
 
 func newJSONRows(f *os.File, p Platform) (*jsonRows, error) {
@@ -226,25 +248,38 @@ func newJSONStream(r io.Reader, closer io.Closer, p Platform) (*jsonRows, error)
 	d.UseNumber()
 	tok, err := d.Token()
 	if err != nil {
-		return nil, ErrFileUnreadable
+		return nil, readErr(err)
 	}
+	obj, next := false, ""
 	if tok == json.Delim('{') {
-		// Find the reviews member.
+		obj = true
+		// Find the reviews member; others are read past without being kept.
 		for {
 			k, err := d.Token()
+			if err != nil {
+				var oe *outbound.Error
+				if errors.As(err, &oe) {
+					return nil, err
+				}
+			}
 			if err != nil || k == json.Delim('}') {
 				return nil, core.Invalidf(errColumnMissingFirst, ColReviewID)
 			}
 			if k == "reviews" {
 				break
 			}
-			var skip json.RawMessage
-			if err := d.Decode(&skip); err != nil {
-				return nil, ErrFileUnreadable
+			if k == "next" {
+				if next, err = decodeNext(d); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if err := catalogue.SkipJSONValue(d); err != nil {
+				return nil, readErr(err)
 			}
 		}
 		if tok, err = d.Token(); err != nil {
-			return nil, ErrFileUnreadable
+			return nil, readErr(err)
 		}
 	}
 	if tok != json.Delim('[') {
@@ -257,7 +292,37 @@ func newJSONStream(r io.Reader, closer io.Closer, p Platform) (*jsonRows, error)
 	for col, theirs := range p.Columns {
 		names[normHeader(theirs)] = col
 	}
-	return &jsonRows{f: closer, d: d, p: p, idx: names}, nil
+	return &jsonRows{f: closer, d: d, p: p, idx: names, obj: obj, next: next}, nil
+}
+
+// rest reads what follows the array once every row was read: the end of the
+// array and, in an object, the remaining members. It returns the "next" member.
+func (j *jsonRows) rest() (string, error) {
+	if _, err := j.d.Token(); err != nil { // ]
+		return "", readErr(err)
+	}
+	if !j.obj {
+		return j.next, nil
+	}
+	for j.d.More() {
+		k, err := j.d.Token()
+		if err != nil {
+			return "", readErr(err)
+		}
+		if k == "next" {
+			if j.next, err = decodeNext(j.d); err != nil {
+				return "", err
+			}
+			continue
+		}
+		if err := catalogue.SkipJSONValue(j.d); err != nil {
+			return "", readErr(err)
+		}
+	}
+	if _, err := j.d.Token(); err != nil { // }
+		return "", readErr(err)
+	}
+	return j.next, nil
 }
 
 func (j *jsonRows) Next() (Row, error) {
@@ -267,7 +332,7 @@ func (j *jsonRows) Next() (Row, error) {
 	}
 	var obj map[string]any
 	if err := j.d.Decode(&obj); err != nil {
-		return Row{}, ErrFileUnreadable
+		return Row{}, readErr(err)
 	}
 	j.line++
 	row := Row{Line: j.line, Fields: map[string]string{}}
@@ -313,6 +378,7 @@ func (j *jsonRows) Close() error {
 // xlsxRows reads the first worksheet of an xlsx file with excelize's row iterator;
 // large sheets are unpacked to a temporary file rather than memory.
 type xlsxRows struct {
+	ctx  context.Context
 	f    *os.File
 	x    *excelize.File
 	rows *excelize.Rows
@@ -320,7 +386,13 @@ type xlsxRows struct {
 	line int
 }
 
-func newXLSXRows(f *os.File, p Platform) (_ *xlsxRows, err error) {
+func newXLSXRows(ctx context.Context, f *os.File, p Platform) (_ *xlsxRows, err error) {
+	if err := checkXLSX(ctx, f); err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
 	x, err := excelize.OpenReader(f, excelize.Options{UnzipSizeLimit: 4 * MaxFileBytes, UnzipXMLSizeLimit: 1 << 20})
 	if err != nil {
 		return nil, ErrFileUnreadable
@@ -342,21 +414,24 @@ func newXLSXRows(f *os.File, p Platform) (_ *xlsxRows, err error) {
 		return nil, ErrFileUnreadable
 	}
 	header, err := rows.Columns()
-	if err != nil {
+	if err != nil || len(header) > MaxColumns {
 		return nil, ErrFileUnreadable
 	}
 	idx := p.headerIndex(header)
 	if err := columnMissing(idx); err != nil {
 		return nil, err
 	}
-	return &xlsxRows{f: f, x: x, rows: rows, idx: idx, line: 1}, nil
+	return &xlsxRows{ctx: ctx, f: f, x: x, rows: rows, idx: idx, line: 1}, nil
 }
 
 func (x *xlsxRows) Next() (Row, error) {
 	for x.rows.Next() {
 		x.line++
+		if x.ctx.Err() != nil {
+			return Row{}, ErrFileUnreadable
+		}
 		rec, err := x.rows.Columns()
-		if err != nil {
+		if err != nil || len(rec) > MaxColumns {
 			return Row{}, ErrFileUnreadable
 		}
 		if blank(rec) {
@@ -375,9 +450,11 @@ func (x *xlsxRows) Close() error {
 }
 
 // countRows reads a whole file once to check it (every row parses, at most
-// MaxFileRows rows) and returns the row count.
-func countRows(path string, p Platform) (int, string, error) {
-	src, format, err := openRows(path, p)
+// MaxFileRows rows, within FileCheckTimeout) and returns the row count.
+func countRows(ctx context.Context, path string, p Platform) (int, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, FileCheckTimeout)
+	defer cancel()
+	src, format, err := openRows(ctx, path, p)
 	if err != nil {
 		return 0, "", err
 	}
@@ -392,6 +469,9 @@ func countRows(path string, p Platform) (int, string, error) {
 			return n, format, err
 		}
 		n++
+		if ctx.Err() != nil {
+			return n, format, ErrFileUnreadable
+		}
 		if n > MaxFileRows {
 			return n, format, ErrFileTooManyRows
 		}

@@ -304,7 +304,7 @@ func (c *Service) StartRun(ctx context.Context, a *core.Actor, id string, in Sta
 			return RunView{}, ErrFileRequired
 		}
 		p, _ := PlatformOf(s.Platform)
-		if _, _, err := countRows(in.FilePath, p); err != nil {
+		if _, _, err := countRows(ctx, in.FilePath, p); err != nil {
 			removeFile()
 			return RunView{}, err
 		}
@@ -407,7 +407,7 @@ func (c *Service) execute(ctx context.Context, a *core.Actor, s store.Marketplac
 }
 
 func (c *Service) readFile(ctx context.Context, im *importer, path string) error {
-	src, _, err := openRows(path, im.p)
+	src, _, err := openRows(ctx, path, im.p)
 	if err != nil {
 		return err
 	}
@@ -439,7 +439,7 @@ func (c *Service) Check(ctx context.Context, a *core.Actor, id string, in StartI
 	}
 	if s.Route == RouteFile {
 		p, _ := PlatformOf(s.Platform)
-		if _, _, err := countRows(in.FilePath, p); err != nil {
+		if _, _, err := countRows(ctx, in.FilePath, p); err != nil {
 			return CheckResult{}, err
 		}
 	}

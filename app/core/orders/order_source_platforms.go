@@ -30,6 +30,10 @@ const (
 	ReadMargin = 10 * time.Minute
 	// MaxPlatformLines is how many lines of one order are read.
 	MaxPlatformLines = 50
+	// PlatformMaxValues is how many JSON objects and arrays one answer may hold:
+	// decoding each costs far more memory than its bytes, so an answer of
+	// millions of empty objects is refused before it is decoded.
+	PlatformMaxValues = 200000
 )
 
 // Skip keys: why an order or a line read from a platform was not saved (spec 1).
@@ -114,7 +118,35 @@ func PlatformCall(ctx context.Context, client *outbound.Client, req outbound.Req
 	if err != nil {
 		return nil, outboundFailure(err)
 	}
+	if n := jsonContainers(resp.Body, PlatformMaxValues); n > PlatformMaxValues {
+		return nil, Failure(FailAnswerInvalid, fmt.Errorf("answer holds more than %d JSON objects and arrays", PlatformMaxValues))
+	}
 	return resp, nil
+}
+
+// jsonContainers counts the objects and arrays of a JSON text (brackets outside
+// strings), stopping once past limit. It allocates nothing.
+func jsonContainers(b []byte, limit int) int {
+	n, inStr, esc := 0, false, false
+	for _, c := range b {
+		switch {
+		case esc:
+			esc = false
+		case inStr:
+			if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			if n++; n > limit {
+				return n
+			}
+		}
+	}
+	return n
 }
 
 func outboundFailure(err error) *ReadFailure {

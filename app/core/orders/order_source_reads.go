@@ -329,6 +329,12 @@ func (c *Service) ReadOrderSource(ctx context.Context, id int64, now time.Time, 
 	if !s.Enabled || !s.ChannelActive {
 		return ReadOutcome{Skipped: true}, nil
 	}
+	// Due again before the read starts, in its own write: a read that takes the
+	// process down is not repeated at every start.
+	next := now.Add(time.Duration(s.IntervalMinutes) * time.Minute)
+	if err := c.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.DeferOrderSource(ctx, s.ID, next) }); err != nil {
+		return ReadOutcome{}, err
+	}
 	rctx, cancel := context.WithTimeout(ctx, readTimeout)
 	defer cancel()
 	since := readSince(s, now)
@@ -338,7 +344,7 @@ func (c *Service) ReadOrderSource(ctx context.Context, id int64, now time.Time, 
 	}
 	res.report.Since = rfc3339(since)
 	out := ReadOutcome{Report: res.report}
-	fin := store.OrderSourceRead{LastRunAt: now, NextRunAt: now.Add(time.Duration(s.IntervalMinutes) * time.Minute)}
+	fin := store.OrderSourceRead{LastRunAt: now, NextRunAt: next}
 	run := store.OrderSourceRun{SourceID: s.ID, Platform: s.Platform, Channel: s.ChannelCode, Trigger: trigger,
 		StartedAt: now, Orders: res.report.Orders, Outcome: "ok"}
 	if rerr != nil {

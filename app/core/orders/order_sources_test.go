@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -583,5 +584,27 @@ func TestMagentoReads(t *testing.T) {
 	e.run(srcStart.Add(15 * time.Minute))
 	if q := m.OrderRequests()[0].Query; q.Get("searchCriteria[filter_groups][0][filters][0][value]") != "2026-06-01 09:50:00" {
 		t.Fatalf("second request %v", q)
+	}
+}
+
+// TestPageBombDueAgainFirst: a connection whose store answers a 19 MB page of empty
+// objects records answer_invalid, and it was due again before its page was
+// requested, so a read that ends the process is not repeated at every start.
+func TestPageBombDueAgainFirst(t *testing.T) {
+	e := newSrcEnv(t)
+	dueDuringRead := -1
+	srv := platformtest.StartTLS(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		due, _ := e.c.DB.Read().DueOrderSources(e.ctx, srcStart)
+		dueDuringRead = len(due)
+		platformtest.WriteRepeated(w, `[`, `{}`, true, 19<<20, `]`)
+	}), platformtest.WooHost)
+	e.c.Outbound = srv.Client
+	src := e.create(map[string]any{"platform": "woocommerce", "channel": "web-tr", "base_url": platformtest.WooBase + "/",
+		"consumer_key": "ck_1", "consumer_secret": "cs_1"})
+	if r := e.run(srcStart); r.Failed != 1 || dueDuringRead != 0 {
+		t.Fatalf("run %+v, due during the read: %d", r, dueDuringRead)
+	}
+	if v := e.source(src.ID); v.LastError == nil || *v.LastError != orders.FailAnswerInvalid {
+		t.Fatalf("connection: %+v", v)
 	}
 }
