@@ -3,6 +3,9 @@ package docs_test
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	stdjson "encoding/json"
 	"fmt"
 	"io"
@@ -202,6 +205,22 @@ func TestOpenAPIAnswers(t *testing.T) {
 		}
 		f.validate("GET", "/metrics", res)
 	}
+
+	// The WhatsApp webhook, mounted answering when WhatsApp is configured.
+	wenv := apptest.NewWith(t, cli.TestSurfaces, func(c *app.Config) {
+		c.WhatsApp = app.WhatsApp{PhoneNumberID: "1", AccessToken: "t", AppSecret: "s", VerifyToken: "v", InviteTemplate: "i"}
+	})
+	res = wenv.Do("GET", "/v1/messaging/whatsapp?hub.mode=subscribe&hub.verify_token=v&hub.challenge=42", nil, nil)
+	f.validate("GET", "/v1/messaging/whatsapp", res)
+	res = wenv.Do("GET", "/v1/messaging/whatsapp?hub.mode=subscribe&hub.verify_token=w&hub.challenge=42", nil, nil)
+	f.validate("GET", "/v1/messaging/whatsapp", res)
+	hook := `{"object":"whatsapp_business_account","entry":[]}`
+	mac := hmac.New(sha256.New, []byte("s"))
+	mac.Write([]byte(hook))
+	res = wenv.Do("POST", "/v1/messaging/whatsapp", hook, map[string]string{"X-Hub-Signature-256": "sha256=" + hex.EncodeToString(mac.Sum(nil))})
+	f.validate("POST", "/v1/messaging/whatsapp", res)
+	res = wenv.Do("POST", "/v1/messaging/whatsapp", hook, nil)
+	f.validate("POST", "/v1/messaging/whatsapp", res)
 
 	f.writes(server, site, api)
 	f.covered()

@@ -253,7 +253,7 @@ func adminOps() []op {
 		a("GET", "/admin/v1/invites", "Invitations", append([]param{q("sent", "1: only emailed invitations.", str())}, listQuery...), nil, listAnswer("Invitations and counters.", anyObj()), "400 invalid / channel"),
 		a("POST", "/admin/v1/invites/retry", "Queue failed invitations again (write)", nil, json(obj(map[string]any{"ids": map[string]any{"type": "array", "maxItems": 500, "items": str()}, "channel": str()})),
 			okJSON(200, "Counts.", obj(map[string]any{"queued": integer(), "expired": integer()}, "queued", "expired")), "400 invalid / ids", "400 invalid / channel"),
-		a("GET", "/admin/v1/send-logs", "Message log", append([]param{q("channel_kind", "email or webhook.", enum("email", "webhook"))}, listQuery...), nil, listAnswer("Rows and counters.", anyObj()), "400 invalid / channel"),
+		a("GET", "/admin/v1/send-logs", "Message log", append([]param{q("channel_kind", "email, webhook, or whatsapp once it is configured; whatsapp rows carry provider_status.", enum("email", "webhook", "whatsapp"))}, listQuery...), nil, listAnswer("Rows and counters.", anyObj()), "400 invalid / channel"),
 		a("POST", "/admin/v1/opt-outs/check", "Look up opt-outs of up to 1000 addresses", nil, json(obj(map[string]any{"addresses": map[string]any{"type": "array", "maxItems": 1000, "items": str()}}, "addresses")),
 			okJSON(200, "Opted-out rows.", obj(map[string]any{"opted_out": arr(anyObj())}, "opted_out")), "400 invalid / addresses_required", "400 invalid / addresses"),
 		a("GET", "/admin/v1/opt-outs/export", "Download the opt-out list (export)", []param{file}, nil, okType(200, "File (csv default, xlsx, json).", fileTypes), "400 invalid / format"),
