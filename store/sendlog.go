@@ -175,25 +175,51 @@ func (q *Tx) SetProviderStatus(ctx context.Context, messageID, status, reason st
 	return id, nil
 }
 
-// SendFiguresByRoute counts the attempts of the message log by route and status
-// (the overview's and the metrics' delivery figures).
-func (q *Q) SendFiguresByRoute(ctx context.Context) (map[string]map[string]int, error) {
-	rows, err := q.c.QueryContext(ctx, `SELECT channel_kind, status, count(*) FROM send_logs GROUP BY 1, 2`)
+// RouteFigures are the message-log attempts of one route: by status, and for
+// WhatsApp messages the provider's last status (delivered counts read ones too).
+type RouteFigures struct {
+	Sent      int `json:"sent"`
+	Retry     int `json:"retry"`
+	Failed    int `json:"failed"`
+	Delivered int `json:"delivered"`
+	Read      int `json:"read"`
+}
+
+// SendFiguresByRoute counts the attempts of the message log made in [from, to) of
+// one channel (0: all) by route (the overview's and the metrics' delivery
+// figures). The time range keeps the scan on send_logs_at.
+func (q *Q) SendFiguresByRoute(ctx context.Context, channelID int64, from, to time.Time) (map[string]RouteFigures, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT s.channel_kind, s.status, s.provider_status, count(*) FROM send_logs s
+		JOIN invitations i ON i.id = s.invitation_id
+		WHERE s.at >= ? AND s.at < ? AND (? = 0 OR i.channel_id = ?) GROUP BY 1, 2, 3`, Ms(from), Ms(to), channelID, channelID)
 	if err != nil {
 		return nil, translate(err)
 	}
 	defer rows.Close()
-	out := map[string]map[string]int{}
+	out := map[string]RouteFigures{}
 	for rows.Next() {
-		var kind, status string
+		var kind, status, provider string
 		var n int
-		if err := rows.Scan(&kind, &status, &n); err != nil {
+		if err := rows.Scan(&kind, &status, &provider, &n); err != nil {
 			return nil, translate(err)
 		}
-		if out[kind] == nil {
-			out[kind] = map[string]int{}
+		f := out[kind]
+		switch status {
+		case "sent":
+			f.Sent += n
+		case "retry":
+			f.Retry += n
+		case "failed":
+			f.Failed += n
 		}
-		out[kind][status] = n
+		switch provider {
+		case "read":
+			f.Read += n
+			f.Delivered += n
+		case "delivered":
+			f.Delivered += n
+		}
+		out[kind] = f
 	}
 	return out, translate(rows.Err())
 }

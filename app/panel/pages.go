@@ -515,7 +515,7 @@ func (h *Handler) handleSettings(w http.ResponseWriter, r *http.Request, a *core
 var (
 	settingsText   = []string{"time_zone", "send_window", "publishing_method", "reply_tone", "invite_delivery", "reminder_delivery", "webhook_url", "support_url", "sender_address"}
 	settingsNumber = []string{"invite_delay_days", "daily_limit", "reminder_after_days", "warning_limit"}
-	settingsBool   = []string{"questions_enabled"}
+	settingsBool   = []string{"questions_enabled", "whatsapp_fallback_email"}
 )
 
 // handleSettingsSave serves POST /panel/settings: the fields of the form that
@@ -564,4 +564,13 @@ func (h *Handler) handleSettingsSave(w http.ResponseWriter, r *http.Request, a *
 		return err
 	}
 	return back(w, r, "/panel/settings", "saved")
+}
+
+// handleWhatsAppTest serves POST /panel/settings/whatsapp-test: the invitation
+// template to the number typed (as POST /admin/v1/settings/whatsapp-test).
+func (h *Handler) handleWhatsAppTest(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	if _, err := h.Sending.SendWhatsAppTest(r.Context(), a, r.PostForm.Get("phone")); err != nil {
+		return err
+	}
+	return back(w, r, "/panel/settings", "whatsapp_test_sent")
 }

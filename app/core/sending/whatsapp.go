@@ -131,3 +131,51 @@ func (c *Service) RecordWhatsAppEvents(ctx context.Context, ev whatsapp.Events) 
 	})
 	return res, err
 }
+
+// WhatsAppTest is the answer of a test message.
+type WhatsAppTest struct {
+	Sent      bool   `json:"sent"`
+	To        string `json:"to"`
+	MessageID string `json:"message_id"`
+}
+
+// SendWhatsAppTest sends the invitation template to a number the user typed (local
+// form is completed with the first channel market that makes it valid), with the
+// brand, a sample product and the public address as parameters, in that channel's
+// language, and records it (whatsapp.test_sent). Errors: 400 invalid /
+// whatsapp_unavailable (not configured), invalid / phone, 502 whatsapp_failed /
+// <reason> (Meta's refusal, as in the message log).
+func (c *Service) SendWhatsAppTest(ctx context.Context, a *core.Actor, phone string) (WhatsAppTest, error) {
+	var out WhatsAppTest
+	if !c.WhatsApp.Enabled() {
+		return out, core.Invalid("whatsapp_unavailable")
+	}
+	chans, err := c.DB.Read().ListChannels(ctx)
+	if err != nil {
+		return out, err
+	}
+	lang, name := "en", ""
+	to := core.PhoneE164(phone, "")
+	for _, ch := range chans {
+		if to == "" {
+			if to = core.PhoneE164(phone, ch.Market); to != "" {
+				lang, name = ch.Language, core.BrandOf(ch)
+			}
+		} else if name == "" {
+			lang, name = ch.Language, core.BrandOf(ch)
+		}
+	}
+	if to == "" || len(phone) > core.MaxPhoneLen {
+		return out, core.Invalid("phone")
+	}
+	r := c.WhatsApp.Send(ctx, whatsapp.Message{To: to, Template: c.WhatsApp.Template(false), Language: lang,
+		BodyParams: []string{name, "—", c.PublicURL + "/"}})
+	if !r.OK {
+		return out, core.E(502, "whatsapp_failed", r.Reason)
+	}
+	out = WhatsAppTest{Sent: true, To: to, MessageID: r.MessageID}
+	err = c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		return c.Record(ctx, tx, a, "whatsapp.test_sent", "settings", "", map[string]any{"message_id": r.MessageID})
+	})
+	return out, err
+}
