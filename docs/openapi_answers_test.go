@@ -216,8 +216,8 @@ func TestOpenAPIAnswers(t *testing.T) {
 	})
 	wenv.Channel("web", "TR", "tr")
 	wenv.User(access.NewUser{Username: "wa", Email: "wa@shop.example", Role: "owner", Password: "Amber-Kettle-Lighthouse-42"})
-	in := wenv.Do("POST", "/admin/v1/session", map[string]any{"username": "wa", "password": "Amber-Kettle-Lighthouse-42"}, nil)
-	wpanel := map[string]string{"Cookie": cookieOf(t, in), "X-Service-CSRF": fmt.Sprint(in.JSON["csrf_token"])}
+	win := wenv.Do("POST", "/admin/v1/session", map[string]any{"username": "wa", "password": "Amber-Kettle-Lighthouse-42"}, nil)
+	wpanel := map[string]string{"Cookie": cookieOf(t, win), "X-Service-CSRF": fmt.Sprint(win.JSON["csrf_token"])}
 	for _, phone := range []string{"0532 123 45 67", "12"} {
 		res = wenv.Do("POST", "/admin/v1/settings/whatsapp-test", map[string]any{"phone": phone}, wpanel)
 		f.validate("POST", "/admin/v1/settings/whatsapp-test", res)
