@@ -14,6 +14,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/orders"
+	"reviewd/app/core/privacy"
 	"reviewd/app/core/sending"
 	"reviewd/app/sendtest"
 	"reviewd/store"
@@ -298,5 +299,26 @@ func TestWhatsAppOffKeepsV1(t *testing.T) {
 	view, _ = w.env.App.Brand.SettingsOf(w.ctx)
 	if strings.Join(view.Deliveries, ",") != "email,webhook,whatsapp" || view.WhatsAppFallbackEmail == nil || !*view.WhatsAppFallbackEmail {
 		t.Fatalf("configured settings = %+v", view)
+	}
+}
+
+// TestPhoneErasureRequest: a deletion request opened with a phone number (in local
+// form) pseudonymises the orders that carry that number.
+func TestPhoneErasureRequest(t *testing.T) {
+	e := newSendEnv(t)
+	e.order("X-1", "x1@mail.example", time.Time{}, withPhone("+90 532 123 45 67"))
+	e.order("X-2", "x2@mail.example", time.Time{}, withPhone("0532 765 43 21"))
+	req, err := e.env.App.Privacy.Open(e.ctx, owner(), privacy.NewRequest{Kind: privacy.KindErasure, Identifier: "0532 123 45 67"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.env.App.Privacy.Complete(e.ctx, owner(), req.ID, privacy.CompleteInput{}); err != nil {
+		t.Fatal(err)
+	}
+	if o := e.orderOf("X-1"); !o.Erased() || !strings.HasPrefix(o.CustomerPhone, "erased:") || !strings.HasPrefix(o.CustomerEmail, "erased:") {
+		t.Fatalf("X-1 after the request: %+v", o)
+	}
+	if o := e.orderOf("X-2"); o.Erased() || o.CustomerPhone != "+905327654321" {
+		t.Fatalf("X-2 touched: %+v", o)
 	}
 }
