@@ -155,7 +155,7 @@ func (q *Q) SendLogCounts(ctx context.Context, f SendLogFilter) (map[string]int,
 // SetProviderStatus records a provider status event of the message with
 // messageID (a WhatsApp wamid): the status moves forward only (sent, delivered,
 // read; failed wins over all), so events that arrive out of order do not undo a
-// later one. reason, when set, replaces the row's error. It reports the row's id
+// later one; read marks the invitation opened. reason, when set, replaces the row's error. It reports the row's id
 // (0 when no message has that id).
 func (q *Tx) SetProviderStatus(ctx context.Context, messageID, status, reason string, at time.Time) (int64, error) {
 	var id int64
@@ -171,6 +171,16 @@ func (q *Tx) SetProviderStatus(ctx context.Context, messageID, status, reason st
 	}
 	if err != nil {
 		return 0, fmt.Errorf("store: set provider status: %w", translate(err))
+	}
+	if status == "read" {
+		// A read WhatsApp message counts as an opened invitation in the funnel, as
+		// an "opened" mail event does (trigger invite_marks_opened).
+		if _, err := q.c.ExecContext(ctx, `INSERT INTO invite_marks (invitation_id, opened)
+			SELECT coalesce(i.parent_id, i.id), 1 FROM send_logs s JOIN invitations i ON i.id = s.invitation_id
+			WHERE s.id = ? AND i.kind IN ('invitation', 'reminder')
+			ON CONFLICT (invitation_id) DO UPDATE SET opened = 1`, id); err != nil {
+			return 0, fmt.Errorf("store: mark read: %w", translate(err))
+		}
 	}
 	return id, nil
 }

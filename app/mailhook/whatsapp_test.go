@@ -158,6 +158,13 @@ func TestWhatsAppStatusEvents(t *testing.T) {
 	if second["provider_status"] != "failed" || second["error"] != "undeliverable: 131026" {
 		t.Fatalf("second row: %v", second)
 	}
+	// The read message counts as an opened invitation in the funnel.
+	day := h.env.Clock.T.Format("2006-01-02")
+	res = h.env.Do("GET", "/admin/v1/metrics?from="+day+"&to="+day, nil, map[string]string{"Authorization": "Api-Key " + key})
+	funnel, _ := res.JSON["invitations"].(map[string]any)
+	if res.Status != 200 || funnel["sent"] != float64(2) || funnel["opened"] != float64(1) {
+		t.Fatalf("metrics: %s", res)
+	}
 }
 
 // inviteByPhone ingests an order with a phone delivered at delivered and runs the
