@@ -321,4 +321,18 @@ func TestPhoneErasureRequest(t *testing.T) {
 	if o := e.orderOf("X-2"); o.Erased() || o.CustomerPhone != "+905327654321" {
 		t.Fatalf("X-2 touched: %+v", o)
 	}
+
+	// An access request by phone copies the order with its phone.
+	acc, err := e.env.App.Privacy.Open(e.ctx, owner(), privacy.NewRequest{Kind: privacy.KindAccess, Identifier: "+90 532 765 43 21"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.env.App.Privacy.Complete(e.ctx, owner(), acc.ID, privacy.CompleteInput{}); err != nil {
+		t.Fatal(err)
+	}
+	cp, _, err := e.env.App.Privacy.CopyRequest(e.ctx, owner(), acc.ID, privacy.CopyInput{Identifier: "+90 532 765 43 21"})
+	if err != nil || len(cp.Export.Orders) != 1 || cp.Export.Orders[0].OrderReference != "X-2" ||
+		cp.Export.Orders[0].CustomerPhone != "+905327654321" {
+		t.Fatalf("copy = %+v, %v", cp.Export, err)
+	}
 }
