@@ -49,6 +49,9 @@ func (h *Handler) handleWhatsAppEvents(w http.ResponseWriter, r *http.Request) e
 	if h.WhatsApp.AppSecret == "" {
 		return core.ErrNotFound
 	}
+	if r.Header.Get("X-Hub-Signature-256") == "" {
+		return core.SignatureError("signature_invalid") // unsigned: refused before the body is read
+	}
 	raw, err := web.ReadBody(r, whatsapp.MaxEventBytes)
 	if err != nil {
 		return err

@@ -113,6 +113,7 @@ func TestWhatsAppSignature(t *testing.T) {
 			t.Fatalf("%s: a refused body opted the number out", name)
 		}
 	}
+	apptest.Expect(t, h.hub("", ""), 401, "signature_refused / signature_invalid")
 	res := h.hub(body, hubSign(appSecret, body))
 	if res.Status != 200 || !h.optedOut("+905321234567") {
 		t.Fatalf("signed stop: %s", res)
