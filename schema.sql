@@ -1612,3 +1612,65 @@ CREATE TABLE transparency_log (
 	id INTEGER PRIMARY KEY CHECK (id = 1),
 	origin TEXT NOT NULL -- the checkpoints' origin line and the key's name, fixed at first use
 );
+
+-- Messaging-app invitations (WhatsApp): the customer's phone of an order (E.164,
+-- pseudonymised with the other customer fields), the message log and the opt-out
+-- list take channel_kind whatsapp (both tables are rebuilt for their CHECK; the
+-- mail events keep their send-log links), and a message log row keeps the
+-- provider's last status.
+ALTER TABLE orders ADD COLUMN customer_phone TEXT NOT NULL DEFAULT '';
+CREATE TABLE send_logs_v19 (
+	id               INTEGER PRIMARY KEY,
+	invitation_id    INTEGER NOT NULL REFERENCES invitations(id) ON DELETE CASCADE,
+	channel_kind     TEXT NOT NULL CHECK (channel_kind IN ('email', 'webhook', 'whatsapp')),
+	recipient        TEXT NOT NULL DEFAULT '',
+	recipient_erased INTEGER NOT NULL DEFAULT 0,
+	subject          TEXT NOT NULL DEFAULT '',
+	event_id         TEXT NOT NULL,
+	message_id       TEXT NOT NULL DEFAULT '',
+	status           TEXT NOT NULL CHECK (status IN ('sent', 'retry', 'failed')),
+	error            TEXT NOT NULL DEFAULT '',
+	attempt          INTEGER NOT NULL,
+	at               INTEGER NOT NULL,
+	provider_status  TEXT NOT NULL DEFAULT '', -- last status event of the provider: sent, delivered, read, failed
+	provider_status_at INTEGER
+);
+INSERT INTO send_logs_v19 (id, invitation_id, channel_kind, recipient, recipient_erased, subject, event_id, message_id,
+	status, error, attempt, at)
+SELECT id, invitation_id, channel_kind, recipient, recipient_erased, subject, event_id, message_id, status, error, attempt, at
+FROM send_logs;
+-- Dropping send_logs sets mail_events.send_log_id to NULL (foreign keys are on
+-- during the upgrade); the links are kept aside and put back.
+CREATE TEMP TABLE mail_event_links_v19 AS SELECT id, send_log_id FROM mail_events WHERE send_log_id IS NOT NULL;
+DROP TRIGGER invite_marks_opened;
+DROP TABLE send_logs;
+ALTER TABLE send_logs_v19 RENAME TO send_logs;
+UPDATE mail_events SET send_log_id = (SELECT k.send_log_id FROM mail_event_links_v19 k WHERE k.id = mail_events.id)
+WHERE id IN (SELECT id FROM mail_event_links_v19);
+DROP TABLE mail_event_links_v19;
+CREATE INDEX send_logs_invitation ON send_logs(invitation_id);
+CREATE INDEX send_logs_event ON send_logs(event_id);
+CREATE INDEX send_logs_message ON send_logs(message_id) WHERE message_id != '';
+CREATE INDEX send_logs_recipient ON send_logs(recipient COLLATE NOCASE, at);
+CREATE INDEX send_logs_at ON send_logs(at);
+CREATE TRIGGER invite_marks_opened AFTER INSERT ON mail_events WHEN NEW.type = 'opened' AND NEW.send_log_id IS NOT NULL BEGIN
+	INSERT INTO invite_marks (invitation_id, opened)
+	SELECT coalesce(i.parent_id, i.id), 1 FROM send_logs s JOIN invitations i ON i.id = s.invitation_id
+	WHERE s.id = NEW.send_log_id AND i.kind IN ('invitation', 'reminder')
+	ON CONFLICT (invitation_id) DO UPDATE SET opened = 1;
+END;
+-- Phone rows hold the E.164 number in address.
+CREATE TABLE opt_outs_v19 (
+	id           INTEGER PRIMARY KEY,
+	address      TEXT NOT NULL UNIQUE,
+	channel_kind TEXT NOT NULL CHECK (channel_kind IN ('email', 'webhook', 'whatsapp')),
+	reason       TEXT NOT NULL,
+	source       TEXT NOT NULL DEFAULT '',
+	created_at   INTEGER NOT NULL
+);
+INSERT INTO opt_outs_v19 SELECT id, address, channel_kind, reason, source, created_at FROM opt_outs;
+DROP TABLE opt_outs;
+ALTER TABLE opt_outs_v19 RENAME TO opt_outs;
+-- A personal-data request names a phone by its last ten digits (local and
+-- international forms share them); only orders with a phone are indexed.
+CREATE INDEX orders_customer_phone ON orders(substr(customer_phone, -10)) WHERE customer_phone != '';

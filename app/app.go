@@ -34,6 +34,7 @@ import (
 	"reviewd/app/platform/magento"
 	"reviewd/app/platform/shopify"
 	"reviewd/app/platform/woocommerce"
+	"reviewd/app/whatsapp"
 	"reviewd/store"
 )
 
@@ -111,6 +112,9 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		return nil, fmt.Errorf("app: media store: %w", err)
 	}
 	d.Reviews.Media, d.Exports.Media = ms, ms
+	w := cfg.WhatsApp
+	d.SetWhatsApp(whatsapp.Config{PhoneNumberID: w.PhoneNumberID, AccessToken: w.AccessToken, AppSecret: w.AppSecret,
+		VerifyToken: w.VerifyToken, APIURL: w.APIURL, InviteTemplate: w.InviteTemplate, ReminderTemplate: w.ReminderTemplate}, out)
 	d.Read.MediaPublicURL = cfg.Media.PublicURL
 	d.Channels.DNS = channels.NewResolver(cfg.DNS.Server)
 	if db.UpgradedFrom > 0 && db.UpgradedFrom < store.ReadModelVersion {
@@ -232,6 +236,13 @@ func (d Domain) SetMailer(m *mail.Mailer) { d.Sending.Mailer, d.QA.Mailer, d.Acc
 func (d Domain) SetOutbound(o *outbound.Client) {
 	d.Sending.Outbound, d.Orders.Outbound, d.Channels.Outbound, d.Read.Outbound = o, o, o, o
 	d.Catalogue.Outbound, d.Marketplace.Outbound = o, o
+}
+
+// SetWhatsApp turns the WhatsApp route on (or off, for a cfg that is not
+// Configured): the sending service gets its client and the settings offer it.
+func (d Domain) SetWhatsApp(cfg whatsapp.Config, o *outbound.Client) {
+	d.Sending.WhatsApp = whatsapp.New(cfg, o)
+	d.Brand.WhatsApp = d.Sending.WhatsApp.Enabled()
 }
 
 // SetScanner replaces the upload scanner.

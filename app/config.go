@@ -13,6 +13,7 @@ import (
 
 	"reviewd/app/media"
 	"reviewd/app/replica"
+	"reviewd/app/whatsapp"
 )
 
 // Config is every key of config.example.yaml.
@@ -33,6 +34,20 @@ type Config struct {
 	Replica replica.Config `mapstructure:"replica"`
 	// Media says where photos and videos are kept (media.* keys).
 	Media media.Config `mapstructure:"media"`
+	// WhatsApp is the messaging-app route of invitations (whatsapp.* keys).
+	WhatsApp WhatsApp `mapstructure:"whatsapp"`
+}
+
+// WhatsApp configures invitations by WhatsApp (Business Platform Cloud API). The
+// route is offered once phone_number_id, access_token and invite_template are set.
+type WhatsApp struct {
+	PhoneNumberID    string `mapstructure:"phone_number_id"`
+	AccessToken      string `mapstructure:"access_token"`
+	AppSecret        string `mapstructure:"app_secret"`
+	VerifyToken      string `mapstructure:"verify_token"`
+	APIURL           string `mapstructure:"api_url"`
+	InviteTemplate   string `mapstructure:"invite_template"`
+	ReminderTemplate string `mapstructure:"reminder_template"`
 }
 
 // SMTP is the outgoing mail server; no host means e-mail sending is off.
@@ -126,6 +141,13 @@ func Defaults(v *viper.Viper) {
 	v.SetDefault("media.s3.secret_key", "")
 	v.SetDefault("media.s3.path_style", false)
 	v.SetDefault("media.s3.prefix", "")
+	v.SetDefault("whatsapp.phone_number_id", "")
+	v.SetDefault("whatsapp.access_token", "")
+	v.SetDefault("whatsapp.app_secret", "")
+	v.SetDefault("whatsapp.verify_token", "")
+	v.SetDefault("whatsapp.api_url", whatsapp.DefaultAPIURL)
+	v.SetDefault("whatsapp.invite_template", "")
+	v.SetDefault("whatsapp.reminder_template", "")
 }
 
 func replicaDefaults(v *viper.Viper) {
@@ -193,6 +215,17 @@ func (c Config) Validate() error {
 	}
 	if c.SMTP.Host != "" && (c.SMTP.Port < 0 || c.SMTP.Port > 65535) {
 		errs = append(errs, fmt.Errorf("smtp.port: %d out of range", c.SMTP.Port))
+	}
+	if w := c.WhatsApp; w.PhoneNumberID != "" || w.AccessToken != "" || w.InviteTemplate != "" {
+		if w.PhoneNumberID == "" || w.AccessToken == "" || w.InviteTemplate == "" {
+			errs = append(errs, errors.New("whatsapp: phone_number_id, access_token and invite_template are needed together"))
+		}
+		if u, err := url.Parse(w.APIURL); err != nil || u.Scheme != "https" || u.Host == "" {
+			errs = append(errs, fmt.Errorf("whatsapp.api_url: %q is not an https address", w.APIURL))
+		}
+		if w.AppSecret == "" {
+			errs = append(errs, errors.New("whatsapp.app_secret: needed to check incoming events"))
+		}
 	}
 	if a := c.Clamd.Address; a != "" && !strings.HasPrefix(a, "unix:") && !strings.HasPrefix(a, "tcp:") {
 		errs = append(errs, fmt.Errorf("clamd.address: %q must start with unix: or tcp:", a))

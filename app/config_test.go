@@ -251,3 +251,49 @@ func TestConfigDNSServer(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigWhatsApp: the whatsapp.* keys; the access token comes from
+// REVIEWD_WHATSAPP_ACCESS_TOKEN; the sender keys come together, with an https API
+// address and an app secret.
+func TestConfigWhatsApp(t *testing.T) {
+	t.Setenv("REVIEWD_WHATSAPP_ACCESS_TOKEN", "EAAG-from-env")
+	full := map[string]string{"whatsapp.phone_number_id": "1065550001", "whatsapp.invite_template": "review_invite",
+		"whatsapp.app_secret": "s"}
+	with := func(extra map[string]string) map[string]string {
+		m := map[string]string{}
+		for k, v := range full {
+			m[k] = v
+		}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	for _, c := range []struct {
+		name  string
+		flags map[string]string
+		want  string
+	}{
+		{"off", nil, ""},
+		{"configured", full, ""},
+		{"no template", with(map[string]string{"whatsapp.invite_template": ""}), "whatsapp: phone_number_id, access_token and invite_template"},
+		{"plain http", with(map[string]string{"whatsapp.api_url": "http://graph.example/v25.0"}), "whatsapp.api_url"},
+		{"no app secret", with(map[string]string{"whatsapp.app_secret": ""}), "whatsapp.app_secret"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.flags == nil {
+				t.Setenv("REVIEWD_WHATSAPP_ACCESS_TOKEN", "")
+			}
+			cfg, err := load(t, "", c.flags)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Fatalf("error %v, want %q", err, c.want)
+			}
+			if err == nil && c.flags != nil && (cfg.WhatsApp.AccessToken != "EAAG-from-env" || cfg.WhatsApp.APIURL != "https://graph.facebook.com/v25.0") {
+				t.Fatalf("whatsapp = %+v", cfg.WhatsApp)
+			}
+		})
+	}
+}

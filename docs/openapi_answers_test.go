@@ -3,6 +3,9 @@ package docs_test
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	stdjson "encoding/json"
 	"fmt"
 	"io"
@@ -22,6 +25,7 @@ import (
 	"reviewd/app/cli"
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/sendtest"
 	"reviewd/docs"
 )
 
@@ -202,6 +206,41 @@ func TestOpenAPIAnswers(t *testing.T) {
 		}
 		f.validate("GET", "/metrics", res)
 	}
+
+	// The WhatsApp webhook, mounted answering when WhatsApp is configured.
+	graph := sendtest.StartGraph(t)
+	wenv := apptest.NewWith(t, cli.TestSurfaces, func(c *app.Config) {
+		c.Outbound = app.Outbound{Resolve: []string{graph.Resolve}, CAFile: graph.CAFile}
+		c.WhatsApp = app.WhatsApp{PhoneNumberID: "1", AccessToken: "t", AppSecret: "s", VerifyToken: "v", InviteTemplate: "i",
+			APIURL: sendtest.GraphURL}
+	})
+	wenv.Channel("web", "TR", "tr")
+	wenv.User(access.NewUser{Username: "wa", Email: "wa@shop.example", Role: "owner", Password: "Amber-Kettle-Lighthouse-42"})
+	win := wenv.Do("POST", "/admin/v1/session", map[string]any{"username": "wa", "password": "Amber-Kettle-Lighthouse-42"}, nil)
+	wpanel := map[string]string{"Cookie": cookieOf(t, win), "X-Service-CSRF": fmt.Sprint(win.JSON["csrf_token"])}
+	for _, phone := range []string{"0532 123 45 67", "12"} {
+		res = wenv.Do("POST", "/admin/v1/settings/whatsapp-test", map[string]any{"phone": phone}, wpanel)
+		f.validate("POST", "/admin/v1/settings/whatsapp-test", res)
+	}
+	wapi := map[string]string{"Authorization": "Api-Key " + wenv.Key("api", "", "read")}
+	for _, p := range []string{"/admin/v1/metrics", "/admin/v1/overview"} {
+		res = wenv.Do("GET", p, nil, wapi)
+		if res.JSON["deliveries"] == nil {
+			t.Fatalf("%s: no deliveries with WhatsApp configured: %s", p, res)
+		}
+		f.validate("GET", p, res)
+	}
+	res = wenv.Do("GET", "/v1/messaging/whatsapp?hub.mode=subscribe&hub.verify_token=v&hub.challenge=42", nil, nil)
+	f.validate("GET", "/v1/messaging/whatsapp", res)
+	res = wenv.Do("GET", "/v1/messaging/whatsapp?hub.mode=subscribe&hub.verify_token=w&hub.challenge=42", nil, nil)
+	f.validate("GET", "/v1/messaging/whatsapp", res)
+	hook := `{"object":"whatsapp_business_account","entry":[]}`
+	mac := hmac.New(sha256.New, []byte("s"))
+	mac.Write([]byte(hook))
+	res = wenv.Do("POST", "/v1/messaging/whatsapp", hook, map[string]string{"X-Hub-Signature-256": "sha256=" + hex.EncodeToString(mac.Sum(nil))})
+	f.validate("POST", "/v1/messaging/whatsapp", res)
+	res = wenv.Do("POST", "/v1/messaging/whatsapp", hook, nil)
+	f.validate("POST", "/v1/messaging/whatsapp", res)
 
 	f.writes(server, site, api)
 	f.covered()

@@ -28,10 +28,13 @@ func figuresOps() []op {
 	moderation := obj(map[string]any{"decided": integer(), "average_hours": nullable(num), "within_24h": num, "waiting": integer(),
 		"waiting_over_48h": integer(), "oldest_waiting_at": nullable(dt)}, "decided", "average_hours", "within_24h", "waiting",
 		"waiting_over_48h", "oldest_waiting_at")
+	route := obj(map[string]any{"sent": integer(), "retry": integer(), "failed": integer(), "delivered": integer(), "read": integer()},
+		"sent", "retry", "failed", "delivered", "read")
+	deliveries := obj(map[string]any{"email": route, "webhook": route, "whatsapp": route}, "email", "webhook", "whatsapp")
 	metrics := obj(map[string]any{"channel": str(), "from": date, "to": date, "period": enum("day", "week", "month"), "time_zone": str(),
 		"reviews": totals, "series": arr(point), "distribution": obj(map[string]any{"1": integer(), "2": integer(), "3": integer(),
 			"4": integer(), "5": integer()}, "1", "2", "3", "4", "5"),
-		"invitations": funnel, "moderation": moderation, "photo_share": num, "as_of": dt},
+		"invitations": funnel, "moderation": moderation, "photo_share": num, "as_of": dt, "deliveries": deliveries},
 		"channel", "from", "to", "period", "time_zone", "reviews", "series", "distribution", "invitations", "moderation", "photo_share")
 	figure := obj(map[string]any{"from": date, "to": date, "received": integer(), "published": integer(), "average": nullable(num),
 		"photo_share": num, "conversion": num}, "from", "to", "received", "published", "average", "photo_share", "conversion")
@@ -46,7 +49,7 @@ func figuresOps() []op {
 	attention := obj(map[string]any{"kind": enum("moderation_slow", "marketplace_held", "marketplace_failed"), "count": integer(),
 		"at": nullable(dt)}, "kind", "count", "at")
 	overview := obj(map[string]any{"sites": arr(site), "attention": arr(attention), "mode": enum("automatic", "hybrid", "manual"),
-		"mode_overrides": integer(), "window_days": integer()}, "sites", "attention", "mode", "mode_overrides")
+		"mode_overrides": integer(), "window_days": integer(), "deliveries": deliveries}, "sites", "attention", "mode", "mode_overrides")
 	return []op{
 		panelOp("GET", "/admin/v1/review-feeds", "Product-review feed definitions with their secret addresses (change-settings)", nil,
 			okJSON(200, "The feeds.", obj(map[string]any{"items": arr(feed)}, "items"))),

@@ -232,5 +232,16 @@ func mailOps() []op {
 			query: []param{qreq("t", "Sealed stop token from the message.", str()), pLang},
 			ok:    []answer{okType(200, "Confirmation (HTML for a browser form, empty for one-click).", "text/html")},
 			errs:  []string{"400 invalid / t", "429 rate_limited"}, errHTML: true},
+		{method: "GET", path: "/v1/messaging/whatsapp", tag: "mail", summary: "WhatsApp webhook subscription handshake (404 without WhatsApp configured)",
+			query: []param{qreq("hub.mode", "subscribe.", str()), qreq("hub.verify_token", "whatsapp.verify_token.", str()),
+				qreq("hub.challenge", "Echoed back.", strMax(256))},
+			ok:   []answer{okType(200, "hub.challenge as plain text.", "text/plain")},
+			errs: []string{"400 invalid / hub.challenge", "403 forbidden / verify_token_invalid", "404 not_found"}},
+		{method: "POST", path: "/v1/messaging/whatsapp", tag: "mail", summary: "WhatsApp status events and incoming messages (a stop word opts the number out), signed by Meta",
+			headers: []param{{name: "X-Hub-Signature-256", desc: "sha256=<hex HMAC-SHA256 of the raw body with whatsapp.app_secret>.", required: true, schema: str()}},
+			body:    &body{ctype: "application/json", schema: obj(map[string]any{"object": str(), "entry": arr(anyObj())}, "entry")},
+			ok: []answer{okJSON(200, "Counts.", obj(map[string]any{"statuses": integer(), "matched": integer(), "messages": integer(),
+				"opted_out": integer()}, "statuses", "matched", "messages", "opted_out"))},
+			errs: cat(errBody, []string{"401 signature_refused / signature_invalid", "404 not_found"})},
 	}
 }

@@ -53,8 +53,8 @@ func adminSchemas() map[string]any {
 		"SecondStep": obj(map[string]any{"enabled": boolean(), "pending": boolean()}, "enabled", "pending"),
 		"Settings": obj(map[string]any{
 			"time_zone": str(), "questions_enabled": boolean(), "reply_tone": str(), "ai_translation_enabled": boolean(), "ai_summary_enabled": boolean(),
-			"syndication_enabled": boolean(), "reminder_consent": str(), "deliveries": arr(enum("email", "webhook")), "invite_delivery": enum("email", "webhook"),
-			"reminder_delivery": enum("email", "webhook"), "webhook_url": str(), "support_url": str(), "sender_address": str(),
+			"syndication_enabled": boolean(), "reminder_consent": str(), "deliveries": arr(enum("email", "webhook", "whatsapp")), "invite_delivery": enum("email", "webhook", "whatsapp"),
+			"reminder_delivery": enum("email", "webhook", "whatsapp"), "whatsapp_fallback_email": boolean(), "webhook_url": str(), "support_url": str(), "sender_address": str(),
 			"invite_delay_days": integer(), "send_window": str(), "daily_limit": integer(), "reminder_after_days": integer(),
 			"publishing_method": enum("automatic", "hybrid", "manual"), "has_webhook_secret": boolean(),
 			"warning_limit": map[string]any{"type": "integer", "minimum": 0, "maximum": 100},

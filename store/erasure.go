@@ -21,6 +21,9 @@ type ErasureScan struct {
 	GiveUpBefore time.Time
 	AfterID      int64
 	Limit        int
+	// PhoneInvites: orders with a phone but no address can still be invited (the
+	// WhatsApp route is in use).
+	PhoneInvites bool
 }
 
 // ErasureCandidates lists orders of a channel that still hold customer data and
@@ -31,7 +34,7 @@ type ErasureScan struct {
 // a year old with nothing delivered and no invitation. Ids above AfterID, ascending.
 func (q *Q) ErasureCandidates(ctx context.Context, s ErasureScan) ([]Order, error) {
 	rows, err := q.c.QueryContext(ctx, `SELECT `+qOrderCols+` FROM orders o
-		WHERE o.id > ? AND o.channel_id = ? AND o.erased_at IS NULL AND (o.customer_email != '' OR o.customer_key != '')
+		WHERE o.id > ? AND o.channel_id = ? AND o.erased_at IS NULL AND (o.customer_email != '' OR o.customer_key != '' OR o.customer_phone != '')
 		  AND (
 		    ((EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.fulfilment_state = 'delivered' AND l.delivered_at IS NOT NULL)
 		      OR EXISTS (SELECT 1 FROM invitations i WHERE i.order_id = o.id AND i.kind != 'rejection' AND i.expires_at IS NOT NULL))
@@ -40,23 +43,23 @@ func (q *Q) ErasureCandidates(ctx context.Context, s ErasureScan) ([]Order, erro
 		     AND (o.placed_at <= ? OR NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id
 		                                          AND l.fulfilment_state NOT IN ('delivered', 'cancelled', 'returned'))))
 		    OR (o.placed_at <= ? AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.order_id = o.id AND i.kind != 'rejection')
-		        AND (o.customer_email = '' OR o.payment_state IN ('refunded', 'voided')
+		        AND ((o.customer_email = '' AND (? = 0 OR o.customer_phone = '')) OR o.payment_state IN ('refunded', 'voided')
 		             OR NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.fulfilment_state NOT IN ('cancelled', 'returned'))
 		             OR EXISTS (SELECT 1 FROM opt_outs x WHERE x.address = lower(o.customer_email))))
 		    OR (o.placed_at <= ? AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.order_id = o.id AND i.kind != 'rejection')
 		        AND NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.fulfilment_state = 'delivered'))
 		  )
 		ORDER BY o.id LIMIT ?`, s.AfterID, s.ChannelID, Ms(s.WindowStart), Ms(s.Now), Ms(s.GiveUpBefore),
-		Ms(s.UninvitedBefore), Ms(s.GiveUpBefore), s.Limit)
+		Ms(s.UninvitedBefore), s.PhoneInvites, Ms(s.GiveUpBefore), s.Limit)
 	return collect(rows, err, scanOrder)
 }
 
 // EraseOrderCustomer replaces the customer fields of an order with the given
 // pseudonyms and sets erased_at to q.Now. It reports false when the order was
 // erased already (nothing is changed then).
-func (q *Tx) EraseOrderCustomer(ctx context.Context, orderID int64, email, key string) (bool, error) {
-	res, err := q.c.ExecContext(ctx, `UPDATE orders SET customer_email = ?, customer_key = ?, erased_at = ?, updated_at = ?
-		WHERE id = ? AND erased_at IS NULL`, email, key, Ms(q.Now), Ms(q.Now), orderID)
+func (q *Tx) EraseOrderCustomer(ctx context.Context, orderID int64, email, key, phone string) (bool, error) {
+	res, err := q.c.ExecContext(ctx, `UPDATE orders SET customer_email = ?, customer_key = ?, customer_phone = ?, erased_at = ?,
+		updated_at = ? WHERE id = ? AND erased_at IS NULL`, email, key, phone, Ms(q.Now), Ms(q.Now), orderID)
 	if err != nil {
 		return false, fmt.Errorf("store: erase order customer: %w", translate(err))
 	}

@@ -100,17 +100,18 @@ func (q *Q) InvitationsOfOrder(ctx context.Context, orderID int64) ([]Invitation
 
 // OrdersAwaitingInvitation lists ids of orders that may be due a product
 // invitation: a line delivered in (deliveredAfter, deliveredBefore], a customer
-// address, not erased, paid or partially refunded, and no invitation yet. The
+// address (or, with phones, a customer phone), not erased, paid or partially refunded, and no invitation yet. The
 // caller decides with the reviewable rule. Ids above afterID, ascending, at most
 // limit. The delivery range keeps the scan to recent deliveries (partial index
 // order_lines_delivered).
-func (q *Q) OrdersAwaitingInvitation(ctx context.Context, deliveredAfter, deliveredBefore time.Time, afterID int64, limit int) ([]int64, error) {
+func (q *Q) OrdersAwaitingInvitation(ctx context.Context, deliveredAfter, deliveredBefore time.Time, afterID int64, limit int, phones bool) ([]int64, error) {
 	rows, err := q.c.QueryContext(ctx, `SELECT DISTINCT l.order_id FROM order_lines l
 		WHERE l.fulfilment_state = 'delivered' AND l.delivered_at > ? AND l.delivered_at <= ? AND l.order_id > ?
-		  AND EXISTS (SELECT 1 FROM orders o WHERE o.id = l.order_id AND o.customer_email != '' AND o.erased_at IS NULL
+		  AND EXISTS (SELECT 1 FROM orders o WHERE o.id = l.order_id AND (o.customer_email != '' OR (? AND o.customer_phone != ''))
+		              AND o.erased_at IS NULL
 		              AND o.payment_state IN ('paid', 'partially_refunded'))
 		  AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.order_id = l.order_id AND i.kind = 'invitation')
-		ORDER BY l.order_id LIMIT ?`, Ms(deliveredAfter), Ms(deliveredBefore), afterID, limit)
+		ORDER BY l.order_id LIMIT ?`, Ms(deliveredAfter), Ms(deliveredBefore), afterID, phones, limit)
 	return collectIDs(rows, err)
 }
 

@@ -17,9 +17,11 @@ type Order struct {
 	Language     string
 	PaymentState string
 	PlacedAt     time.Time
-	// CustomerEmail and CustomerKey hold pseudonyms once ErasedAt is set.
+	// CustomerEmail, CustomerKey and CustomerPhone hold pseudonyms once ErasedAt is
+	// set. CustomerPhone is E.164 (or empty).
 	CustomerEmail    string
 	CustomerKey      string
+	CustomerPhone    string
 	ErasedAt         time.Time
 	PaymentChangedAt time.Time
 	CreatedAt        time.Time
@@ -61,7 +63,7 @@ type Delivery struct {
 
 const (
 	qOrderCols = `id, channel_id, external_id, market, language, payment_state, placed_at, customer_email, customer_key,
-		erased_at, payment_changed_at, created_at, updated_at`
+		erased_at, payment_changed_at, created_at, updated_at, customer_phone`
 	qLineCols = `id, order_id, line_reference, variant_key, group_key, catalog_id, title, quantity, fulfilment_state,
 		delivered_at, state_changed_at, created_at, updated_at`
 	qDeliveryCols = `id, line_id, state, observed_at, source, confidence, created_at`
@@ -69,12 +71,13 @@ const (
 	// The customer fields of an erased order are never overwritten, whatever the
 	// caller passes; erased_at itself belongs to the erasure, not to a re-send.
 	qOrderUpsertHead = `INSERT INTO orders (channel_id, external_id, market, language, payment_state, placed_at,
-		customer_email, customer_key, payment_changed_at, created_at, updated_at) VALUES `
+		customer_email, customer_key, payment_changed_at, created_at, updated_at, customer_phone) VALUES `
 	qOrderUpsertTail = ` ON CONFLICT (external_id) DO UPDATE SET
 		channel_id = excluded.channel_id, market = excluded.market, language = excluded.language,
 		payment_state = excluded.payment_state, placed_at = excluded.placed_at,
 		customer_email = CASE WHEN orders.erased_at IS NULL THEN excluded.customer_email ELSE orders.customer_email END,
 		customer_key = CASE WHEN orders.erased_at IS NULL THEN excluded.customer_key ELSE orders.customer_key END,
+		customer_phone = CASE WHEN orders.erased_at IS NULL THEN excluded.customer_phone ELSE orders.customer_phone END,
 		payment_changed_at = excluded.payment_changed_at, updated_at = excluded.updated_at
 		RETURNING id, external_id, created_at`
 	qLineUpsertHead = `INSERT INTO order_lines (order_id, line_reference, variant_key, group_key, catalog_id, title, quantity,
@@ -100,7 +103,7 @@ func scanOrder(sc scanner) (Order, error) {
 	var placed, payChanged, created, updated int64
 	var erased sql.NullInt64
 	err := sc.Scan(&o.ID, &o.ChannelID, &o.ExternalID, &o.Market, &o.Language, &o.PaymentState, &placed,
-		&o.CustomerEmail, &o.CustomerKey, &erased, &payChanged, &created, &updated)
+		&o.CustomerEmail, &o.CustomerKey, &erased, &payChanged, &created, &updated, &o.CustomerPhone)
 	o.PlacedAt, o.PaymentChangedAt, o.CreatedAt, o.UpdatedAt = Time(placed), Time(payChanged), Time(created), Time(updated)
 	o.ErasedAt = NullTime(erased)
 	return o, translate(err)
@@ -243,7 +246,7 @@ func (q *Q) DeliveriesOfLine(ctx context.Context, lineID int64) ([]Delivery, err
 // Customer fields of erased orders are kept whatever is passed. Callers pass each
 // ExternalID once.
 func (q *Tx) UpsertOrders(ctx context.Context, orders []Order) ([]Order, error) {
-	const cols = 11
+	const cols = 12
 	out := append([]Order(nil), orders...)
 	pos := make(map[string]int, len(out))
 	for i, o := range out {
@@ -256,7 +259,7 @@ func (q *Tx) UpsertOrders(ctx context.Context, orders []Order) ([]Order, error) 
 		args := make([]any, 0, len(part)*cols)
 		for _, o := range part {
 			args = append(args, o.ChannelID, o.ExternalID, o.Market, o.Language, o.PaymentState, Ms(o.PlacedAt),
-				o.CustomerEmail, o.CustomerKey, Ms(o.PaymentChangedAt), now, now)
+				o.CustomerEmail, o.CustomerKey, Ms(o.PaymentChangedAt), now, now, o.CustomerPhone)
 		}
 		rows, err := q.c.QueryContext(ctx, qOrderUpsertHead+valuesList(len(part), cols)+qOrderUpsertTail, args...)
 		if err != nil {

@@ -220,7 +220,7 @@ func (q *Q) OrderForCheck(ctx context.Context, externalID string) (o Order, foun
 	var placed, payChanged, created, updated int64
 	var erased sql.NullInt64
 	err = row.Scan(&o.ID, &o.ChannelID, &o.ExternalID, &o.Market, &o.Language, &o.PaymentState, &placed,
-		&o.CustomerEmail, &o.CustomerKey, &erased, &payChanged, &created, &updated, &found)
+		&o.CustomerEmail, &o.CustomerKey, &erased, &payChanged, &created, &updated, &o.CustomerPhone, &found)
 	o.PlacedAt, o.PaymentChangedAt, o.CreatedAt, o.UpdatedAt = Time(placed), Time(payChanged), Time(created), Time(updated)
 	o.ErasedAt = NullTime(erased)
 	return o, found, translate(err)

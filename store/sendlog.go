@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -10,7 +12,7 @@ import (
 type SendLog struct {
 	ID              int64
 	InvitationID    int64
-	ChannelKind     string // email or webhook
+	ChannelKind     string // email, webhook or whatsapp
 	Recipient       string
 	RecipientErased bool
 	Subject         string
@@ -20,17 +22,20 @@ type SendLog struct {
 	Error           string
 	Attempt         int
 	At              time.Time
+	// ProviderStatus is the provider's last status of a WhatsApp message (sent,
+	// delivered, read, failed), from its webhook events.
+	ProviderStatus string
 }
 
 const qSendLogCols = `s.id, s.invitation_id, s.channel_kind, s.recipient, s.recipient_erased, s.subject, s.event_id, s.message_id,
-	s.status, s.error, s.attempt, s.at`
+	s.status, s.error, s.attempt, s.at, s.provider_status`
 
 func scanSendLog(sc scanner) (SendLog, error) {
 	var s SendLog
 	var erased int
 	var at int64
 	err := sc.Scan(&s.ID, &s.InvitationID, &s.ChannelKind, &s.Recipient, &erased, &s.Subject, &s.EventID, &s.MessageID,
-		&s.Status, &s.Error, &s.Attempt, &at)
+		&s.Status, &s.Error, &s.Attempt, &at, &s.ProviderStatus)
 	s.RecipientErased = erased == 1
 	s.At = Time(at)
 	return s, translate(err)
@@ -145,4 +150,86 @@ func (q *Q) ListSendLogs(ctx context.Context, f SendLogFilter) ([]SendLogRow, in
 func (q *Q) SendLogCounts(ctx context.Context, f SendLogFilter) (map[string]int, error) {
 	where, args := SendLogFilter{ChannelID: f.ChannelID, ChannelKind: f.ChannelKind}.where()
 	return q.countByKey(ctx, `SELECT s.status, count(*)`+qSendLogFrom+where+` GROUP BY s.status`, args)
+}
+
+// SetProviderStatus records a provider status event of the message with
+// messageID (a WhatsApp wamid): the status moves forward only (sent, delivered,
+// read; failed wins over all), so events that arrive out of order do not undo a
+// later one; read marks the invitation opened. reason, when set, replaces the row's error. It reports the row's id
+// (0 when no message has that id).
+func (q *Tx) SetProviderStatus(ctx context.Context, messageID, status, reason string, at time.Time) (int64, error) {
+	var id int64
+	err := q.c.QueryRowContext(ctx, `UPDATE send_logs SET provider_status = ?1, provider_status_at = ?2,
+		error = CASE WHEN ?3 != '' THEN ?3 ELSE error END
+		WHERE id = (SELECT id FROM send_logs WHERE message_id = ?4 AND message_id != '' AND channel_kind = 'whatsapp'
+		            ORDER BY id DESC LIMIT 1)
+		  AND (CASE ?1 WHEN 'failed' THEN 9 WHEN 'read' THEN 3 WHEN 'delivered' THEN 2 ELSE 1 END)
+		   >= (CASE provider_status WHEN 'failed' THEN 9 WHEN 'read' THEN 3 WHEN 'delivered' THEN 2 WHEN 'sent' THEN 1 ELSE 0 END)
+		RETURNING id`, status, Ms(at), reason, messageID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: set provider status: %w", translate(err))
+	}
+	if status == "read" {
+		// A read WhatsApp message counts as an opened invitation in the funnel, as
+		// an "opened" mail event does (trigger invite_marks_opened).
+		if _, err := q.c.ExecContext(ctx, `INSERT INTO invite_marks (invitation_id, opened)
+			SELECT coalesce(i.parent_id, i.id), 1 FROM send_logs s JOIN invitations i ON i.id = s.invitation_id
+			WHERE s.id = ? AND i.kind IN ('invitation', 'reminder')
+			ON CONFLICT (invitation_id) DO UPDATE SET opened = 1`, id); err != nil {
+			return 0, fmt.Errorf("store: mark read: %w", translate(err))
+		}
+	}
+	return id, nil
+}
+
+// RouteFigures are the message-log attempts of one route: by status, and for
+// WhatsApp messages the provider's last status (delivered counts read ones too).
+type RouteFigures struct {
+	Sent      int `json:"sent"`
+	Retry     int `json:"retry"`
+	Failed    int `json:"failed"`
+	Delivered int `json:"delivered"`
+	Read      int `json:"read"`
+}
+
+// SendFiguresByRoute counts the attempts of the message log made in [from, to) of
+// one channel (0: all) by route (the overview's and the metrics' delivery
+// figures). The time range keeps the scan on send_logs_at.
+func (q *Q) SendFiguresByRoute(ctx context.Context, channelID int64, from, to time.Time) (map[string]RouteFigures, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT s.channel_kind, s.status, s.provider_status, count(*) FROM send_logs s
+		JOIN invitations i ON i.id = s.invitation_id
+		WHERE s.at >= ? AND s.at < ? AND (? = 0 OR i.channel_id = ?) GROUP BY 1, 2, 3`, Ms(from), Ms(to), channelID, channelID)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	out := map[string]RouteFigures{}
+	for rows.Next() {
+		var kind, status, provider string
+		var n int
+		if err := rows.Scan(&kind, &status, &provider, &n); err != nil {
+			return nil, translate(err)
+		}
+		f := out[kind]
+		switch status {
+		case "sent":
+			f.Sent += n
+		case "retry":
+			f.Retry += n
+		case "failed":
+			f.Failed += n
+		}
+		switch provider {
+		case "read":
+			f.Read += n
+			f.Delivered += n
+		case "delivered":
+			f.Delivered += n
+		}
+		out[kind] = f
+	}
+	return out, translate(rows.Err())
 }

@@ -112,6 +112,23 @@ func (q *Q) OrdersOfCustomerEmail(ctx context.Context, email string) ([]Order, e
 	return collect(rows, err, scanOrder)
 }
 
+// OrdersOfCustomerPhone lists every order not erased yet whose customer phone
+// (E.164) ends in the ten digits last10 (a number's local and international forms
+// share them), oldest first. The partial index orders_customer_phone covers it.
+func (q *Q) OrdersOfCustomerPhone(ctx context.Context, last10 string) ([]Order, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qOrderCols+` FROM orders
+		WHERE substr(customer_phone, -10) = ? AND customer_phone != '' AND erased_at IS NULL ORDER BY id`, last10)
+	return collect(rows, err, scanOrder)
+}
+
+// OptOutsOfPhone lists the phone rows of the opt-out list whose number ends in the
+// ten digits last10.
+func (q *Q) OptOutsOfPhone(ctx context.Context, last10 string) ([]OptOut, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qOptOutCols+` FROM opt_outs
+		WHERE channel_kind = 'whatsapp' AND substr(address, -10) = ? ORDER BY id`, last10)
+	return collect(rows, err, scanOptOut)
+}
+
 // QuestionsOfAsker lists the questions asked with the address email (ignoring case)
 // that are not erased yet.
 func (q *Q) QuestionsOfAsker(ctx context.Context, email string) ([]Question, error) {

@@ -43,6 +43,7 @@ func (h *Handler) routes() []route {
 		{"GET", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsGet},
 		{"POST", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsUpdate},
 		{"POST", "/admin/v1/settings/webhook-secret", panelRefusesKey, core.PermWrite, h.handleWebhookSecretCreate},
+		{"POST", "/admin/v1/settings/whatsapp-test", panelRefusesKey, core.PermWrite, h.handleWhatsAppTest},
 		{"GET", "/admin/v1/invites", keyOrPanel, core.PermRead, h.handleInviteList},
 		{"POST", "/admin/v1/invites/retry", keyOrPanel, core.PermWrite, h.handleInviteRetry},
 		{"GET", "/admin/v1/send-logs", keyOrPanel, core.PermRead, h.handleSendLogList},

@@ -48,3 +48,19 @@ func (h *Handler) handleWebhookSecretCreate(w http.ResponseWriter, r *http.Reque
 	w.Header().Set("Cache-Control", "no-store")
 	return web.JSON(w, http.StatusCreated, map[string]any{"id": p.ID, "password": p.Secret})
 }
+
+// handleWhatsAppTest serves POST /admin/v1/settings/whatsapp-test: {"phone"} gets
+// the invitation template (panel session only).
+func (h *Handler) handleWhatsAppTest(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	var in struct {
+		Phone string `json:"phone"`
+	}
+	if err := web.DecodeJSON(r, 4<<10, web.ModeAPI, &in); err != nil {
+		return err
+	}
+	out, err := h.Sending.SendWhatsAppTest(r.Context(), a, in.Phone)
+	if err != nil {
+		return err
+	}
+	return web.JSON(w, http.StatusOK, out)
+}

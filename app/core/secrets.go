@@ -26,6 +26,8 @@ type Keyring struct {
 	ipKey  []byte
 	tokKey []byte
 	logKey []byte
+	// phoneKey keys the address_hash of phone rows on the opt-out list.
+	phoneKey []byte
 }
 
 // LoadMasterKey reads dataDir/secret.key, creating it (32 random bytes, mode 0600)
@@ -73,7 +75,8 @@ func NewKeyring(master []byte) (*Keyring, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Keyring{enc: gcm, ipKey: derive("ip-hash"), tokKey: derive("pseudonym"), logKey: derive("transparency-log")}, nil
+	return &Keyring{enc: gcm, ipKey: derive("ip-hash"), tokKey: derive("pseudonym"), logKey: derive("transparency-log"),
+		phoneKey: derive("phone-hash")}, nil
 }
 
 // LogKeySeed is the 32-byte seed of the transparency log's ed25519 signing key. It
@@ -114,6 +117,16 @@ func (k *Keyring) HashIP(ip string) string {
 	m := hmac.New(sha256.New, k.ipKey)
 	m.Write([]byte(ip))
 	return hex.EncodeToString(m.Sum(nil))[:32]
+}
+
+// PhoneHash is the address_hash of a phone number on the opt-out list: hex
+// HMAC-SHA-256 of the E.164 number under a key derived from the master key, so it
+// never matches the plain SHA-256 of e-mail rows and cannot be reversed by trying
+// every number without the key.
+func (k *Keyring) PhoneHash(e164 string) string {
+	m := hmac.New(sha256.New, k.phoneKey)
+	m.Write([]byte(e164))
+	return hex.EncodeToString(m.Sum(nil))
 }
 
 // Pseudonym is a keyed, stable replacement for a personal value.

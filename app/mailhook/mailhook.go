@@ -1,9 +1,10 @@
 // Package mailhook is the public mail surface: delivery events posted by mail
 // providers and by the brand's own mail system (spec 1, "Inbound email delivery
 // events"), and the stop link of every message (a confirmation page and the RFC
-// 8058 one-click POST). Handlers authenticate, parse with app/mailevents and call
-// one core method; rules live in app/core. It imports app/web, app/core and
-// app/mailevents only.
+// 8058 one-click POST), and the WhatsApp webhook (status events and stop words).
+// Handlers authenticate, parse with app/mailevents and call
+// one core method; rules live in app/core. It imports app/web, app/core,
+// app/mailevents and app/whatsapp only.
 package mailhook
 
 import (
@@ -30,6 +31,8 @@ type Handler struct {
 	Sending *sending.Service
 	Auth    *web.Auth
 	Limits  *web.Limits
+	// WhatsApp checks the WhatsApp webhook (empty: its routes answer 404).
+	WhatsApp WhatsAppHook
 }
 
 // Mount adds every route of the surface to the router.

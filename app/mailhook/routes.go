@@ -20,6 +20,9 @@ const (
 	accessCode
 	// stopToken routes carry the sealed token of one message's stop link.
 	stopToken
+	// hubSignature routes take Meta's X-Hub-Signature-256 under the app secret
+	// (the handshake: the verify token).
+	hubSignature
 )
 
 // routes is the audit table of the mail surface: method, path, callers (see
@@ -30,5 +33,7 @@ func (h *Handler) routes() []route {
 		{"POST", "/v1/mail-events/{provider}/{code}", accessCode, h.handleProviderEvents},
 		{"GET", "/v1/unsubscribe", stopToken, h.handleUnsubscribePage},
 		{"POST", "/v1/unsubscribe", stopToken, h.handleUnsubscribe},
+		{"GET", "/v1/messaging/whatsapp", hubSignature, h.handleWhatsAppHandshake},
+		{"POST", "/v1/messaging/whatsapp", hubSignature, h.handleWhatsAppEvents},
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
 	"reviewd/app/web"
+	"reviewd/store"
 )
 
 // listQuery reads page and q of a list page (the panel's page sizes are fixed).
@@ -78,6 +79,9 @@ type overviewData struct {
 	RatingTotal int
 	// Figures are the last 30 days against the 30 before (nil without Insights).
 	Figures *figures
+	// Deliveries are the message-log attempts per route of the overview's window
+	// (only with WhatsApp configured, as GET /admin/v1/overview).
+	Deliveries map[string]store.RouteFigures
 }
 
 // bars lays out vertical bars of values in a w x h chart (labels below).
@@ -163,6 +167,13 @@ func (h *Handler) handleOverview(w http.ResponseWriter, r *http.Request, a *core
 		[]string{v.T("funnel_created"), v.T("funnel_sent"), v.T("funnel_reviewed")}, 260)
 	if d.Figures, err = h.figures(ctx); err != nil {
 		return err
+	}
+	if h.Insights != nil {
+		ov, err := h.Insights.Overview(ctx, "")
+		if err != nil {
+			return err
+		}
+		d.Deliveries = ov.Deliveries
 	}
 
 	ratings := make([]int, 5)
@@ -515,7 +526,7 @@ func (h *Handler) handleSettings(w http.ResponseWriter, r *http.Request, a *core
 var (
 	settingsText   = []string{"time_zone", "send_window", "publishing_method", "reply_tone", "invite_delivery", "reminder_delivery", "webhook_url", "support_url", "sender_address"}
 	settingsNumber = []string{"invite_delay_days", "daily_limit", "reminder_after_days", "warning_limit"}
-	settingsBool   = []string{"questions_enabled"}
+	settingsBool   = []string{"questions_enabled", "whatsapp_fallback_email"}
 )
 
 // handleSettingsSave serves POST /panel/settings: the fields of the form that
@@ -564,4 +575,13 @@ func (h *Handler) handleSettingsSave(w http.ResponseWriter, r *http.Request, a *
 		return err
 	}
 	return back(w, r, "/panel/settings", "saved")
+}
+
+// handleWhatsAppTest serves POST /panel/settings/whatsapp-test: the invitation
+// template to the number typed (as POST /admin/v1/settings/whatsapp-test).
+func (h *Handler) handleWhatsAppTest(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	if _, err := h.Sending.SendWhatsAppTest(r.Context(), a, r.PostForm.Get("phone")); err != nil {
+		return err
+	}
+	return back(w, r, "/panel/settings", "whatsapp_test_sent")
 }

@@ -44,6 +44,7 @@ func (h *Handler) routes() []route {
 		{"GET", "/panel/invitations", r, "GET /admin/v1/invites, GET /admin/v1/send-logs", h.handleInvitations},
 		{"GET", "/panel/settings", w, "GET /admin/v1/settings", h.handleSettings},
 		{"POST", "/panel/settings", w, "POST /admin/v1/settings", h.handleSettingsSave},
+		{"POST", "/panel/settings/whatsapp-test", w, "POST /admin/v1/settings/whatsapp-test", h.handleWhatsAppTest},
 		{"POST", "/panel/invitations/retry", w, "POST /admin/v1/invites/retry", h.handleInviteRetry},
 		{"POST", "/panel/opt-outs/check", r, "POST /admin/v1/opt-outs/check", h.handleOptOutCheck},
 		// Own account (team.go).

@@ -21,6 +21,8 @@ type Service struct {
 	// Senders checks a new sender address (the channels service: verified domains
 	// and DNS).
 	Senders SenderCheck
+	// WhatsApp is true when the WhatsApp route is configured (deliveries lists it).
+	WhatsApp bool
 }
 
 // SenderCheck checks a sender address: invalid / sender_address,

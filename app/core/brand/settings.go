@@ -22,13 +22,41 @@ const settingsKey = "brand_settings"
 // Delivery routes of invitations (settings invite_delivery and reminder_delivery,
 // send_logs.channel_kind).
 const (
-	RouteEmail   = "email"
-	RouteWebhook = "webhook"
+	RouteEmail    = "email"
+	RouteWebhook  = "webhook"
+	RouteWhatsApp = "whatsapp"
 )
 
-// Routes lists the sending routes this installation offers (settings deliveries).
-// The messaging-app route belongs to v2.
+// Routes lists the sending routes every installation offers (settings deliveries);
+// the messaging-app route is added when WhatsApp is configured (Service.WhatsApp).
 var Routes = []string{RouteEmail, RouteWebhook}
+
+// routes is the deliveries list of this installation.
+func (c *Service) routes() []string {
+	if c.WhatsApp {
+		return []string{RouteEmail, RouteWebhook, RouteWhatsApp}
+	}
+	return append([]string(nil), Routes...)
+}
+
+// shape fills the fields that follow from the installation: deliveries, and
+// whatsapp_fallback_email (default true) only when WhatsApp is configured, so an
+// installation without it answers exactly as v1.
+func (c *Service) shape(s *Settings) {
+	s.Deliveries = c.routes()
+	if !c.WhatsApp {
+		s.WhatsAppFallbackEmail = nil
+	} else if s.WhatsAppFallbackEmail == nil {
+		yes := true
+		s.WhatsAppFallbackEmail = &yes
+	}
+}
+
+// FallbackEmail reports whether an order that cannot get its WhatsApp message
+// (no usable phone, number opted out) gets the e-mail instead.
+func (s Settings) FallbackEmail() bool {
+	return s.WhatsAppFallbackEmail == nil || *s.WhatsAppFallbackEmail
+}
 
 // Settings are the brand-wide settings of spec 3 and CONTRACT "wire names". The
 // JSON names are the wire names of GET and POST /admin/v1/settings.
@@ -55,6 +83,10 @@ type Settings struct {
 	// in a row before the brand administrators get an e-mail; 0 turns these e-mails
 	// and the e-mail about held marketplace removals off (spec 3, "Events").
 	WarningLimit int `json:"warning_limit"`
+	// WhatsAppFallbackEmail: an order without a usable phone, or with an opted-out
+	// number, is invited by e-mail (default) or not at all. Present only when
+	// WhatsApp is configured.
+	WhatsAppFallbackEmail *bool `json:"whatsapp_fallback_email,omitempty"`
 }
 
 // Limits of the numeric settings.
@@ -89,6 +121,7 @@ func (c *Service) LoadSettings(ctx context.Context, q *store.Q) (Settings, error
 	var raw json.RawMessage
 	err := q.Setting(ctx, settingsKey, &raw)
 	if errors.Is(err, store.ErrNotFound) {
+		c.shape(&s)
 		return s, nil
 	}
 	if err != nil {
@@ -97,7 +130,7 @@ func (c *Service) LoadSettings(ctx context.Context, q *store.Q) (Settings, error
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return DefaultSettings(), fmt.Errorf("core: load settings: %w", err)
 	}
-	s.Deliveries = append([]string(nil), Routes...)
+	c.shape(&s)
 	return s, nil
 }
 
@@ -166,6 +199,7 @@ func (c *Service) UpdateSettings(ctx context.Context, a *core.Actor, fields map[
 			return err
 		}
 		next, changed, err := mergeSettings(cur, fields)
+		c.shape(&next)
 		if err != nil {
 			return err
 		}
@@ -254,7 +288,7 @@ func mergeSettings(cur Settings, fields map[string]json.RawMessage) (Settings, [
 		}
 		return cur, nil, core.ErrInvalidJSON
 	}
-	next.Deliveries = append([]string(nil), Routes...)
+	next.Deliveries = cur.Deliveries
 	next.WebhookURL = strings.TrimSpace(next.WebhookURL)
 	next.SupportURL = strings.TrimSpace(next.SupportURL)
 	next.SenderAddress = strings.TrimSpace(next.SenderAddress)
@@ -276,7 +310,7 @@ func mergeSettings(cur Settings, fields map[string]json.RawMessage) (Settings, [
 var settingsFieldOrder = []string{"time_zone", "questions_enabled", "reply_tone", "ai_translation_enabled", "ai_summary_enabled",
 	"syndication_enabled", "reminder_consent", "invite_delivery", "reminder_delivery", "webhook_url", "support_url",
 	"sender_address", "invite_delay_days", "send_window", "daily_limit", "reminder_after_days", "publishing_method",
-	"warning_limit"}
+	"warning_limit", "whatsapp_fallback_email"}
 
 func settingIn(v string, allowed ...string) bool {
 	for _, a := range allowed {
@@ -297,9 +331,9 @@ func (c *Service) validateSettings(ctx context.Context, q *store.Q, s Settings) 
 		return core.Invalid("reply_tone")
 	case !settingIn(s.ReminderConsent, "not_required", "required"):
 		return core.Invalid("reminder_consent")
-	case !settingIn(s.InviteDelivery, Routes...):
+	case !settingIn(s.InviteDelivery, c.routes()...):
 		return core.Invalid("invite_delivery_unavailable")
-	case !settingIn(s.ReminderDelivery, Routes...):
+	case !settingIn(s.ReminderDelivery, c.routes()...):
 		return core.Invalid("reminder_delivery_unavailable")
 	case s.WebhookURL != "" && !HttpsURL(s.WebhookURL):
 		return core.Invalid("url_invalid")

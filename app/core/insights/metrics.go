@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/store"
 )
 
@@ -23,6 +24,9 @@ type Metrics struct {
 	Moderation   Moderation     `json:"moderation"`
 	PhotoShare   float64        `json:"photo_share"`
 	AsOf         time.Time      `json:"as_of"`
+	// Deliveries are the message-log attempts of the period by route (email,
+	// webhook, whatsapp); present only when WhatsApp is configured.
+	Deliveries map[string]store.RouteFigures `json:"deliveries,omitempty"`
 }
 
 // ReviewTotals are the reviews submitted in the period: received (every state),
@@ -194,5 +198,26 @@ func (s *Service) Metrics(ctx context.Context, in Query) (Metrics, error) {
 	}
 	out.Moderation.Waiting, out.Moderation.WaitingOver48h = w.Count, w.Older
 	out.Moderation.OldestWaitingAt = core.OptTime(w.Oldest)
+	if out.Deliveries, err = s.deliveries(ctx, q, sp.channel.ID, sp.from, sp.to); err != nil {
+		return Metrics{}, err
+	}
 	return out, nil
+}
+
+// deliveries are the delivery figures per route of [from, to), every route
+// listed; nil when WhatsApp is not configured (the v1 answers stay as they were).
+func (s *Service) deliveries(ctx context.Context, q *store.Q, channelID int64, from, to time.Time) (map[string]store.RouteFigures, error) {
+	if s.Brand == nil || !s.Brand.WhatsApp {
+		return nil, nil
+	}
+	f, err := q.SendFiguresByRoute(ctx, channelID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range []string{brand.RouteEmail, brand.RouteWebhook, brand.RouteWhatsApp} {
+		if _, ok := f[r]; !ok {
+			f[r] = store.RouteFigures{}
+		}
+	}
+	return f, nil
 }

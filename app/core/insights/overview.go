@@ -19,6 +19,9 @@ type Overview struct {
 	// method is brand-wide in v1, so it is 0.
 	ModeOverrides int `json:"mode_overrides"`
 	WindowDays    int `json:"window_days"`
+	// Deliveries are the message-log attempts of the window by route; present only
+	// when WhatsApp is configured.
+	Deliveries map[string]store.RouteFigures `json:"deliveries,omitempty"`
 }
 
 // Site is a channel and what its store server sent in the window: transfer calls
@@ -90,6 +93,9 @@ func (s *Service) Overview(ctx context.Context, channel string) (Overview, error
 			site.Verdict = VerdictOK
 		}
 		out.Sites = append(out.Sites, site)
+	}
+	if out.Deliveries, err = s.deliveries(ctx, q, ch.ID, q.Now.Add(-SiteWindow), q.Now.Add(time.Millisecond)); err != nil {
+		return Overview{}, err
 	}
 	w, err := q.WaitingReviews(ctx, store.FigureScope{ChannelID: ch.ID}, q.Now.Add(-SlowModeration))
 	if err != nil {

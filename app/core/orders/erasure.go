@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/brand"
 	"reviewd/app/core/sending"
 	"reviewd/store"
 )
@@ -29,8 +30,8 @@ const (
 // be a real address (no @) or be mistaken for one.
 const erasedPrefix = "erased:"
 
-// EraseOrderCustomer pseudonymises the customer fields of an order (customer_email
-// and customer_key; the phone is not stored in v1), empties the recipient of its
+// EraseOrderCustomer pseudonymises the customer fields of an order (customer_email,
+// customer_key and customer_phone), empties the recipient of its
 // messages and message-log rows, and records it with reason. Messages still
 // queued are skipped when their turn comes. A re-sent order keeps the pseudonyms
 // (SaveOrders never writes erased fields back). It reports false when the order
@@ -43,14 +44,17 @@ func (c *Service) EraseOrderCustomer(ctx context.Context, tx *store.Tx, orderID 
 	if o.Erased() {
 		return false, nil
 	}
-	email, key := "", ""
+	email, key, phone := "", "", ""
+	if o.CustomerPhone != "" {
+		phone = erasedPrefix + c.Keys.Pseudonym("customer_phone", o.CustomerPhone)
+	}
 	if o.CustomerEmail != "" {
 		email = erasedPrefix + c.Keys.Pseudonym("customer_email", strings.ToLower(o.CustomerEmail))
 	}
 	if o.CustomerKey != "" {
 		key = erasedPrefix + c.Keys.Pseudonym("customer_key", o.CustomerKey)
 	}
-	done, err := tx.EraseOrderCustomer(ctx, o.ID, email, key)
+	done, err := tx.EraseOrderCustomer(ctx, o.ID, email, key, phone)
 	if err != nil || !done {
 		return false, err
 	}
@@ -81,6 +85,11 @@ func (c *Service) RunErasure(ctx context.Context, now time.Time) (ErasureRun, er
 	if err != nil {
 		return run, err
 	}
+	st, err := c.Brand.LoadSettings(ctx, c.DB.Read())
+	if err != nil {
+		return run, err
+	}
+	phones := c.Sending.WhatsApp.Enabled() && st.InviteDelivery == brand.RouteWhatsApp
 	for _, ch := range chans {
 		rule, _, err := c.Brand.RuleFor(ctx, c.DB.Read(), ch.Market, ch.ID, now)
 		if err != nil {
@@ -88,7 +97,7 @@ func (c *Service) RunErasure(ctx context.Context, now time.Time) (ErasureRun, er
 		}
 		scan := store.ErasureScan{ChannelID: ch.ID, Now: now, WindowStart: now.AddDate(0, 0, -rule.ReviewWindowDays),
 			UninvitedBefore: now.AddDate(0, 0, -eraseUninvitedAfter), GiveUpBefore: now.AddDate(0, 0, -eraseUndeliveredAfter),
-			Limit: sending.JobBatch}
+			Limit: sending.JobBatch, PhoneInvites: phones}
 		for {
 			orders, err := c.DB.Read().ErasureCandidates(ctx, scan)
 			if err != nil {

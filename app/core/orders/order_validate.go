@@ -64,7 +64,7 @@ func orderEmail(s string) bool {
 // orderIn is a validated order.
 type orderIn struct {
 	channel, externalID, paymentState, market, language string
-	email, customerKey                                  string
+	email, customerKey, phone                           string
 	placedAt                                            time.Time
 	lines                                               []lineIn
 	sentID                                              string // external_id as sent, for the answer
@@ -121,7 +121,7 @@ func validateOrder(in OrderInput, path string) (orderIn, error) {
 	if o.customerKey, err = core.Text("customer_key", in.CustomerKey, core.MaxIDLen, false); err != nil {
 		return o, err
 	}
-	if _, err = core.Text("customer_phone", in.CustomerPhone, core.MaxPhoneLen, false); err != nil {
+	if o.phone, err = core.Text("customer_phone", in.CustomerPhone, core.MaxPhoneLen, false); err != nil {
 		return o, err
 	}
 	if len(in.Items) == 0 {

@@ -36,7 +36,7 @@ type OrderInput struct {
 	PlacedAt      string
 	CustomerEmail string
 	CustomerKey   string
-	CustomerPhone string // validated and not stored in v1
+	CustomerPhone string // stored in E.164, completed from the channel's market; dropped when it cannot be
 	Items         []LineInput
 }
 
@@ -336,7 +336,7 @@ func (c *Service) placeOrder(ctx context.Context, b *orderBook, channels *channe
 	}
 	o := store.Order{ChannelID: ch.ID, ExternalID: in.externalID, Market: ch.Market, Language: in.language,
 		PaymentState: in.paymentState, PlacedAt: in.placedAt, CustomerEmail: in.email, CustomerKey: in.customerKey,
-		PaymentChangedAt: b.now}
+		CustomerPhone: core.PhoneE164(in.phone, ch.Market), PaymentChangedAt: b.now}
 	if had {
 		o.ID, o.CreatedAt, o.UpdatedAt, o.ErasedAt = old.ID, old.CreatedAt, old.UpdatedAt, old.ErasedAt
 		if o.Language == "" && old.ChannelID == ch.ID {
@@ -347,6 +347,9 @@ func (c *Service) placeOrder(ctx context.Context, b *orderBook, channels *channe
 		}
 		if old.Erased() || o.CustomerKey == "" {
 			o.CustomerKey = old.CustomerKey
+		}
+		if old.Erased() || o.CustomerPhone == "" {
+			o.CustomerPhone = old.CustomerPhone
 		}
 		if old.PaymentState == o.PaymentState {
 			o.PaymentChangedAt = old.PaymentChangedAt
@@ -392,7 +395,7 @@ func (c *Service) placeOrder(ctx context.Context, b *orderBook, channels *channe
 func orderDiffers(a, b store.Order) bool {
 	return a.ChannelID != b.ChannelID || a.Market != b.Market || a.Language != b.Language ||
 		a.PaymentState != b.PaymentState || !a.PlacedAt.Equal(b.PlacedAt) || a.CustomerEmail != b.CustomerEmail ||
-		a.CustomerKey != b.CustomerKey
+		a.CustomerKey != b.CustomerKey || a.CustomerPhone != b.CustomerPhone
 }
 
 func lineDiffers(a, b store.OrderLine) bool {

@@ -22,12 +22,14 @@ type Export struct {
 
 // ExportOrder is an order placed with the person's address.
 type ExportOrder struct {
-	OrderReference string       `json:"order_reference"`
-	Market         string       `json:"market"`
-	PaymentState   string       `json:"payment_state"`
-	PlacedAt       time.Time    `json:"placed_at"`
-	CustomerEmail  string       `json:"customer_email"`
-	Lines          []ExportLine `json:"lines"`
+	OrderReference string    `json:"order_reference"`
+	Market         string    `json:"market"`
+	PaymentState   string    `json:"payment_state"`
+	PlacedAt       time.Time `json:"placed_at"`
+	CustomerEmail  string    `json:"customer_email"`
+	// CustomerPhone is the order's phone (E.164), when it came with one.
+	CustomerPhone string       `json:"customer_phone,omitempty"`
+	Lines         []ExportLine `json:"lines"`
 }
 
 // ExportLine is one line of an exported order.
@@ -178,7 +180,7 @@ func (s *Service) exportOf(ctx context.Context, q *store.Q, r store.SubjectReque
 			return c, err
 		}
 		eo := ExportOrder{OrderReference: o.ExternalID, Market: o.Market, PaymentState: o.PaymentState, PlacedAt: o.PlacedAt.UTC(),
-			CustomerEmail: o.CustomerEmail, Lines: []ExportLine{}}
+			CustomerEmail: o.CustomerEmail, CustomerPhone: o.CustomerPhone, Lines: []ExportLine{}}
 		for _, l := range lines {
 			eo.Lines = append(eo.Lines, ExportLine{Title: l.Title, FulfilmentState: l.FulfilmentState})
 		}
@@ -219,6 +221,9 @@ func exportTable(c Copy) audit.Table {
 	for _, o := range c.Export.Orders {
 		add("order", o.OrderReference, "market", o.Market, "payment_state", o.PaymentState, "placed_at", ts(o.PlacedAt),
 			"customer_email", o.CustomerEmail)
+		if o.CustomerPhone != "" {
+			add("order", o.OrderReference, "customer_phone", o.CustomerPhone)
+		}
 		for i, l := range o.Lines {
 			add("order_line", o.OrderReference+"/"+strconv.Itoa(i+1), "title", l.Title, "fulfilment_state", l.FulfilmentState)
 		}

@@ -77,17 +77,25 @@ func gather(ctx context.Context, q *store.Q, id identifier) (subjectData, error)
 		if d.optOuts, err = q.OptOutsByAddresses(ctx, []string{id.key}); err != nil {
 			return d, err
 		}
-		orderIDs := make([]int64, len(d.orders))
-		for i, o := range d.orders {
-			orderIDs[i] = o.ID
+	} else {
+		// Orders carry the customer's phone since messaging-app invitations.
+		if d.orders, err = q.OrdersOfCustomerPhone(ctx, id.key); err != nil {
+			return d, err
 		}
-		if len(orderIDs) > 0 {
-			if d.reviews, err = q.ReviewsOfOrders(ctx, orderIDs); err != nil {
-				return d, err
-			}
-			if d.answers, err = q.BuyerAnswersOfOrders(ctx, orderIDs); err != nil {
-				return d, err
-			}
+		if d.optOuts, err = q.OptOutsOfPhone(ctx, id.key); err != nil {
+			return d, err
+		}
+	}
+	orderIDs := make([]int64, len(d.orders))
+	for i, o := range d.orders {
+		orderIDs[i] = o.ID
+	}
+	if len(orderIDs) > 0 {
+		if d.reviews, err = q.ReviewsOfOrders(ctx, orderIDs); err != nil {
+			return d, err
+		}
+		if d.answers, err = q.BuyerAnswersOfOrders(ctx, orderIDs); err != nil {
+			return d, err
 		}
 	}
 	have := func(ids []int64, has func(int64) bool) []int64 {

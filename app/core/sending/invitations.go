@@ -38,6 +38,7 @@ const (
 	SkipReviewed      = "reviewed"         // a review was written already (reminders)
 	SkipErased        = "recipient_erased" // the order's customer data is erased
 	SkipNoAddress     = "address_missing"  // the order has no customer_email
+	SkipNoPhone       = "phone_missing"    // WhatsApp route, no usable phone, no fallback to e-mail
 	SkipStale         = "stale"            // due more than MaxInvitationLag ago (old or back-filled orders)
 	SkipNoConsent     = "consent_missing"  // reminder_consent is required and none was given
 	WaitWindow        = "send_window"      // outside the sending hours
@@ -147,7 +148,8 @@ func (c *Service) createDueInvitations(ctx context.Context, now time.Time, st br
 	deliveredAfter := deliveredBefore.Add(-MaxInvitationLag)
 	var after int64
 	for {
-		ids, err := c.DB.Read().OrdersAwaitingInvitation(ctx, deliveredAfter, deliveredBefore, after, JobBatch)
+		ids, err := c.DB.Read().OrdersAwaitingInvitation(ctx, deliveredAfter, deliveredBefore, after, JobBatch,
+			c.phoneInvites(st))
 		if err != nil {
 			return err
 		}
@@ -181,7 +183,19 @@ func (c *Service) createInvitation(ctx context.Context, tx *store.Tx, orderID in
 	if err != nil {
 		return false, err
 	}
-	if o.Erased() || o.CustomerEmail == "" || !core.PaymentAllowsReviews(o.PaymentState) {
+	if o.Erased() || !core.PaymentAllowsReviews(o.PaymentState) {
+		return false, nil
+	}
+	route, ref, skipReason := brand.RouteEmail, c.customerRef(o), ""
+	if st.InviteDelivery == brand.RouteWhatsApp {
+		if route, skipReason, err = c.whatsAppRoute(ctx, tx.Q, o, st); err != nil {
+			return false, err
+		}
+		if route == brand.RouteWhatsApp && o.CustomerKey == "" {
+			ref = phoneRef(c.Keys, o.CustomerPhone)
+		}
+	}
+	if route != brand.RouteWhatsApp && skipReason == "" && o.CustomerEmail == "" {
 		return false, nil
 	}
 	lines, err := tx.LinesOfOrder(ctx, o.ID)
@@ -207,10 +221,14 @@ func (c *Service) createInvitation(ctx context.Context, tx *store.Tx, orderID in
 		}
 	}
 	inv := store.Invitation{Kind: MsgInvitation, OrderID: o.ID, ChannelID: o.ChannelID, Address: o.CustomerEmail,
-		CustomerRef: c.customerRef(o), Language: o.Language, TemplateKey: templateDefault, State: StateQueued, NextAttemptAt: now}
-	optedOut, err := tx.OptedOut(ctx, o.CustomerEmail)
-	if err != nil {
-		return false, err
+		CustomerRef: ref, Language: o.Language, TemplateKey: templateDefault, State: StateQueued, NextAttemptAt: now}
+	optedOut := false
+	if route == brand.RouteWhatsApp {
+		inv.Address = o.CustomerPhone // whatsAppRoute checked its opt-out
+	} else if skipReason == "" {
+		if optedOut, err = tx.OptedOut(ctx, o.CustomerEmail); err != nil {
+			return false, err
+		}
 	}
 	switch {
 	case len(ids) == 0:
@@ -221,6 +239,8 @@ func (c *Service) createInvitation(ctx context.Context, tx *store.Tx, orderID in
 		inv.State, inv.LastError, inv.NextAttemptAt = StateSkipped, SkipStale, time.Time{}
 	case optedOut:
 		inv.State, inv.LastError, inv.NextAttemptAt = StateSkipped, SkipOptedOut, time.Time{}
+	case skipReason != "":
+		inv.State, inv.LastError, inv.NextAttemptAt = StateSkipped, skipReason, time.Time{}
 	default:
 		plain, tokenID, err := buyer.IssueToken(ctx, tx, buyer.TokenInvitation, o, ids, expires, 0)
 		if err != nil {

@@ -151,7 +151,7 @@ func (c *Service) ListInvites(ctx context.Context, a *core.Actor, f InviteFilter
 type SendLogFilter struct {
 	core.ListQuery
 	Channel     string // channel code
-	ChannelKind string // email or webhook
+	ChannelKind string // email, webhook or whatsapp (once configured)
 	Status      string // sent, retry, failed
 }
 
@@ -172,6 +172,9 @@ type SendLogItem struct {
 	Error           string    `json:"error"`
 	Attempt         int       `json:"attempt"`
 	At              time.Time `json:"at"`
+	// ProviderStatus is the last status WhatsApp reported for the message (sent,
+	// delivered, read, failed); only on whatsapp rows.
+	ProviderStatus string `json:"provider_status,omitempty"`
 }
 
 // SendLogCounters count the attempts of the message log by status (channel and
@@ -199,6 +202,10 @@ func (c *Service) ListSendLogs(ctx context.Context, a *core.Actor, f SendLogFilt
 	out := SendLogList{Items: []SendLogItem{}, Page: f.Page, PageSize: f.PageSize}
 	switch f.ChannelKind {
 	case "", brand.RouteEmail, brand.RouteWebhook:
+	case brand.RouteWhatsApp:
+		if !c.WhatsApp.Enabled() {
+			return out, core.Invalid("channel_kind")
+		}
 	default:
 		return out, core.Invalid("channel_kind")
 	}
@@ -225,7 +232,10 @@ func (c *Service) ListSendLogs(ctx context.Context, a *core.Actor, f SendLogFilt
 			it := SendLogItem{ID: strconv.FormatInt(r.ID, 10), Invitation: InvitationPublicID(r.InvitationID), Kind: r.Kind,
 				OrderReference: r.OrderReference, Channel: r.ChannelCode, ChannelKind: r.ChannelKind, Recipient: r.Recipient,
 				RecipientErased: r.RecipientErased, Subject: r.Subject, EventID: r.EventID, MessageID: r.MessageID, Status: r.Status,
-				Error: r.Error, Attempt: r.Attempt, At: r.At}
+				Error: r.Error, Attempt: r.Attempt, At: r.At, ProviderStatus: r.ProviderStatus}
+			if r.ChannelKind == brand.RouteWhatsApp && it.ProviderStatus == "" {
+				it.ProviderStatus = LogSent
+			}
 			if r.RecipientErased {
 				it.Recipient = ""
 			}

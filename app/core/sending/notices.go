@@ -16,6 +16,7 @@ import (
 	"reviewd/app/mail"
 	"reviewd/app/mailevents"
 	"reviewd/app/outbound"
+	"reviewd/app/whatsapp"
 	"reviewd/store"
 )
 
@@ -85,6 +86,7 @@ type sendJob struct {
 	webhook   string
 	secret    []byte
 	context   NoticeContext
+	wa        whatsapp.Message
 }
 
 // sendResult is the outcome of one attempt.
@@ -93,6 +95,8 @@ type sendResult struct {
 	temporary bool
 	reason    string // send-log error: http_status: 503, port_refused, smtp_status: 550, ...
 	messageID string
+	// retryAfter is the least wait before the next attempt (WhatsApp rate limits).
+	retryAfter time.Duration
 }
 
 // sendDue sends every queued message whose attempt is due at now.
@@ -199,6 +203,9 @@ func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invit
 	}
 	job := &sendJob{inv: inv, route: route, eventID: newEventID(), fromName: core.BrandOf(ch)}
 	if inv.Kind == MsgRejection {
+		if route == brand.RouteWhatsApp {
+			job.route = brand.RouteEmail // a rejection goes to the reviewer's address
+		}
 		return c.prepareRejection(ctx, tx, job, ch, st)
 	}
 
@@ -206,10 +213,23 @@ func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invit
 	if err != nil {
 		return nil, "", err
 	}
+	if route == brand.RouteWhatsApp && !o.Erased() && !inv.RecipientErased {
+		var skip string
+		if route, skip, err = c.whatsAppRoute(ctx, tx.Q, o, st); err != nil {
+			return nil, "", err
+		} else if skip != "" {
+			return skipMessage(ctx, tx, inv, skip)
+		}
+		job.route = route
+	}
+	recipient := o.CustomerEmail
+	if route == brand.RouteWhatsApp {
+		recipient = o.CustomerPhone
+	}
 	switch {
 	case o.Erased() || inv.RecipientErased:
 		return skipMessage(ctx, tx, inv, SkipErased)
-	case o.CustomerEmail == "":
+	case recipient == "":
 		return skipMessage(ctx, tx, inv, SkipNoAddress)
 	case !inv.ExpiresAt.IsZero() && !now.Before(inv.ExpiresAt):
 		return skipMessage(ctx, tx, inv, SkipExpired)
@@ -253,7 +273,7 @@ func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invit
 	} else if !tok.SpentAt.IsZero() {
 		return skipMessage(ctx, tx, inv, SkipReviewed)
 	}
-	if out, err := tx.OptedOut(ctx, o.CustomerEmail); err != nil {
+	if out, err := tx.OptedOut(ctx, recipient); err != nil {
 		return nil, "", err
 	} else if out {
 		return skipMessage(ctx, tx, inv, SkipOptedOut)
@@ -295,7 +315,7 @@ func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invit
 		return failMessage(ctx, tx, inv, route, errUndecryptable)
 	}
 	job.token = c.Buyer.TagToken(string(plain))
-	job.address = o.CustomerEmail
+	job.address = recipient
 	landing := landingURL(ch, c.PublicURL)
 	reviewURL := landing + "#review_token=" + job.token
 	job.unsub = c.UnsubscribeURL(route, o.Language, o.CustomerEmail)
@@ -318,13 +338,17 @@ func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invit
 	if err != nil {
 		return failMessage(ctx, tx, inv, route, ErrRenderFailed)
 	}
+	if route == brand.RouteWhatsApp {
+		job.wa = c.whatsAppMessage(inv.Kind, o, job.fromName, products, reviewURL)
+		job.subject = job.wa.Template
+	}
 	if err := c.routeReady(ctx, tx, job, st, ch); err != nil {
 		return failMessage(ctx, tx, inv, route, err.Error())
 	}
 	if inv.ReleasedAt.IsZero() {
 		inv.ReleasedAt = now
 	}
-	inv.Address = o.CustomerEmail
+	inv.Address = recipient
 	job.inv = inv
 	return job, "", tx.SaveInvitationState(ctx, inv)
 }
@@ -337,6 +361,9 @@ func (e routeError) Error() string { return string(e) }
 // routeReady fills the route details of job: the sender and Message-ID of an
 // e-mail, or the address and password of a notice.
 func (c *Service) routeReady(ctx context.Context, tx *store.Tx, job *sendJob, st brand.Settings, ch store.Channel) error {
+	if job.route == brand.RouteWhatsApp {
+		return nil
+	}
 	if job.route == brand.RouteEmail {
 		job.from = ch.SenderAddress
 		if job.from == "" {
@@ -395,6 +422,9 @@ func newEventID() string {
 
 // deliver sends one prepared attempt by its route.
 func (c *Service) deliver(ctx context.Context, job *sendJob) sendResult {
+	if job.route == brand.RouteWhatsApp {
+		return c.sendWhatsApp(ctx, job)
+	}
 	if job.route == brand.RouteEmail {
 		id, err := c.Mailer.Send(ctx, mail.Message{From: job.from, FromName: job.fromName, To: job.address,
 			Subject: job.subject, Text: job.text, HTML: job.html, ListUnsubscribeURL: job.unsub, MessageID: job.messageID,
@@ -460,7 +490,7 @@ func (c *Service) recordAttempt(ctx context.Context, tx *store.Tx, job *sendJob,
 	inv.Route = job.route
 	log := store.SendLog{InvitationID: inv.ID, ChannelKind: job.route, Recipient: job.address, Subject: job.subject,
 		EventID: job.eventID, Attempt: inv.Attempts, Error: res.reason}
-	if job.route == brand.RouteEmail {
+	if job.route == brand.RouteEmail || job.route == brand.RouteWhatsApp {
 		log.MessageID = res.messageID
 	}
 	if inv.RecipientErased {
@@ -470,9 +500,9 @@ func (c *Service) recordAttempt(ctx context.Context, tx *store.Tx, job *sendJob,
 	case res.ok:
 		inv.State, inv.SentAt, inv.NextAttemptAt, inv.LastError = StateSent, now, time.Time{}, ""
 		log.Status = LogSent
-	case res.temporary && job.route == brand.RouteEmail:
+	case res.temporary && (job.route == brand.RouteEmail || job.route == brand.RouteWhatsApp):
 		inv.State, inv.LastError = StateQueued, res.reason
-		inv.NextAttemptAt = now.Add(MailRetry[min(inv.Attempts, len(MailRetry))-1])
+		inv.NextAttemptAt = now.Add(max(MailRetry[min(inv.Attempts, len(MailRetry))-1], res.retryAfter))
 		log.Status = LogRetry
 	case res.temporary && inv.Attempts < MaxNoticeAttempts:
 		inv.State, inv.LastError = StateQueued, res.reason

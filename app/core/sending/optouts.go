@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -113,7 +114,8 @@ type OptOutRow struct {
 }
 
 // OptOutExportRow is an opt-out row of the export: address_hash is the SHA-256 of
-// the lower-cased address.
+// the lower-cased address, or for a phone row (channel_kind whatsapp) the keyed
+// hash of its E.164 number (core.Keyring.PhoneHash).
 type OptOutExportRow struct {
 	Address     string    `json:"address"`
 	AddressHash string    `json:"address_hash"`
@@ -125,8 +127,9 @@ type OptOutExportRow struct {
 var rePhone = regexp.MustCompile(`^\+?[0-9][0-9 ()./-]{3,30}$`)
 
 // CheckOptOuts answers which of the given addresses are on the opt-out list (rows
-// carry the address as sent). Addresses are e-mails or phone numbers (international
-// or local form); phone numbers never match in v1 (no messaging-app route). Errors:
+// carry the address as sent). Addresses are e-mails or phone numbers: a number in
+// international form is read as it is, one in local form is completed with the
+// market of each channel (it matches when any completion is on the list). Errors:
 // 400 invalid / addresses_required (none given), invalid / addresses (over 1000 or
 // one unreadable). The lookup is written to the personal-data access log
 // (opt_out.checked).
@@ -137,18 +140,30 @@ func (c *Service) CheckOptOuts(ctx context.Context, a *core.Actor, addresses []s
 	if len(addresses) > MaxOptOutCheck {
 		return nil, core.Invalid("addresses")
 	}
-	sent := map[string][]string{} // lower-cased e-mail -> forms as sent
+	sent := map[string][]string{} // lower-cased e-mail or E.164 number -> forms as sent
 	var keys []string
+	add := func(k, raw string) {
+		if _, ok := sent[k]; !ok {
+			keys = append(keys, k)
+		}
+		sent[k] = append(sent[k], raw)
+	}
+	var markets []string
 	for _, raw := range addresses {
 		v := strings.TrimSpace(raw)
 		switch {
 		case v != "" && strings.Contains(v, "@") && core.ValidEmail(v):
-			k := strings.ToLower(v)
-			if _, ok := sent[k]; !ok {
-				keys = append(keys, k)
-			}
-			sent[k] = append(sent[k], raw)
+			add(strings.ToLower(v), raw)
 		case rePhone.MatchString(v) && countDigits(v) >= 5:
+			if markets == nil {
+				var err error
+				if markets, err = c.channelMarkets(ctx); err != nil {
+					return nil, err
+				}
+			}
+			for _, k := range phoneForms(v, markets) {
+				add(k, raw)
+			}
 		default:
 			return nil, core.Invalid("addresses")
 		}
@@ -197,10 +212,46 @@ func (c *Service) ExportOptOuts(ctx context.Context, a *core.Actor, format strin
 			return err
 		}
 		for _, o := range list {
-			rows = append(rows, OptOutExportRow{Address: o.Address, AddressHash: AddressHash(o.Address), ChannelKind: o.ChannelKind,
+			hash := AddressHash(o.Address)
+			if o.ChannelKind == brand.RouteWhatsApp {
+				hash = c.Keys.PhoneHash(o.Address)
+			}
+			rows = append(rows, OptOutExportRow{Address: o.Address, AddressHash: hash, ChannelKind: o.ChannelKind,
 				Reason: o.Reason, CreatedAt: o.CreatedAt})
 		}
 		return c.Record(ctx, tx, a, "opt_outs.downloaded", "opt_out", "", map[string]any{"format": format, "rows": len(rows)})
 	})
 	return rows, err
+}
+
+// channelMarkets lists the markets of the channels (each once, never nil).
+func (c *Service) channelMarkets(ctx context.Context) ([]string, error) {
+	chans, err := c.DB.Read().ListChannels(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	seen := map[string]bool{}
+	for _, ch := range chans {
+		if !seen[ch.Market] {
+			seen[ch.Market] = true
+			out = append(out, ch.Market)
+		}
+	}
+	return out, nil
+}
+
+// phoneForms are the E.164 numbers a phone lookup stands for: the number itself
+// when it is in international form, else its completion in each market.
+func phoneForms(v string, markets []string) []string {
+	if p := core.PhoneE164(v, ""); p != "" {
+		return []string{p}
+	}
+	var out []string
+	for _, m := range markets {
+		if p := core.PhoneE164(v, m); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }

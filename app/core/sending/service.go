@@ -10,6 +10,7 @@ import (
 	"reviewd/app/core/buyer"
 	"reviewd/app/mail"
 	"reviewd/app/outbound"
+	"reviewd/app/whatsapp"
 	"reviewd/store"
 )
 
@@ -27,6 +28,8 @@ type Service struct {
 	// Mailer sends e-mails over the configured SMTP server (sending is off when it
 	// has no host; e-mails then wait).
 	Mailer *mail.Mailer
+	// WhatsApp sends template messages (nil: the route is not configured).
+	WhatsApp *whatsapp.Client
 	// Outbound is the SSRF-safe client of notices to store servers.
 	Outbound *outbound.Client
 	// Buyer issues the tokens of the links and tells which lines can be reviewed.
