@@ -1576,3 +1576,17 @@ UPDATE review_figures SET with_media = m.n
 FROM (SELECT r.submitted_at / 3600000 AS hour, r.channel_id, count(*) AS n FROM review_listing l JOIN reviews r ON r.id = l.review_id
 	WHERE l.has_media = 1 GROUP BY 1, 2) AS m
 WHERE m.hour = review_figures.hour AND m.channel_id = review_figures.channel_id;
+
+-- @version 19: Shopify product rating fields: the store's products a Shopify order
+-- connection read (product legacyResourceId, the lines' group_key), and the figures
+-- last written to their reviews.rating and reviews.rating_count metafields (NULL
+-- before the first write), so only a changed figure is written again.
+CREATE TABLE rating_fields (
+	source_id  INTEGER NOT NULL REFERENCES order_sources(id) ON DELETE CASCADE,
+	product_id TEXT NOT NULL,
+	count      INTEGER,
+	average    TEXT,
+	written_at INTEGER,
+	created_at INTEGER NOT NULL,
+	PRIMARY KEY (source_id, product_id)
+) WITHOUT ROWID;
