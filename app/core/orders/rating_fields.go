@@ -60,8 +60,9 @@ const (
 )
 
 // RatingFieldsReport is the part of a read report about the product rating
-// fields: products whose figure changed (Due), those written, the calls made, and
-// the state (ok, scope_missing or a failure code). Note says it in plain words
+// fields, present when a figure changed: products whose figure changed (Due),
+// those written, the calls made, and the state (ok, scope_missing or a failure
+// code). Note says it in plain words
 // when the fields could not be written.
 type RatingFieldsReport struct {
 	Due     int    `json:"due"`
@@ -129,10 +130,10 @@ func (c *Service) writeRatingFields(ctx context.Context, s store.OrderSource) *R
 		return &RatingFieldsReport{State: FailureCode(err), Note: noteFailed}
 	}
 	due := ratingsDue(fields)
-	rep := &RatingFieldsReport{Due: len(due), State: RatingFieldsOK}
 	if len(due) == 0 {
-		return rep // nothing changed: no request at all
+		return nil // nothing changed: no request, nothing to report
 	}
+	rep := &RatingFieldsReport{Due: len(due), State: RatingFieldsOK}
 	wait := c.Wait
 	if wait == nil {
 		wait = waitTimer

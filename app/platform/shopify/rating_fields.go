@@ -56,7 +56,11 @@ type metafieldInput struct {
 // ratingInputs are a product's two rating fields (ProductGID: gid://shopify/Product/<id>).
 func ratingInputs(r orders.ProductRating) []metafieldInput {
 	owner := "gid://shopify/Product/" + r.ProductID
-	rating, _ := json.Marshal(map[string]string{"value": r.AverageText(), "scale_min": "1.0", "scale_max": "5.0"})
+	rating, _ := json.Marshal(struct {
+		Value    string `json:"value"`
+		ScaleMin string `json:"scale_min"`
+		ScaleMax string `json:"scale_max"`
+	}{r.AverageText(), "1.0", "5.0"})
 	return []metafieldInput{
 		{OwnerID: owner, Namespace: "reviews", Key: "rating", Type: "rating", Value: string(rating)},
 		{OwnerID: owner, Namespace: "reviews", Key: "rating_count", Type: "number_integer", Value: strconv.Itoa(r.Count)},
