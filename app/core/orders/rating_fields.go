@@ -2,6 +2,7 @@ package orders
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -178,4 +179,20 @@ func groupKeys(in OrderInput) []string {
 		}
 	}
 	return out
+}
+
+// ratingFieldsIssue reads a stored report's rating-field part: scope_missing,
+// failed (a failure or refused products) or "".
+func ratingFieldsIssue(report string) string {
+	var r ReadReport
+	if json.Unmarshal([]byte(report), &r) != nil || r.RatingFields == nil {
+		return ""
+	}
+	switch f := r.RatingFields; {
+	case f.State == RatingFieldsScopeMissing:
+		return "scope_missing"
+	case f.State != RatingFieldsOK || f.Refused > 0:
+		return "failed"
+	}
+	return ""
 }
