@@ -19,12 +19,13 @@ type RatingField struct {
 const (
 	qAddRatingProduct = `INSERT INTO rating_fields (source_id, product_id, created_at) VALUES (?, ?, ?)
 		ON CONFLICT (source_id, product_id) DO NOTHING`
-	// Products of the connection with published reviews in the market; a product
-	// without a product_stats row there (or with no review left) is not listed.
-	qRatingFields = `SELECT f.product_id, s.reviews, s.rating_sum, f.written_at IS NOT NULL, coalesce(f.count, 0),
-		coalesce(f.average, '')
-		FROM rating_fields f JOIN product_stats s ON s.scope = 'group' AND s.product_key = f.product_id AND s.market = ?
-		WHERE f.source_id = ? AND s.reviews > 0 ORDER BY f.product_id`
+	// Products of the connection with published reviews in the market, and those
+	// whose written fields still show reviews that are gone (no product_stats row
+	// there, or no review left).
+	qRatingFields = `SELECT f.product_id, coalesce(s.reviews, 0), coalesce(s.rating_sum, 0), f.written_at IS NOT NULL,
+		coalesce(f.count, 0), coalesce(f.average, '')
+		FROM rating_fields f LEFT JOIN product_stats s ON s.scope = 'group' AND s.product_key = f.product_id AND s.market = ?
+		WHERE f.source_id = ? AND (s.reviews > 0 OR f.count > 0) ORDER BY f.product_id`
 	qSaveRatingField = `UPDATE rating_fields SET count = ?, average = ?, written_at = ? WHERE source_id = ? AND product_id = ?`
 )
 
@@ -40,7 +41,8 @@ func (q *Tx) AddRatingProducts(ctx context.Context, sourceID int64, productIDs [
 }
 
 // RatingFields lists the connection's products that have published reviews in
-// market, with their figures and what was last written, by product id.
+// market or were last written with some, with their figures and what was last
+// written, by product id.
 func (q *Q) RatingFields(ctx context.Context, sourceID int64, market string) ([]RatingField, error) {
 	rows, err := q.c.QueryContext(ctx, qRatingFields, market, sourceID)
 	return collect(rows, err, func(sc scanner) (RatingField, error) {

@@ -14,15 +14,20 @@ import (
 
 // ProductRating is the figure written to one store product's rating fields: the
 // count and average of its published reviews as the storefront aggregate shows
-// them.
+// them. A zero Count removes the fields (the product's last review is gone).
 type ProductRating struct {
 	ProductID string
 	Count     int
 	Average   float64
 }
 
-// AverageText is the average as written and kept ("4.5").
-func (r ProductRating) AverageText() string { return strconv.FormatFloat(r.Average, 'f', 1, 64) }
+// AverageText is the average as written and kept ("4.5"; "" without reviews).
+func (r ProductRating) AverageText() string {
+	if r.Count == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(r.Average, 'f', 1, 64)
+}
 
 // RatingWrite is one write of product rating fields handed to a platform.
 type RatingWrite struct {
@@ -93,13 +98,14 @@ func waitTimer(ctx context.Context, d time.Duration) error {
 }
 
 // ratingsDue lists the connection's products whose figure differs from the one
-// last written (or was never written).
+// last written (or was never written); a product without reviews is due only
+// when fields with a count were written (they are removed).
 func ratingsDue(fields []store.RatingField) []ProductRating {
 	var out []ProductRating
 	for _, f := range fields {
 		count, avg := readmodel.RatingOf(store.ProductStats{Reviews: f.Reviews, RatingSum: f.RatingSum})
 		r := ProductRating{ProductID: f.ProductID, Count: count, Average: avg}
-		if f.Written && f.WrittenCount == r.Count && f.WrittenAverage == r.AverageText() {
+		if (f.Written || r.Count == 0) && f.WrittenCount == r.Count && f.WrittenAverage == r.AverageText() {
 			continue
 		}
 		out = append(out, r)

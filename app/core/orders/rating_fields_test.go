@@ -51,23 +51,39 @@ func (e *ratingEnv) products(ids ...string) {
 	}
 }
 
-// publish publishes a review of the product (group key) in the channel's market.
-func (e *ratingEnv) publish(product string, rating int) {
+// publish publishes a review of the product (group key) in the channel's market
+// and returns its id.
+func (e *ratingEnv) publish(product string, rating int) int64 {
 	e.t.Helper()
 	ch, err := e.c.DB.Read().ChannelByCode(e.ctx, "web-tr")
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	e.n++
+	var id int64
 	err = e.c.DB.WithTx(e.ctx, func(tx *store.Tx) error {
-		_, err := e.env.App.Reviews.ImportReview(e.ctx, tx, core.Console(), reviews.ImportedContent{ChannelID: ch.ID,
+		r, err := e.env.App.Reviews.ImportReview(e.ctx, tx, core.Console(), reviews.ImportedContent{ChannelID: ch.ID,
 			Market: "TR", Language: "tr", VariantKey: "SKU-" + product, GroupKey: product, Rating: rating,
 			Title: "Kupa", Body: "Sağlam ve güzel bir kupa.", AuthorName: "Ayşe", Platform: "marketplace",
 			SourceName: "Pazar", SourceReviewID: strconv.Itoa(e.n)}, nil)
+		id = r.ID
 		return err
 	})
 	if err != nil {
 		e.t.Fatalf("publish %s: %v", product, err)
+	}
+	return id
+}
+
+// withdraw removes a published review.
+func (e *ratingEnv) withdraw(id int64) {
+	e.t.Helper()
+	err := e.c.DB.WithTx(e.ctx, func(tx *store.Tx) error {
+		_, err := e.env.App.Reviews.RemoveImportedReview(e.ctx, tx, core.Console(), id, "source_removed", nil)
+		return err
+	})
+	if err != nil {
+		e.t.Fatal(err)
 	}
 }
 
@@ -245,5 +261,39 @@ func TestRatingFieldsScopeMissing(t *testing.T) {
 	e.shop.AccessScopes = []string{"read_orders", "write_products"}
 	if r := e.read(); r.Written != 1 || r.State != orders.RatingFieldsOK || r.Note != "" {
 		t.Fatalf("after the scope was granted: %+v", r)
+	}
+}
+
+// TestRatingFieldsRemovedWithLastReview: when a product's only published review
+// is withdrawn its two fields are deleted from the store once (a rating needs at
+// least one review), and written again when a review returns.
+func TestRatingFieldsRemovedWithLastReview(t *testing.T) {
+	e := newRatingEnv(t, "read_orders", "write_products")
+	e.products("33010001")
+	id := e.publish("33010001", 3)
+	if r := e.read(); r.Written != 1 {
+		t.Fatalf("first write: %+v", r)
+	}
+	e.withdraw(id)
+	if r := e.read(); r.Due != 1 || r.Written != 1 || r.Batches != 1 {
+		t.Fatalf("after the withdrawal: %+v", r)
+	}
+	calls := e.shop.MetafieldCalls()
+	if len(calls) != 2 || !strings.Contains(calls[1].Query, "metafieldsDelete(") || len(calls[1].Variables.Metafields) != 2 {
+		t.Fatalf("calls %+v, want a metafieldsDelete of both fields", calls)
+	}
+	if v := e.shop.Metafield("33010001", "reviews.rating"); v != "" {
+		t.Fatalf("reviews.rating still %s", v)
+	}
+	if v := e.shop.Metafield("33010001", "reviews.rating_count"); v != "" {
+		t.Fatalf("reviews.rating_count still %s", v)
+	}
+	if r := e.read(); r.Due != 0 || len(e.shop.MetafieldCalls()) != 2 {
+		t.Fatalf("deleted fields deleted again: %+v", r)
+	}
+	e.publish("33010001", 5)
+	e.read()
+	if v := e.shop.Metafield("33010001", "reviews.rating_count"); v != "1" {
+		t.Fatalf("reviews.rating_count = %q after a new review", v)
 	}
 }

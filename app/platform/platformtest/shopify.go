@@ -217,6 +217,10 @@ func (s *Shopify) graphQL(w http.ResponseWriter, r *http.Request) {
 		s.scopes(w)
 		return
 	}
+	if strings.Contains(b.Query, "metafieldsDelete(") {
+		s.metafieldsDelete(w, req)
+		return
+	}
 	if strings.Contains(b.Query, "metafieldsSet(") {
 		s.metafieldsSet(w, req)
 		return
@@ -309,12 +313,12 @@ func (s *Shopify) Restore(d time.Duration) {
 	s.Available = min(s.Maximum, s.Available+d.Seconds()*s.RestoreRate)
 }
 
-// MetafieldCalls returns the metafieldsSet calls received so far (throttled ones
-// included).
+// MetafieldCalls returns the metafieldsSet and metafieldsDelete calls received so
+// far (throttled ones included).
 func (s *Shopify) MetafieldCalls() []ShopifyRequest {
 	var out []ShopifyRequest
 	for _, r := range s.GraphQLRequests() {
-		if strings.Contains(r.Query, "metafieldsSet(") {
+		if strings.Contains(r.Query, "metafieldsSet(") || strings.Contains(r.Query, "metafieldsDelete(") {
 			out = append(out, r)
 		}
 	}
@@ -425,4 +429,42 @@ func validRatingField(m ShopifyMetafield) bool {
 		return m.Type == "number_integer" && err == nil && n >= 0
 	}
 	return false
+}
+
+// metafieldsDelete plays the mutation: each identifier is deleted, null in
+// deletedMetafields when the store held no such field.
+func (s *Shopify) metafieldsDelete(w http.ResponseWriter, req ShopifyRequest) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cost := s.MutationCost
+	if s.Available < cost {
+		s.ThrottledCalls++
+		body, _ := json.Marshal(map[string]any{
+			"errors":     []any{map[string]any{"message": "Throttled", "extensions": map[string]any{"code": "THROTTLED"}}},
+			"extensions": s.costExtension(cost, nil),
+		})
+		writeJSON(w, http.StatusOK, body)
+		return
+	}
+	s.Available -= cost
+	deleted := []any{}
+	for _, m := range req.Variables.Metafields {
+		id := reProductGID.FindStringSubmatch(m.OwnerID)
+		if id == nil || m.Type != "" || m.Value != "" {
+			s.t.Errorf("shopify fake: metafieldsDelete identifier %+v", m)
+			continue
+		}
+		k := id[1] + "/" + m.Namespace + "." + m.Key
+		if _, ok := s.Metafields[k]; !ok {
+			deleted = append(deleted, nil)
+			continue
+		}
+		delete(s.Metafields, k)
+		deleted = append(deleted, map[string]any{"ownerId": m.OwnerID, "namespace": m.Namespace, "key": m.Key})
+	}
+	body, _ := json.Marshal(map[string]any{
+		"data":       map[string]any{"metafieldsDelete": map[string]any{"deletedMetafields": deleted, "userErrors": []any{}}},
+		"extensions": s.costExtension(cost, cost),
+	})
+	writeJSON(w, http.StatusOK, body)
 }

@@ -37,6 +37,13 @@ const mutationCost = 10.0
 
 const scopesQuery = `query ReviewdScopes { currentAppInstallation { accessScopes { handle } } }`
 
+const metafieldsDeleteMutation = `mutation ReviewdRatingsGone($metafields: [MetafieldIdentifierInput!]!) {
+  metafieldsDelete(metafields: $metafields) {
+    deletedMetafields { ownerId namespace key }
+    userErrors { field message }
+  }
+}`
+
 const metafieldsSetMutation = `mutation ReviewdRatings($metafields: [MetafieldsSetInput!]!) {
   metafieldsSet(metafields: $metafields) {
     metafields { ownerType key namespace }
@@ -75,6 +82,12 @@ type writeAnswer struct {
 				Handle string `json:"handle"`
 			} `json:"accessScopes"`
 		} `json:"currentAppInstallation"`
+		MetafieldsDelete *struct {
+			UserErrors []struct {
+				Field   []string `json:"field"`
+				Message string   `json:"message"`
+			} `json:"userErrors"`
+		} `json:"metafieldsDelete"`
 		MetafieldsSet *struct {
 			UserErrors []struct {
 				Field        []string `json:"field"`
@@ -136,7 +149,9 @@ func (b *bucket) before(ctx context.Context) error {
 // is sent), then sends the products ProductsPerCall at a time, waiting for the
 // cost bucket as throttleStatus reports it and sending a THROTTLED call again
 // after a growing pause. Products named by userErrors are left out of their call,
-// which is sent again without them, and counted as refused.
+// which is sent again without them, and counted as refused. Products whose last
+// review is gone (Count 0) have both fields removed with metafieldsDelete (a
+// field the store no longer holds is no error).
 func (Reader) WriteRatings(ctx context.Context, w orders.RatingWrite) (orders.RatingWriteResult, error) {
 	var res orders.RatingWriteResult
 	ctx = outbound.WithTarget(ctx, Reader{}.Code())
@@ -181,8 +196,16 @@ func (Reader) WriteRatings(ctx context.Context, w orders.RatingWrite) (orders.Ra
 	if !granted {
 		return res, orders.Failure(orders.FailScopeMissing, nil)
 	}
-	for start := 0; start < len(w.Ratings); start += ProductsPerCall {
-		batch := w.Ratings[start:min(start+ProductsPerCall, len(w.Ratings))]
+	var set, gone []orders.ProductRating
+	for _, r := range w.Ratings {
+		if r.Count == 0 {
+			gone = append(gone, r)
+		} else {
+			set = append(set, r)
+		}
+	}
+	for start := 0; start < len(set); start += ProductsPerCall {
+		batch := set[start:min(start+ProductsPerCall, len(set))]
 		for len(batch) > 0 {
 			var in []metafieldInput
 			for _, r := range batch {
@@ -223,6 +246,32 @@ func (Reader) WriteRatings(ctx context.Context, w orders.RatingWrite) (orders.Ra
 			}
 			res.Refused += len(batch) - len(kept)
 			batch = kept
+		}
+	}
+	for start := 0; start < len(gone); start += ProductsPerCall {
+		batch := gone[start:min(start+ProductsPerCall, len(gone))]
+		var ids []map[string]string
+		for _, r := range batch {
+			for _, m := range ratingInputs(r) {
+				ids = append(ids, map[string]string{"ownerId": m.OwnerID, "namespace": m.Namespace, "key": m.Key})
+			}
+		}
+		if err := b.before(ctx); err != nil {
+			return res, err
+		}
+		a, err := s.write(ctx, b, metafieldsDeleteMutation, map[string]any{"metafields": ids})
+		if err != nil {
+			return res, err
+		}
+		res.Batches++
+		if a.Data == nil || a.Data.MetafieldsDelete == nil {
+			return res, orders.Failure(orders.FailAnswerInvalid, errors.New("no metafieldsDelete in the answer"))
+		}
+		if ue := a.Data.MetafieldsDelete.UserErrors; len(ue) > 0 {
+			return res, orders.Failure(orders.FailAnswerInvalid, fmt.Errorf("metafieldsDelete: %s", ue[0].Message))
+		}
+		if err := w.Written(batch); err != nil {
+			return res, err
 		}
 	}
 	return res, nil
