@@ -262,6 +262,13 @@ func TestRatingFieldsScopeMissing(t *testing.T) {
 	if r := e.read(); r.Written != 1 || r.State != orders.RatingFieldsOK || r.Note != "" {
 		t.Fatalf("after the scope was granted: %+v", r)
 	}
+	// A removed connection takes what it wrote with it.
+	if err := e.c.RemoveOrderSource(e.ctx, panelOwner(), e.src.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.count(`SELECT count(*) FROM rating_fields`); n != 0 {
+		t.Fatalf("%d rating_fields rows left after the connection was removed", n)
+	}
 }
 
 // TestRatingFieldsRemovedWithLastReview: when a product's only published review

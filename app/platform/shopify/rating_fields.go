@@ -113,13 +113,15 @@ type bucket struct {
 	wait               func(context.Context, time.Duration) error
 }
 
-// note takes the cost extension of an answer.
-func (b *bucket) note(c *Cost) {
+// note takes the cost extension of an answer. A call's requested cost is kept as
+// the estimate of the next call only from mutations (the scopes query costs far
+// less).
+func (b *bucket) note(c *Cost, mutation bool) {
 	if c == nil || c.ThrottleStatus.RestoreRate <= 0 {
 		return
 	}
 	b.known, b.available, b.restore = true, c.ThrottleStatus.CurrentlyAvailable, c.ThrottleStatus.RestoreRate
-	if c.RequestedQueryCost > 0 {
+	if mutation && c.RequestedQueryCost > 0 {
 		b.lastRequested = c.RequestedQueryCost
 	}
 }
@@ -314,7 +316,7 @@ func (s *session) write(ctx context.Context, b *bucket, query string, vars map[s
 			return a, orders.Failure(orders.FailAnswerInvalid, err)
 		}
 		if a.Extensions != nil {
-			b.note(a.Extensions.Cost)
+			b.note(a.Extensions.Cost, vars != nil)
 		}
 		switch {
 		case throttled || a.code("THROTTLED"):
