@@ -304,3 +304,27 @@ func TestRatingFieldsRemovedWithLastReview(t *testing.T) {
 		t.Fatalf("reviews.rating_count = %q after a new review", v)
 	}
 }
+
+// TestRatingFieldsDeletedProduct: a call the store refuses for one product (its
+// userErrors name the element) is sent again without it; the others are written,
+// the refused one is counted and tried again at the next read.
+func TestRatingFieldsDeletedProduct(t *testing.T) {
+	e := newRatingEnv(t, "read_orders", "write_products")
+	ids := productIDs(3)
+	e.products(ids...)
+	e.read()
+	for _, id := range ids {
+		e.publish(id, 4)
+	}
+	e.shop.DeletedProducts[ids[1]] = true
+	r := e.read()
+	if r.Due != 3 || r.Written != 2 || r.Refused != 1 || r.Batches != 2 || r.Note == "" {
+		t.Fatalf("report %+v", r)
+	}
+	if e.shop.Metafield(ids[0], "reviews.rating_count") != "1" || e.shop.Metafield(ids[2], "reviews.rating_count") != "1" {
+		t.Fatal("the other products were not written")
+	}
+	if r := e.read(); r.Due != 1 || r.Refused != 1 {
+		t.Fatalf("next read: %+v, want the refused product tried again", r)
+	}
+}
