@@ -1577,7 +1577,8 @@ FROM (SELECT r.submitted_at / 3600000 AS hour, r.channel_id, count(*) AS n FROM 
 	WHERE l.has_media = 1 GROUP BY 1, 2) AS m
 WHERE m.hour = review_figures.hour AND m.channel_id = review_figures.channel_id;
 
--- @version 19: the transparency log (docs/transparency.md): its entries, the stored
+-- @version 19: the transparency log, WhatsApp invitations (phones, message-log status),
+-- Shopify rating fields. The transparency log (docs/transparency.md): its entries, the stored
 -- Merkle hashes of golang.org/x/mod/sumdb/tlog, one salt per review (deleted with an
 -- erasure; the entries stay), the signed checkpoints and the log's name.
 CREATE TABLE transparency_entries (
@@ -1674,3 +1675,17 @@ ALTER TABLE opt_outs_v19 RENAME TO opt_outs;
 -- A personal-data request names a phone by its last ten digits (local and
 -- international forms share them); only orders with a phone are indexed.
 CREATE INDEX orders_customer_phone ON orders(substr(customer_phone, -10)) WHERE customer_phone != '';
+
+-- Shopify product rating fields: the store's products a Shopify order
+-- connection read (product legacyResourceId, the lines' group_key), and the figures
+-- last written to their reviews.rating and reviews.rating_count metafields (NULL
+-- before the first write), so only a changed figure is written again.
+CREATE TABLE rating_fields (
+	source_id  INTEGER NOT NULL REFERENCES order_sources(id) ON DELETE CASCADE,
+	product_id TEXT NOT NULL,
+	count      INTEGER,
+	average    TEXT,
+	written_at INTEGER,
+	created_at INTEGER NOT NULL,
+	PRIMARY KEY (source_id, product_id)
+) WITHOUT ROWID;

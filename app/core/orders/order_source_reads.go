@@ -44,6 +44,9 @@ type ReadReport struct {
 	Stopped  string         `json:"stopped,omitempty"`
 	Skipped  map[string]int `json:"skipped"`
 	Since    string         `json:"since"`
+	// RatingFields is the write of the store's product rating fields after the
+	// read (platforms that have them, Shopify).
+	RatingFields *RatingFieldsReport `json:"rating_fields,omitempty"`
 }
 
 // OrderSourceCheck is the answer of a dry run (spec 3): orders that would be saved,
@@ -79,6 +82,9 @@ type readSpec struct {
 	// only).
 	channel *store.Channel
 	dry     bool
+	// ratingSource, when set, is the stored connection whose products (the lines'
+	// group keys) are recorded for its product rating fields.
+	ratingSource int64
 }
 
 type readResult struct {
@@ -173,8 +179,10 @@ func (c *Service) savePlatformOrder(ctx context.Context, a *core.Actor, rs readS
 		if len(stored) > 0 && stored[0].ChannelID != rs.channel.ID {
 			return errOtherChannel
 		}
-		_, err = c.SaveOrders(ctx, tx, a, OrderRequest{Orders: []OrderInput{in}})
-		return err
+		if _, err = c.SaveOrders(ctx, tx, a, OrderRequest{Orders: []OrderInput{in}}); err != nil || rs.ratingSource == 0 {
+			return err
+		}
+		return tx.AddRatingProducts(ctx, rs.ratingSource, groupKeys(in))
 	}
 	var err error
 	if rs.dry {
@@ -355,6 +363,7 @@ func (c *Service) ReadOrderSource(ctx context.Context, id int64, now time.Time, 
 			c.Log.Warn("order connection read failed", "connection", OrderSourcePublicID(s.ID), "err", rerr)
 		}
 	} else {
+		res.report.RatingFields = c.writeRatingFields(rctx, s)
 		fin.CursorAt = nextPosition(since, now, res)
 		if res.report.Stopped != "" {
 			run.Outcome = "partial"
@@ -397,8 +406,12 @@ func (c *Service) readSource(ctx context.Context, a *core.Actor, s store.OrderSo
 	if dry {
 		maxPages = 1
 	}
-	return c.readPlatform(ctx, a, readSpec{def: def, reader: reader, baseURL: s.BaseURL, remote: s.RemoteChannel,
-		creds: creds, since: since, maxPages: maxPages, channel: &ch, dry: dry})
+	rs := readSpec{def: def, reader: reader, baseURL: s.BaseURL, remote: s.RemoteChannel,
+		creds: creds, since: since, maxPages: maxPages, channel: &ch, dry: dry}
+	if _, ok := reader.(RatingWriter); ok && !dry {
+		rs.ratingSource = s.ID
+	}
+	return c.readPlatform(ctx, a, rs)
 }
 
 // OrderSourcesRun is the summary of one order-sources job run.

@@ -74,6 +74,9 @@ type OrderSourceView struct {
 	Failures        int             `json:"failures"`
 	CreatedAt       string          `json:"created_at"`
 	UpdatedAt       string          `json:"updated_at"`
+	// RatingFieldsIssue is what the panel says of the last read's product rating
+	// fields: scope_missing, failed or "" (written, or nothing to write).
+	RatingFieldsIssue string `json:"-"`
 }
 
 // OrderSourceList is the answer of GET /admin/v1/order-sources.
@@ -107,6 +110,7 @@ func viewOrderSource(s store.OrderSource) OrderSourceView {
 	}
 	if s.LastReport != "" {
 		v.LastReport = json.RawMessage(s.LastReport)
+		v.RatingFieldsIssue = ratingFieldsIssue(s.LastReport)
 	}
 	if !s.Enabled {
 		v.NextRunAt = nil

@@ -4,7 +4,9 @@
 package orders
 
 import (
+	"context"
 	"log/slog"
+	"time"
 
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
@@ -25,6 +27,9 @@ type Service struct {
 	Log *slog.Logger
 	// Outbound is the SSRF-safe client of order-connection reads.
 	Outbound *outbound.Client
+	// Wait pauses for a platform's request limit (product rating fields); nil
+	// waits on a timer.
+	Wait func(context.Context, time.Duration) error
 	// Platforms are the readers of the order connections' platforms.
 	Platforms Platforms
 	// Reviews marks reviews Returned when their order line is refunded or returned.

@@ -237,3 +237,11 @@ func (c *Service) methodStatementLink(ch store.Channel, lang, external string) s
 	}
 	return c.HostedStatementURL(ch, lang)
 }
+
+// RatingOf is the count and average of a product's figures as the storefront's
+// aggregate shows them (aggregateOf), for copies of the figures kept elsewhere
+// (a store platform's product rating fields).
+func RatingOf(s store.ProductStats) (count int, average float64) {
+	a, _ := aggregateOf(s, "")
+	return a.Count, a.Average
+}

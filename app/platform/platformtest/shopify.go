@@ -30,7 +30,18 @@ type ShopifyRequest struct {
 		First int     `json:"first"`
 		After *string `json:"after"`
 		Query string  `json:"query"`
+		// Metafields of a metafieldsSet call.
+		Metafields []ShopifyMetafield `json:"metafields"`
 	}
+}
+
+// ShopifyMetafield is one MetafieldsSetInput of a metafieldsSet call.
+type ShopifyMetafield struct {
+	OwnerID   string `json:"ownerId"`
+	Namespace string `json:"namespace"`
+	Key       string `json:"key"`
+	Type      string `json:"type"`
+	Value     string `json:"value"`
 }
 
 // Shopify plays a store's GraphQL Admin API 2026-10 and its client-credentials
@@ -51,12 +62,25 @@ type Shopify struct {
 	// Faults by GraphQL request number (1-based) and for the token endpoint.
 	Faults      map[int]Fault
 	TokenFaults map[int]Fault
-	orders      []map[string]any
-	tokens      map[string]bool
-	issued      int
-	requests    []ShopifyRequest
-	graphql     int
-	tokenCalls  int
+	// AccessScopes are the handles currentAppInstallation.accessScopes lists
+	// (default read_orders).
+	AccessScopes []string
+	// Cost bucket of metafieldsSet calls: a call costs MutationCost points of
+	// Available (at most Maximum), restored by Restore; a call with too few
+	// points left is answered THROTTLED (counted in ThrottledCalls).
+	Available, Maximum, RestoreRate, MutationCost float64
+	ThrottledCalls                                int
+	// DeletedProducts are product ids whose metafields the store refuses
+	// (userErrors, the whole call is not applied).
+	DeletedProducts map[string]bool
+	// Metafields is what the store holds: "<product id>/<namespace>.<key>" -> value.
+	Metafields map[string]string
+	orders     []map[string]any
+	tokens     map[string]bool
+	issued     int
+	requests   []ShopifyRequest
+	graphql    int
+	tokenCalls int
 }
 
 // MaxCost is the single-query cost limit of the fake.
@@ -66,7 +90,9 @@ const MaxCost = 1000
 func StartShopify(t testing.TB) *Shopify {
 	t.Helper()
 	s := &Shopify{t: t, ClientID: "shop-client", ClientSecret: "shpss_shop-secret", AccessToken: "shpat_legacy-token",
-		Scope: "read_orders", OrderCost: 30, Faults: map[int]Fault{}, TokenFaults: map[int]Fault{}, tokens: map[string]bool{}}
+		Scope: "read_orders", OrderCost: 30,
+		AccessScopes: []string{"read_orders"}, Available: 2000, Maximum: 2000, RestoreRate: 100, MutationCost: 10,
+		DeletedProducts: map[string]bool{}, Metafields: map[string]string{}, Faults: map[int]Fault{}, TokenFaults: map[int]Fault{}, tokens: map[string]bool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /admin/oauth/access_token", s.token)
 	mux.HandleFunc("POST /admin/api/2026-10/graphql.json", s.graphQL)
@@ -187,6 +213,18 @@ func (s *Shopify) graphQL(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, []byte(fmt.Sprintf(`{"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED","documentation":"https://shopify.dev/api/usage/rate-limits"}}],"extensions":{"cost":{"requestedQueryCost":%d,"actualQueryCost":null,"throttleStatus":{"maximumAvailable":2000.0,"currentlyAvailable":%d,"restoreRate":100.0}}}}`, requested, requested/3)))
 		return
 	}
+	if strings.Contains(b.Query, "currentAppInstallation") {
+		s.scopes(w)
+		return
+	}
+	if strings.Contains(b.Query, "metafieldsDelete(") {
+		s.metafieldsDelete(w, req)
+		return
+	}
+	if strings.Contains(b.Query, "metafieldsSet(") {
+		s.metafieldsSet(w, req)
+		return
+	}
 	if requested > MaxCost {
 		writeJSON(w, http.StatusOK, []byte(fmt.Sprintf(`{"errors":[{"message":"Query cost is %d, which exceeds the single query max cost limit (%d).\n\nSee https://shopify.dev/concepts/about-apis/rate-limits for more information on how the\ncost of a query is calculated.\n\nTo query larger amounts of data with fewer limits, bulk operations should be used instead.\nSee https://shopify.dev/tutorials/perform-bulk-operations-with-admin-api for usage details.\n","extensions":{"code":"MAX_COST_EXCEEDED","cost":%d,"maxCost":%d}}]}`, requested, MaxCost, requested, MaxCost)))
 		return
@@ -266,4 +304,167 @@ func ShopifyOrder(n int, created, updated time.Time) map[string]any {
 		}},
 		"fulfillments": []any{},
 	}
+}
+
+// Restore adds the points the bucket regains in d.
+func (s *Shopify) Restore(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Available = min(s.Maximum, s.Available+d.Seconds()*s.RestoreRate)
+}
+
+// MetafieldCalls returns the metafieldsSet and metafieldsDelete calls received so
+// far (throttled ones included).
+func (s *Shopify) MetafieldCalls() []ShopifyRequest {
+	var out []ShopifyRequest
+	for _, r := range s.GraphQLRequests() {
+		if strings.Contains(r.Query, "metafieldsSet(") || strings.Contains(r.Query, "metafieldsDelete(") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Metafield returns the value the store holds for a product's metafield
+// ("reviews.rating"), "" when none.
+func (s *Shopify) Metafield(productID, key string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.Metafields[productID+"/"+key]
+}
+
+func (s *Shopify) costExtension(requested, actual any) map[string]any {
+	return map[string]any{"cost": map[string]any{"requestedQueryCost": requested, "actualQueryCost": actual,
+		"throttleStatus": map[string]any{"maximumAvailable": s.Maximum, "currentlyAvailable": s.Available, "restoreRate": s.RestoreRate}}}
+}
+
+func (s *Shopify) scopes(w http.ResponseWriter) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	handles := []any{}
+	for _, h := range s.AccessScopes {
+		handles = append(handles, map[string]any{"handle": h})
+	}
+	body, _ := json.Marshal(map[string]any{
+		"data":       map[string]any{"currentAppInstallation": map[string]any{"accessScopes": handles}},
+		"extensions": s.costExtension(2, 2),
+	})
+	writeJSON(w, http.StatusOK, body)
+}
+
+var reProductGID = regexp.MustCompile(`^gid://shopify/Product/([0-9]+)$`)
+
+// metafieldsSet plays the mutation: at most 25 inputs, atomic (a userError sets
+// nothing), charged against the cost bucket.
+func (s *Shopify) metafieldsSet(w http.ResponseWriter, req ShopifyRequest) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cost := s.MutationCost
+	if s.Available < cost {
+		s.ThrottledCalls++
+		body, _ := json.Marshal(map[string]any{
+			"errors":     []any{map[string]any{"message": "Throttled", "extensions": map[string]any{"code": "THROTTLED", "documentation": "https://shopify.dev/api/usage/rate-limits"}}},
+			"extensions": s.costExtension(cost, nil),
+		})
+		writeJSON(w, http.StatusOK, body)
+		return
+	}
+	in := req.Variables.Metafields
+	if len(in) > 25 {
+		s.t.Errorf("shopify fake: metafieldsSet with %d metafields (at most 25)", len(in))
+		body, _ := json.Marshal(map[string]any{"errors": []any{map[string]any{"message": "The input array size of " + strconv.Itoa(len(in)) + " is greater than the maximum allowed of 25.", "extensions": map[string]any{"code": "MAX_INPUT_SIZE_EXCEEDED"}}}})
+		writeJSON(w, http.StatusOK, body)
+		return
+	}
+	s.Available -= cost
+	userErrors := []any{}
+	for i, m := range in {
+		id := reProductGID.FindStringSubmatch(m.OwnerID)
+		switch {
+		case id == nil:
+			userErrors = append(userErrors, map[string]any{"field": []any{"metafields", strconv.Itoa(i), "ownerId"}, "message": "Owner type is invalid.", "code": "INVALID_TYPE", "elementIndex": i})
+		case s.DeletedProducts[id[1]]:
+			userErrors = append(userErrors, map[string]any{"field": []any{"metafields", strconv.Itoa(i), "ownerId"}, "message": "Owner does not exist.", "code": "INVALID", "elementIndex": i})
+		case !validRatingField(m):
+			s.t.Errorf("shopify fake: metafield %+v is not a reviews.rating / reviews.rating_count value", m)
+			userErrors = append(userErrors, map[string]any{"field": []any{"metafields", strconv.Itoa(i), "value"}, "message": "Value is invalid.", "code": "INVALID_VALUE", "elementIndex": i})
+		}
+	}
+	set := []any{}
+	if len(userErrors) == 0 {
+		for _, m := range in {
+			id := reProductGID.FindStringSubmatch(m.OwnerID)[1]
+			s.Metafields[id+"/"+m.Namespace+"."+m.Key] = m.Value
+			set = append(set, map[string]any{"ownerType": "PRODUCT", "key": m.Key, "namespace": m.Namespace})
+		}
+	}
+	body, _ := json.Marshal(map[string]any{
+		"data":       map[string]any{"metafieldsSet": map[string]any{"metafields": set, "userErrors": userErrors}},
+		"extensions": s.costExtension(cost, cost),
+	})
+	writeJSON(w, http.StatusOK, body)
+}
+
+// validRatingField checks a standard review metafield as Shopify validates it.
+func validRatingField(m ShopifyMetafield) bool {
+	if m.Namespace != "reviews" {
+		return false
+	}
+	switch m.Key {
+	case "rating":
+		var v struct {
+			Value    string `json:"value"`
+			ScaleMin string `json:"scale_min"`
+			ScaleMax string `json:"scale_max"`
+		}
+		if m.Type != "rating" || json.Unmarshal([]byte(m.Value), &v) != nil {
+			return false
+		}
+		x, err1 := strconv.ParseFloat(v.Value, 64)
+		lo, err2 := strconv.ParseFloat(v.ScaleMin, 64)
+		hi, err3 := strconv.ParseFloat(v.ScaleMax, 64)
+		return err1 == nil && err2 == nil && err3 == nil && lo <= x && x <= hi
+	case "rating_count":
+		n, err := strconv.Atoi(m.Value)
+		return m.Type == "number_integer" && err == nil && n >= 0
+	}
+	return false
+}
+
+// metafieldsDelete plays the mutation: each identifier is deleted, null in
+// deletedMetafields when the store held no such field.
+func (s *Shopify) metafieldsDelete(w http.ResponseWriter, req ShopifyRequest) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cost := s.MutationCost
+	if s.Available < cost {
+		s.ThrottledCalls++
+		body, _ := json.Marshal(map[string]any{
+			"errors":     []any{map[string]any{"message": "Throttled", "extensions": map[string]any{"code": "THROTTLED"}}},
+			"extensions": s.costExtension(cost, nil),
+		})
+		writeJSON(w, http.StatusOK, body)
+		return
+	}
+	s.Available -= cost
+	deleted := []any{}
+	for _, m := range req.Variables.Metafields {
+		id := reProductGID.FindStringSubmatch(m.OwnerID)
+		if id == nil || m.Type != "" || m.Value != "" {
+			s.t.Errorf("shopify fake: metafieldsDelete identifier %+v", m)
+			continue
+		}
+		k := id[1] + "/" + m.Namespace + "." + m.Key
+		if _, ok := s.Metafields[k]; !ok {
+			deleted = append(deleted, nil)
+			continue
+		}
+		delete(s.Metafields, k)
+		deleted = append(deleted, map[string]any{"ownerId": m.OwnerID, "namespace": m.Namespace, "key": m.Key})
+	}
+	body, _ := json.Marshal(map[string]any{
+		"data":       map[string]any{"metafieldsDelete": map[string]any{"deletedMetafields": deleted, "userErrors": []any{}}},
+		"extensions": s.costExtension(cost, cost),
+	})
+	writeJSON(w, http.StatusOK, body)
 }
