@@ -1576,3 +1576,12 @@ UPDATE review_figures SET with_media = m.n
 FROM (SELECT r.submitted_at / 3600000 AS hour, r.channel_id, count(*) AS n FROM review_listing l JOIN reviews r ON r.id = l.review_id
 	WHERE l.has_media = 1 GROUP BY 1, 2) AS m
 WHERE m.hour = review_figures.hour AND m.channel_id = review_figures.channel_id;
+
+-- @version 19: incentive disclosure: order lines and invitation templates marked as carrying an incentive, the invitations sent with such a template, and the reviews written for them
+-- A line sent with "incentive": true, or an invitation e-mail rendered from a
+-- template marked incentive, makes the review written for it incentivised (shown
+-- with a label and in the product-review feed). Never set from the rating.
+ALTER TABLE order_lines ADD COLUMN incentive INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE invite_templates ADD COLUMN incentive INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE invitations ADD COLUMN incentive INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE reviews ADD COLUMN incentivized INTEGER NOT NULL DEFAULT 0;

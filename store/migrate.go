@@ -10,7 +10,7 @@ import (
 
 // SchemaVersion is the version of this binary's schema: the number of version
 // sections in schema.sql (Open refuses a schema text with another count).
-const SchemaVersion = 18
+const SchemaVersion = 19
 
 // versionMarker starts a version section in schema.sql: "-- @version N: summary".
 var versionMarker = regexp.MustCompile(`(?m)^-- @version (\d+):.*$`)
