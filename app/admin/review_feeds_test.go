@@ -63,10 +63,10 @@ type feedDoc struct {
 		Verified  string `xml:"is_verified_purchase"`
 		Incentive string `xml:"is_incentivized_review"`
 		Title     string `xml:"title"`
-		Content string `xml:"content"`
-		URL     string `xml:"review_url"`
-		Overall string `xml:"ratings>overall"`
-		Product struct {
+		Content   string `xml:"content"`
+		URL       string `xml:"review_url"`
+		Overall   string `xml:"ratings>overall"`
+		Product   struct {
 			GTIN  []string `xml:"product_ids>gtins>gtin"`
 			MPN   []string `xml:"product_ids>mpns>mpn"`
 			SKU   []string `xml:"product_ids>skus>sku"`
