@@ -1,0 +1,42 @@
+package storefront_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"reviewd/app/core/readmodel"
+)
+
+// TestIncentiveLabel: an incentivised review carries incentivized and its
+// localised label in the list answer and a labelled badge in the ready HTML;
+// a review without an incentive has neither (its row is as before).
+func TestIncentiveLabel(t *testing.T) {
+	f := newFx(t)
+	r := f.seed(seedRev{rating: 5, title: "Harika", ago: time.Hour, incentive: true},
+		seedRev{rating: 4, title: "İyi", ago: 2 * time.Hour})
+	list := f.Do("GET", "/v1/reviews/list?channel=web&product=SKU-1", nil, map[string]string{"Authorization": "Bearer " + f.server})
+	if list.Status != 200 {
+		t.Fatalf("list: %s", list.Body)
+	}
+	rows := map[string]map[string]any{}
+	for _, it := range list.JSON["reviews"].([]any) {
+		row := it.(map[string]any)
+		rows[row["id"].(string)] = row
+	}
+	const tr = "Teşvikli yorum: yorum karşılığında avantaj sağlandı"
+	if row := rows[r[0]]; row["incentivized"] != true || row["incentive_label"] != tr {
+		t.Fatalf("incentivised row: %v", row)
+	}
+	if row := rows[r[1]]; row == nil || row["incentivized"] != nil || row["incentive_label"] != nil {
+		t.Fatalf("plain row: %v", row)
+	}
+	html := f.mustSSR("product=SKU-1").JSON["html"].(string)
+	if strings.Count(html, `data-review-badge="incentivized"`) != 1 ||
+		!strings.Contains(html, `<span class="rvw-badge" data-review-badge="incentivized">`+tr+`</span>`) {
+		t.Fatalf("ssr html lacks the incentive label: %s", html)
+	}
+	if readmodel.IncentiveLabel("en") != "Incentivised review: a benefit was offered for reviewing" {
+		t.Fatal("en label")
+	}
+}
