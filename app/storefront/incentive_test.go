@@ -1,6 +1,7 @@
 package storefront_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,21 @@ func TestIncentiveLabel(t *testing.T) {
 	if strings.Count(html, `data-review-badge="incentivized"`) != 1 ||
 		!strings.Contains(html, `<span class="rvw-badge" data-review-badge="incentivized">`+tr+`</span>`) {
 		t.Fatalf("ssr html lacks the incentive label: %s", html)
+	}
+	// The page script draws the same badge from the row, within its budget of
+	// 16 KB gzipped.
+	loader := f.Do("GET", "/v1/widget.js", nil, nil)
+	m := regexp.MustCompile(`"\.\./assets/([0-9a-f]{16})/reviews\.js"`).FindSubmatch(loader.Body)
+	if m == nil {
+		t.Fatalf("loader: %s", loader.Body)
+	}
+	js := f.Do("GET", "/assets/"+string(m[1])+"/reviews.js", nil, map[string]string{"Accept-Encoding": "gzip"})
+	if js.Header.Get("Content-Encoding") != "gzip" || len(js.Body) > 16<<10 {
+		t.Fatalf("script: %d bytes gzipped (%v)", len(js.Body), js.Header)
+	}
+	plain := string(f.Do("GET", "/assets/"+string(m[1])+"/reviews.js", nil, nil).Body)
+	if !strings.Contains(plain, `data-review-badge="incentivized">${esc(r.incentive_label)}`) {
+		t.Fatal("the page script does not draw the incentive label")
 	}
 	if readmodel.IncentiveLabel("en") != "Incentivised review: a benefit was offered for reviewing" {
 		t.Fatal("en label")
