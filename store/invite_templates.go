@@ -92,10 +92,15 @@ func (tx *Tx) MarkInvitationIncentive(ctx context.Context, id int64) error {
 	return translate(err)
 }
 
-// TokenIncentive reports whether a message sent with token id (an invitation or
-// its reminder) was rendered from a template carrying an incentive.
-func (q *Q) TokenIncentive(ctx context.Context, tokenID int64) (bool, error) {
+// TokenIncentive reports whether a message of order orderID sent with token id
+// (the invitation or its reminder) was rendered from a template carrying an
+// incentive. It reads through the one-per-order and one-reminder indexes
+// (invitations have no token index).
+func (q *Q) TokenIncentive(ctx context.Context, orderID, tokenID int64) (bool, error) {
 	var n int
-	err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM invitations WHERE token_id = ? AND incentive = 1`, tokenID).Scan(&n)
+	err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM invitations p
+		WHERE p.order_id = ? AND p.kind IN ('invitation', 'experience') AND p.token_id = ?
+		AND (p.incentive = 1 OR EXISTS (SELECT 1 FROM invitations r WHERE r.parent_id = p.id AND r.kind = 'reminder' AND r.incentive = 1))`,
+		orderID, tokenID).Scan(&n)
 	return n > 0, translate(err)
 }

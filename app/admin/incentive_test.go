@@ -105,3 +105,32 @@ func TestNoIncentiveAnswersUnchanged(t *testing.T) {
 		t.Fatalf("export: %s", csv.Body)
 	}
 }
+
+// TestLineIncentiveReview: a review written (through the order check) for a line
+// the store sent with "incentive": true is incentivised; one for an unmarked line
+// of the same order is not, whatever the ratings.
+func TestLineIncentiveReview(t *testing.T) {
+	o := newOwnerEnv(t)
+	env := o.env
+	server := map[string]string{"Authorization": "Bearer " + env.Key("server", "web-tr")}
+	browser := map[string]string{"X-Service-Site-Key": env.Key("site", "web-tr"), "Origin": "https://shop.example"}
+	expect(t, env.Do("POST", "/v1/ingest/orders", map[string]any{"channel": "web-tr", "external_id": "LI-1", "payment_state": "paid",
+		"placed_at": "2026-05-25T12:00:00+03:00", "customer_email": "deniz@mail.example", "items": []any{
+			map[string]any{"line_reference": "L1", "variant_key": "LAMP-1", "title": "Desk lamp", "fulfilment_state": "delivered",
+				"delivered_at": "2026-05-30T09:00:00Z", "incentive": true},
+			map[string]any{"line_reference": "L2", "variant_key": "MUG-1", "title": "Mug", "fulfilment_state": "delivered",
+				"delivered_at": "2026-05-30T09:00:00Z"}}}, server), 200, "")
+	res := env.Do("POST", "/v1/eligibility", map[string]any{"order": "LI-1", "email": "deniz@mail.example"}, browser)
+	expect(t, res, 200, "")
+	res = env.Do("POST", "/v1/reviews", map[string]any{"token": res.JSON["token"], "reviews": []any{
+		map[string]any{"line_reference": "L1", "rating": 1, "title": "Dim", "body": "Too dim for reading.", "author_name": "Deniz"},
+		map[string]any{"line_reference": "L2", "rating": 5, "title": "Nice", "body": "A good mug.", "author_name": "Deniz"}}}, browser)
+	expect(t, res, 201, "")
+	for i, want := range []bool{true, false} {
+		id := res.JSON["reviews"].([]any)[i].(map[string]any)["id"].(string)
+		r, err := env.App.DB.Read().ReviewByPublicID(context.Background(), id)
+		if err != nil || r.Incentivized != want {
+			t.Fatalf("review %d: incentivized %v, want %v (%v)", i, r.Incentivized, want, err)
+		}
+	}
+}

@@ -241,7 +241,7 @@ func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v b
 	if v.Token.Kind == buyer.TokenOrderCheck {
 		proof = core.VerifiedByOrderCheck
 	}
-	incentive, err := incentivized(ctx, tx.Q, line, v.Token.ID)
+	incentive, err := incentivized(ctx, tx.Q, line, v.Order.ID, v.Token.ID)
 	if err != nil {
 		return WrittenReview{}, err
 	}
@@ -286,14 +286,14 @@ func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v b
 // invitation or reminder of the token was sent from a template marked incentive.
 // The rating and text play no part (16 CFR 465.4: the incentive may not depend on
 // the sentiment, and neither may its disclosure).
-func incentivized(ctx context.Context, q *store.Q, line store.OrderLine, tokenID int64) (bool, error) {
+func incentivized(ctx context.Context, q *store.Q, line store.OrderLine, orderID, tokenID int64) (bool, error) {
 	if line.Incentive {
 		return true, nil
 	}
 	if tokenID == 0 {
 		return false, nil
 	}
-	return q.TokenIncentive(ctx, tokenID)
+	return q.TokenIncentive(ctx, orderID, tokenID)
 }
 
 // ReviseInput is the body of POST /v1/reviews/revise. KeptMedia nil means the key
