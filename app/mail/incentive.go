@@ -3,6 +3,8 @@ package mail
 import (
 	"html"
 	"regexp"
+	"strings"
+	"unicode"
 )
 
 // incentiveConditions are the wordings (en and tr) that tie a reward to the rating
@@ -23,10 +25,20 @@ var incentiveConditions = []*regexp.Regexp{
 // reTags drops the tags of a template before its text is read.
 var reTags = regexp.MustCompile(`<[^>]*>`)
 
+// reScale is a rating scale ("from 1 to 5 stars", "1-5", "1'den 5'e"): naming the
+// scale conditions nothing, so it is taken out before the wordings are looked for.
+var reScale = regexp.MustCompile(`(?i)\b[1-5]\s*(?:'?(?:den|dan))?\s*(?:to|-|–|ile|ila)\s*[1-5]\b(?:'?(?:e|a|ye|ya))?`)
+
 // IncentiveConditional reports whether text (a template's subject and HTML)
 // conditions a reward on the rating or on a positive review.
 func IncentiveConditional(text string) bool {
-	plain := html.UnescapeString(reTags.ReplaceAllString(text, " "))
+	plain := strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return ' ' // no-break and other spaces count as spaces
+		}
+		return r
+	}, html.UnescapeString(reTags.ReplaceAllString(text, " ")))
+	plain = reScale.ReplaceAllString(plain, " ")
 	for _, re := range incentiveConditions {
 		if re.MatchString(plain) {
 			return true
