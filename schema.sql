@@ -1577,7 +1577,7 @@ FROM (SELECT r.submitted_at / 3600000 AS hour, r.channel_id, count(*) AS n FROM 
 	WHERE l.has_media = 1 GROUP BY 1, 2) AS m
 WHERE m.hour = review_figures.hour AND m.channel_id = review_figures.channel_id;
 
--- @version 19: the transparency log, WhatsApp invitations (phones, message-log status),
+-- @version 19: the transparency log, WhatsApp invitations (phones, message-log status), incentives,
 -- Shopify rating fields. The transparency log (docs/transparency.md): its entries, the stored
 -- Merkle hashes of golang.org/x/mod/sumdb/tlog, one salt per review (deleted with an
 -- erasure; the entries stay), the signed checkpoints and the log's name.
@@ -1689,3 +1689,12 @@ CREATE TABLE rating_fields (
 	created_at INTEGER NOT NULL,
 	PRIMARY KEY (source_id, product_id)
 ) WITHOUT ROWID;
+
+-- incentive disclosure: order lines and invitation templates marked as carrying an incentive, the invitations sent with such a template, and the reviews written for them
+-- A line sent with "incentive": true, or an invitation e-mail rendered from a
+-- template marked incentive, makes the review written for it incentivised (shown
+-- with a label and in the product-review feed). Never set from the rating.
+ALTER TABLE order_lines ADD COLUMN incentive INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE invite_templates ADD COLUMN incentive INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE invitations ADD COLUMN incentive INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE reviews ADD COLUMN incentivized INTEGER NOT NULL DEFAULT 0;

@@ -11,6 +11,7 @@ func components() map[string]any {
 		"media": arr(ref("Media")), "seller_response": anyObj(), "resolution": anyObj(),
 		"origin": enum("own", "syndicated", "imported"), "origin_market": str(), "origin_label": str(), "origin_url": str(),
 		"experience": enum("product", "process"), "translations": anyObj(),
+		"incentivized": boolean(), "incentive_label": str(), // only for an incentivised review
 	}, "id", "rating", "title", "body", "author", "anonymous", "published_at", "verified", "helpful_count", "unhelpful_count", "media", "origin", "experience")
 	list := obj(map[string]any{
 		"reviews": arr(ref("Review")), "total": integer(), "page": integer(), "pages": integer(), "page_size": integer(), "sort": str(),
@@ -28,7 +29,7 @@ func components() map[string]any {
 	adminRow := obj(map[string]any{
 		"id": str(), "channel": str(), "market": str(), "language": str(), "state": str(), "experience": enum("product", "process"),
 		"origin": enum("own", "syndicated", "imported"), "rating": integer(), "title": str(), "body": str(), "author": str(), "name_hidden": boolean(),
-		"verified": boolean(), "variant_key": str(), "group_key": str(), "product_name": str(), "aspects": anyObj(), "flag_open": boolean(),
+		"verified": boolean(), "incentivized": boolean(), "variant_key": str(), "group_key": str(), "product_name": str(), "aspects": anyObj(), "flag_open": boolean(),
 		"reports_open": integer(), "media_count": integer(), "helpful_count": integer(), "unhelpful_count": integer(), "anonymized": boolean(),
 		"source": nullable(anyObj()), "submitted_at": str(), "published_at": nullable(str()), "updated_at": str(),
 	}, "id", "channel", "market", "state", "rating", "author", "product_name", "flag_open", "source")
@@ -38,7 +39,7 @@ func components() map[string]any {
 			"detail": map[string]any{"type": "string", "description": "Detail code; may carry a value after a colon."}}},
 		"Health": obj(map[string]any{"ok": boolean(), "version": str(), "commit": str(), "schema_version": integer()}, "ok", "version", "schema_version"),
 		"OrderLine": obj(map[string]any{"line_reference": strMax(128), "variant_key": strMax(128), "group_key": strMax(128), "catalog_id": strMax(128),
-			"title": strMax(300), "state": str(), "delivered_at": str()}, "line_reference", "variant_key"),
+			"title": strMax(300), "state": str(), "delivered_at": str(), "incentive": boolean()}, "line_reference", "variant_key"),
 		"Media":      media,
 		"Review":     review,
 		"ReviewList": list,

@@ -26,13 +26,13 @@ func repliesOps() []op {
 	typ := enum("invitation", "reminder", "experience")
 	lang := enum("tr", "en")
 	template := obj(map[string]any{"id": str(), "type": typ, "language": lang, "market": str(), "channel": str(), "subject": str(),
-		"html": str(), "created_at": dt, "updated_at": dt}, "id", "type", "language", "market", "channel", "subject", "html")
+		"html": str(), "incentive": boolean(), "created_at": dt, "updated_at": dt}, "id", "type", "language", "market", "channel", "subject", "html")
 	templateBody := obj(map[string]any{"id": str(), "type": typ, "language": lang, "market": strMax(2), "channel": str(),
-		"subject": strMax(200), "html": strMax(102400)})
+		"subject": strMax(200), "html": strMax(102400), "incentive": boolean()})
 	templateErrs := []string{"400 invalid / type", "400 invalid / language", "400 invalid / market", "400 invalid / channel",
 		"400 invalid / channel_market_mismatch", "400 invalid / subject_required", "400 invalid / subject_too_long",
 		"400 invalid / html_required", "400 invalid / html_too_long", "400 invalid / cta_required", "400 invalid / image_tracking",
-		"400 invalid / style_import", "400 invalid / placeholder_unknown"}
+		"400 invalid / style_import", "400 invalid / placeholder_unknown", "400 invalid / incentive_conditional"}
 	export := obj(map[string]any{"id": str(), "state": enum("building", "ready", "failed"), "error": str(), "size": integer(),
 		"sha256": str(), "counts": map[string]any{"type": "object", "additionalProperties": integer()}, "created_at": dt,
 		"ready_at": nullable(dt), "expires_at": dt, "download_url": str()}, "id", "state", "created_at", "expires_at")

@@ -54,12 +54,12 @@ var ExportDatasets = []ExportDataset{
 	{Name: "reviews", Columns: []string{"id", "channel", "market", "language", "variant_key", "group_key", "product_name",
 		"experience", "origin", "state", "rating", "title", "body", "author_name", "hide_name", "aspects", "aspect_template",
 		"verification_method", "order_reference", "returned_at", "helpful_count", "unhelpful_count", "source_platform",
-		"source_name", "source_url", "source_review_id", "submitted_at", "published_at", "anonymized_at"},
+		"source_name", "source_url", "source_review_id", "submitted_at", "published_at", "anonymized_at", "incentivized"},
 		query: `SELECT r.public_id, c.code, r.market, r.language, r.variant_key, r.group_key, r.product_name, r.experience,
 			r.origin, r.state, r.rating, r.title, r.body, r.author_name, r.hide_name, r.aspects, r.aspect_template,
 			r.verification_method, coalesce(o.external_id, ''), r.returned_at, r.helpful_count, r.unhelpful_count,
-			r.source_platform, r.source_name, r.source_url, r.source_review_id, r.submitted_at, r.published_at, r.anonymized_at
-			FROM reviews r JOIN channels c ON c.id = r.channel_id LEFT JOIN orders o ON o.id = r.order_id ORDER BY r.id`},
+			r.source_platform, r.source_name, r.source_url, r.source_review_id, r.submitted_at, r.published_at, r.anonymized_at,
+			r.incentivized FROM reviews r JOIN channels c ON c.id = r.channel_id LEFT JOIN orders o ON o.id = r.order_id ORDER BY r.id`},
 	{Name: "review_history", Columns: []string{"review_id", "event", "from_state", "to_state", "reason", "actor_type",
 		"actor_name", "detail", "at"},
 		query: `SELECT r.public_id, h.event, h.from_state, h.to_state, h.reason, h.actor_type, h.actor_name, h.detail, h.at

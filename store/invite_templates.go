@@ -18,14 +18,19 @@ type InviteTemplate struct {
 	ActorID   string
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	// Incentive: the e-mail offers something for a review (never for a rating).
+	Incentive bool
 }
 
-const qInviteTemplateCols = `id, kind, language, market, channel_id, subject, html, actor_id, created_at, updated_at`
+const qInviteTemplateCols = `id, kind, language, market, channel_id, subject, html, actor_id, created_at, updated_at, incentive`
 
 func scanInviteTemplate(sc scanner) (InviteTemplate, error) {
 	var t InviteTemplate
 	var created, updated int64
-	err := sc.Scan(&t.ID, &t.Kind, &t.Language, &t.Market, &t.ChannelID, &t.Subject, &t.HTML, &t.ActorID, &created, &updated)
+	var incentive int
+	err := sc.Scan(&t.ID, &t.Kind, &t.Language, &t.Market, &t.ChannelID, &t.Subject, &t.HTML, &t.ActorID, &created, &updated,
+		&incentive)
+	t.Incentive = incentive == 1
 	t.CreatedAt, t.UpdatedAt = Time(created), Time(updated)
 	return t, translate(err)
 }
@@ -56,8 +61,8 @@ func (q *Q) InviteTemplateFor(ctx context.Context, kind, language, market string
 func (tx *Tx) SaveInviteTemplate(ctx context.Context, t InviteTemplate) (InviteTemplate, error) {
 	if t.ID == 0 {
 		res, err := tx.c.ExecContext(ctx, `INSERT INTO invite_templates (kind, language, market, channel_id, subject, html,
-			actor_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.Kind, t.Language, t.Market, t.ChannelID,
-			t.Subject, t.HTML, t.ActorID, Ms(tx.Now), Ms(tx.Now))
+			actor_id, created_at, updated_at, incentive) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.Kind, t.Language, t.Market,
+			t.ChannelID, t.Subject, t.HTML, t.ActorID, Ms(tx.Now), Ms(tx.Now), boolInt(t.Incentive))
 		if err != nil {
 			return t, translate(err)
 		}
@@ -66,8 +71,8 @@ func (tx *Tx) SaveInviteTemplate(ctx context.Context, t InviteTemplate) (InviteT
 		return t, nil
 	}
 	res, err := tx.c.ExecContext(ctx, `UPDATE invite_templates SET kind = ?, language = ?, market = ?, channel_id = ?,
-		subject = ?, html = ?, actor_id = ?, updated_at = ? WHERE id = ?`, t.Kind, t.Language, t.Market, t.ChannelID,
-		t.Subject, t.HTML, t.ActorID, Ms(tx.Now), t.ID)
+		subject = ?, html = ?, actor_id = ?, updated_at = ?, incentive = ? WHERE id = ?`, t.Kind, t.Language, t.Market,
+		t.ChannelID, t.Subject, t.HTML, t.ActorID, Ms(tx.Now), boolInt(t.Incentive), t.ID)
 	if err := affectedOne(res, err); err != nil {
 		return t, err
 	}
@@ -78,4 +83,24 @@ func (tx *Tx) SaveInviteTemplate(ctx context.Context, t InviteTemplate) (InviteT
 func (tx *Tx) DeleteInviteTemplate(ctx context.Context, id int64) error {
 	res, err := tx.c.ExecContext(ctx, `DELETE FROM invite_templates WHERE id = ?`, id)
 	return affectedOne(res, err)
+}
+
+// MarkInvitationIncentive records that invitation id was rendered from a template
+// carrying an incentive: reviews written with its token are incentivised.
+func (tx *Tx) MarkInvitationIncentive(ctx context.Context, id int64) error {
+	_, err := tx.c.ExecContext(ctx, `UPDATE invitations SET incentive = 1 WHERE id = ? AND incentive = 0`, id)
+	return translate(err)
+}
+
+// TokenIncentive reports whether a message of order orderID sent with token id
+// (the invitation or its reminder) was rendered from a template carrying an
+// incentive. It reads through the one-per-order and one-reminder indexes
+// (invitations have no token index).
+func (q *Q) TokenIncentive(ctx context.Context, orderID, tokenID int64) (bool, error) {
+	var n int
+	err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM invitations p
+		WHERE p.order_id = ? AND p.kind IN ('invitation', 'experience') AND p.token_id = ?
+		AND (p.incentive = 1 OR EXISTS (SELECT 1 FROM invitations r WHERE r.parent_id = p.id AND r.kind = 'reminder' AND r.incentive = 1))`,
+		orderID, tokenID).Scan(&n)
+	return n > 0, translate(err)
 }

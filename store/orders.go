@@ -48,6 +48,8 @@ type OrderLine struct {
 	StateChangedAt time.Time
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+	// Incentive: the store marked the line as carrying an incentive for a review.
+	Incentive bool
 }
 
 // Delivery is one delivery record of a line.
@@ -65,7 +67,7 @@ const (
 	qOrderCols = `id, channel_id, external_id, market, language, payment_state, placed_at, customer_email, customer_key,
 		erased_at, payment_changed_at, created_at, updated_at, customer_phone`
 	qLineCols = `id, order_id, line_reference, variant_key, group_key, catalog_id, title, quantity, fulfilment_state,
-		delivered_at, state_changed_at, created_at, updated_at`
+		delivered_at, state_changed_at, created_at, updated_at, incentive`
 	qDeliveryCols = `id, line_id, state, observed_at, source, confidence, created_at`
 
 	// The customer fields of an erased order are never overwritten, whatever the
@@ -81,11 +83,12 @@ const (
 		payment_changed_at = excluded.payment_changed_at, updated_at = excluded.updated_at
 		RETURNING id, external_id, created_at`
 	qLineUpsertHead = `INSERT INTO order_lines (order_id, line_reference, variant_key, group_key, catalog_id, title, quantity,
-		fulfilment_state, delivered_at, state_changed_at, created_at, updated_at) VALUES `
+		fulfilment_state, delivered_at, state_changed_at, created_at, updated_at, incentive) VALUES `
 	qLineUpsertTail = ` ON CONFLICT (order_id, line_reference) DO UPDATE SET
 		variant_key = excluded.variant_key, group_key = excluded.group_key, catalog_id = excluded.catalog_id,
 		title = excluded.title, quantity = excluded.quantity, fulfilment_state = excluded.fulfilment_state,
-		delivered_at = excluded.delivered_at, state_changed_at = excluded.state_changed_at, updated_at = excluded.updated_at
+		delivered_at = excluded.delivered_at, state_changed_at = excluded.state_changed_at, updated_at = excluded.updated_at,
+		incentive = excluded.incentive
 		RETURNING id, order_id, line_reference, created_at`
 	// Only rows really inserted come back, so duplicates are told apart from new records.
 	qDeliveryInsertHead = `INSERT INTO deliveries (line_id, state, observed_at, source, confidence, created_at) VALUES `
@@ -113,8 +116,10 @@ func scanLine(sc scanner) (OrderLine, error) {
 	var l OrderLine
 	var delivered sql.NullInt64
 	var changed, created, updated int64
+	var incentive int
 	err := sc.Scan(&l.ID, &l.OrderID, &l.LineReference, &l.VariantKey, &l.GroupKey, &l.CatalogID, &l.Title, &l.Quantity,
-		&l.FulfilmentState, &delivered, &changed, &created, &updated)
+		&l.FulfilmentState, &delivered, &changed, &created, &updated, &incentive)
+	l.Incentive = incentive == 1
 	l.DeliveredAt = NullTime(delivered)
 	l.StateChangedAt, l.CreatedAt, l.UpdatedAt = Time(changed), Time(created), Time(updated)
 	return l, translate(err)
@@ -293,7 +298,7 @@ type lineKey struct {
 // LineReference) with the given values. It returns the lines with ID and CreatedAt
 // set. Callers pass each (OrderID, LineReference) once.
 func (q *Tx) UpsertLines(ctx context.Context, lines []OrderLine) ([]OrderLine, error) {
-	const cols = 12
+	const cols = 13
 	out := append([]OrderLine(nil), lines...)
 	pos := make(map[lineKey]int, len(out))
 	for i, l := range out {
@@ -306,7 +311,7 @@ func (q *Tx) UpsertLines(ctx context.Context, lines []OrderLine) ([]OrderLine, e
 		args := make([]any, 0, len(part)*cols)
 		for _, l := range part {
 			args = append(args, l.OrderID, l.LineReference, l.VariantKey, l.GroupKey, l.CatalogID, l.Title, l.Quantity,
-				l.FulfilmentState, nullMs(l.DeliveredAt), Ms(l.StateChangedAt), now, now)
+				l.FulfilmentState, nullMs(l.DeliveredAt), Ms(l.StateChangedAt), now, now, boolInt(l.Incentive))
 		}
 		rows, err := q.c.QueryContext(ctx, qLineUpsertHead+valuesList(len(part), cols)+qLineUpsertTail, args...)
 		if err != nil {

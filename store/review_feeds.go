@@ -116,6 +116,9 @@ type FeedReview struct {
 	GTIN        string
 	MPN         string
 	CatalogID   string
+	// Delivered: the review is tied to an order line with a delivery time.
+	Delivered    bool
+	Incentivized bool
 }
 
 // FeedReviewFilter picks the reviews of a feed: own, published product reviews of
@@ -130,7 +133,8 @@ type FeedReviewFilter struct {
 
 const qFeedReviews = `SELECT r.id, r.public_id, coalesce(r.order_id, 0), r.rating, r.title, r.body, r.author_name,
 	r.hide_name, r.language, r.verification_method, r.submitted_at, r.variant_key,
-	CASE WHEN p.name != '' THEN p.name ELSE r.product_name END, p.url, p.brand, p.gtin, p.mpn, p.catalog_id
+	CASE WHEN p.name != '' THEN p.name ELSE r.product_name END, p.url, p.brand, p.gtin, p.mpn, p.catalog_id,
+	EXISTS (SELECT 1 FROM order_lines l WHERE l.id = r.line_id AND l.delivered_at IS NOT NULL), r.incentivized
 	FROM reviews r JOIN products p ON p.variant_key = r.variant_key
 	WHERE r.id > ? AND +r.state = 'published' AND r.origin = 'own' AND r.experience = 'product' AND p.url != ''
 	AND (? = 0 OR r.channel_id = ?) AND (? = '' OR r.market = ?)
@@ -149,13 +153,15 @@ func (q *Q) FeedReviews(ctx context.Context, f FeedReviewFilter) ([]FeedReview, 
 	out := make([]FeedReview, 0, f.Limit)
 	for rows.Next() {
 		var r FeedReview
-		var hide int
+		var hide, delivered, incentive int
 		var at int64
 		if err := rows.Scan(&r.ID, &r.PublicID, &r.OrderID, &r.Rating, &r.Title, &r.Body, &r.AuthorName, &hide, &r.Language,
-			&r.Proof, &at, &r.VariantKey, &r.ProductName, &r.ProductURL, &r.Brand, &r.GTIN, &r.MPN, &r.CatalogID); err != nil {
+			&r.Proof, &at, &r.VariantKey, &r.ProductName, &r.ProductURL, &r.Brand, &r.GTIN, &r.MPN, &r.CatalogID,
+			&delivered, &incentive); err != nil {
 			return nil, translate(err)
 		}
 		r.HideName, r.SubmittedAt = hide == 1, Time(at)
+		r.Delivered, r.Incentivized = delivered == 1, incentive == 1
 		out = append(out, r)
 	}
 	return out, translate(rows.Err())

@@ -45,6 +45,9 @@ type Review struct {
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
 	AnonymizedAt       time.Time
+	// Incentivized: written for an order line or through an invitation marked as
+	// carrying an incentive (never from the rating).
+	Incentivized bool
 }
 
 const (
@@ -52,24 +55,25 @@ const (
 		product_name, experience, origin, state, rating, title, body, body_hash, author_name, hide_name, aspects,
 		aspect_template, verification_method, flag_open, returned_at, helpful_count, unhelpful_count,
 		source_platform, source_name, source_url, source_review_id, published_at, submitted_at, created_at,
-		updated_at, anonymized_at`
+		updated_at, anonymized_at, incentivized`
 	qReviewInsert = `INSERT INTO reviews (public_id, channel_id, market, language, order_id, line_id, token_id,
 		variant_key, group_key, product_name, experience, origin, state, rating, title, body, body_hash, author_name,
 		hide_name, aspects, aspect_template, verification_method, flag_open, source_platform, source_name, source_url,
-		source_review_id, published_at, submitted_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		source_review_id, published_at, submitted_at, created_at, updated_at, incentivized)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 func scanReview(sc scanner) (Review, error) {
 	var r Review
 	var order, line, token, returned, published, anonymized sql.NullInt64
-	var hide, flag int
+	var hide, flag, incentive int
 	var submitted, created, updated int64
 	err := sc.Scan(&r.ID, &r.PublicID, &r.ChannelID, &r.Market, &r.Language, &order, &line, &token, &r.VariantKey,
 		&r.GroupKey, &r.ProductName, &r.Experience, &r.Origin, &r.State, &r.Rating, &r.Title, &r.Body, &r.BodyHash,
 		&r.AuthorName, &hide, &r.Aspects, &r.AspectTemplate, &r.VerificationMethod, &flag, &returned,
 		&r.HelpfulCount, &r.UnhelpfulCount, &r.SourcePlatform, &r.SourceName, &r.SourceURL, &r.SourceReviewID,
-		&published, &submitted, &created, &updated, &anonymized)
+		&published, &submitted, &created, &updated, &anonymized, &incentive)
+	r.Incentivized = incentive == 1
 	r.OrderID, r.LineID, r.TokenID = idOf(order), idOf(line), idOf(token)
 	r.HideName, r.FlagOpen = hide == 1, flag == 1
 	r.ReturnedAt, r.PublishedAt, r.AnonymizedAt = NullTime(returned), NullTime(published), NullTime(anonymized)
@@ -88,7 +92,7 @@ func (q *Tx) CreateReview(ctx context.Context, r Review) (Review, error) {
 		nullID(r.LineID), nullID(r.TokenID), r.VariantKey, r.GroupKey, r.ProductName, r.Experience, r.Origin, r.State,
 		r.Rating, r.Title, r.Body, r.BodyHash, r.AuthorName, boolInt(r.HideName), r.Aspects, r.AspectTemplate,
 		r.VerificationMethod, boolInt(r.FlagOpen), r.SourcePlatform, r.SourceName, r.SourceURL, r.SourceReviewID,
-		nullMs(r.PublishedAt), Ms(r.SubmittedAt), now, now)
+		nullMs(r.PublishedAt), Ms(r.SubmittedAt), now, now, boolInt(r.Incentivized))
 	if err != nil {
 		return r, fmt.Errorf("store: create review: %w", translate(err))
 	}

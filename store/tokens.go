@@ -103,7 +103,7 @@ func (q *Q) TokenLines(ctx context.Context, tokenID int64) ([]OrderLine, error) 
 
 // qLineColsL is qLineCols qualified with the alias l.
 const qLineColsL = `l.id, l.order_id, l.line_reference, l.variant_key, l.group_key, l.catalog_id, l.title, l.quantity,
-	l.fulfilment_state, l.delivered_at, l.state_changed_at, l.created_at, l.updated_at`
+	l.fulfilment_state, l.delivered_at, l.state_changed_at, l.created_at, l.updated_at, l.incentive`
 
 // SpendToken marks a token spent at q.Now; it reports false when it was spent
 // already.

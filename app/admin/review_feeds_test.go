@@ -34,7 +34,7 @@ func xmllint(t *testing.T) string {
 	return p
 }
 
-// validateFeed checks body against Google's Product Review Feed schema 2.3.
+// validateFeed checks body against Google's Product Review Feed schema 2.4.
 func validateFeed(t *testing.T, body []byte) {
 	t.Helper()
 	lint := xmllint(t)
@@ -42,7 +42,7 @@ func validateFeed(t *testing.T, body []byte) {
 	if err := os.WriteFile(f, body, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(lint, "--noout", "--nonet", "--schema", "../../testdata/google/product_reviews_2.3.xsd", f).CombinedOutput()
+	out, err := exec.Command(lint, "--noout", "--nonet", "--schema", "../../testdata/google/product_reviews_2.4.xsd", f).CombinedOutput()
 	if err != nil {
 		if len(body) > 4000 {
 			body = body[:4000]
@@ -60,11 +60,13 @@ type feedDoc struct {
 			Anonymous string `xml:"is_anonymous,attr"`
 			Value     string `xml:",chardata"`
 		} `xml:"reviewer>name"`
-		Title   string `xml:"title"`
-		Content string `xml:"content"`
-		URL     string `xml:"review_url"`
-		Overall string `xml:"ratings>overall"`
-		Product struct {
+		Verified  string `xml:"is_verified_purchase"`
+		Incentive string `xml:"is_incentivized_review"`
+		Title     string `xml:"title"`
+		Content   string `xml:"content"`
+		URL       string `xml:"review_url"`
+		Overall   string `xml:"ratings>overall"`
+		Product   struct {
 			GTIN  []string `xml:"product_ids>gtins>gtin"`
 			MPN   []string `xml:"product_ids>mpns>mpn"`
 			SKU   []string `xml:"product_ids>skus>sku"`
@@ -135,7 +137,7 @@ func feedPath(t *testing.T, url string) string {
 }
 
 // TestReviewFeed: a feed made in a panel session is served at its secret address
-// without a session, valid against Google's schema 2.3, with own published product
+// without a session, valid against Google's schema 2.4, with own published product
 // reviews of its scope only (no imported, process, unpublished or foreign-channel
 // reviews, none of a product without an address), catalogue identifiers, masked
 // names for hide_name, and ETag / Last-Modified answered with 304 until a review
@@ -153,7 +155,11 @@ func TestReviewFeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shown := f.review("web-tr", "published", func(r *store.Review) { r.OrderID = order.ID })
+	lines, err := f.env.App.DB.Read().LinesOfOrder(context.Background(), order.ID)
+	if err != nil || len(lines) != 1 {
+		t.Fatal(lines, err)
+	}
+	shown := f.review("web-tr", "published", func(r *store.Review) { r.OrderID, r.LineID = order.ID, lines[0].ID })
 	hidden := f.review("web-tr", "published", func(r *store.Review) { r.HideName = true })
 	anon := f.review("web-tr", "published", func(r *store.Review) {
 		r.AuthorName, r.Title, r.VariantKey, r.VerificationMethod, r.Rating = "", "", "LAMP", core.VerifiedByOrderCheck, 3
@@ -164,6 +170,7 @@ func TestReviewFeed(t *testing.T) {
 	f.review("web-tr", "published", func(r *store.Review) { r.Experience = core.ExperienceProcess })
 	f.review("web-tr", "pending")
 	f.review("web-tr", "rejected")
+	paid := f.review("web-tr", "published", func(r *store.Review) { r.Incentivized, r.Rating = true, 2 })
 	f.review("web-tr", "published", func(r *store.Review) { r.VariantKey = "NO-URL" })
 	f.review("web-tr", "published", func(r *store.Review) { r.VariantKey = "NOT-IN-CATALOGUE" })
 	gb := f.review("web-gb", "published")
@@ -184,14 +191,14 @@ func TestReviewFeed(t *testing.T) {
 	if err := xml.Unmarshal(feed.Body, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Version != "2.3" || doc.Publisher != "Acme" || len(doc.Reviews) != 3 {
+	if doc.Version != "2.4" || doc.Publisher != "Acme" || len(doc.Reviews) != 4 {
 		t.Fatalf("feed: %s", feed.Body)
 	}
 	byID := map[string]int{}
 	for i, r := range doc.Reviews {
 		byID[r.ID] = i
 	}
-	for _, id := range []string{shown, hidden, anon} {
+	for _, id := range []string{shown, hidden, anon, paid} {
 		if _, ok := byID[id]; !ok {
 			t.Fatalf("review %s missing from %s", id, feed.Body)
 		}
@@ -200,8 +207,21 @@ func TestReviewFeed(t *testing.T) {
 		r.Title != "Great mug" || r.Overall != "5" || r.Method != "post_fulfillment" || r.URL != "https://shop.example/mug-blue" ||
 		strings.Join(r.Product.GTIN, ",") != "8690000000011" || strings.Join(r.Product.MPN, ",") != "AC-MB" ||
 		strings.Join(r.Product.Brand, ",") != "Acme" || strings.Join(r.Product.SKU, ",") != "MUG-BLUE" || r.Product.Name != "Blue mug" ||
-		len(r.Transaction) != 34 || !strings.HasPrefix(r.Transaction, "t_") {
+		len(r.Transaction) != 34 || !strings.HasPrefix(r.Transaction, "t_") || r.Verified != "true" || r.Incentive != "false" {
 		t.Fatalf("shown review: %+v", r)
+	}
+	// Proof of purchase needs a delivered order line; the incentive is the review's
+	// own mark, whatever its rating.
+	for _, id := range []string{hidden, anon} {
+		if r := doc.Reviews[byID[id]]; r.Verified != "false" || r.Incentive != "false" {
+			t.Fatalf("review without a delivered line: %+v", r)
+		}
+	}
+	if r := doc.Reviews[byID[paid]]; r.Incentive != "true" || r.Verified != "false" || r.Overall != "2" {
+		t.Fatalf("incentivised review: %+v", r)
+	}
+	if !strings.Contains(string(feed.Body), "</name></reviewer><is_verified_purchase>true</is_verified_purchase><is_incentivized_review>false</is_incentivized_review><review_timestamp>") {
+		t.Fatalf("2.4 fields not right after reviewer: %s", feed.Body)
 	}
 	if strings.Contains(string(feed.Body), "ORD-77") || strings.Contains(string(feed.Body), "mail.example") {
 		t.Fatal("the feed carries the order number or an e-mail address")

@@ -116,6 +116,18 @@ func (h *Handler) exportReviews(w http.ResponseWriter, r *http.Request, a *core.
 			strconv.Itoa(it.MediaCount), strconv.Itoa(it.HelpfulCount), strconv.Itoa(it.UnhelpfulCount), platform, source,
 			it.SubmittedAt.UTC().Format(time.RFC3339), exportTime(it.PublishedAt), h.Reviews.PanelReviewURL(it.ID)})
 	}
+	// The incentivized column is added (last) only when a row is incentivised, so
+	// an export without an incentive anywhere stays as it was.
+	for _, it := range out.Items {
+		if !it.Incentivized {
+			continue
+		}
+		table.Header = append(append([]string(nil), reviewExportHeader...), "incentivized")
+		for j := range table.Rows {
+			table.Rows[j] = append(table.Rows[j], b(out.Items[j].Incentivized))
+		}
+		break
+	}
 	filters := exportTable{Sheet: "Filters", Header: []string{"filter", "value"}}
 	for _, k := range []string{"q", "state", "channel", "market", "rating", "flag_open", "reported", "entry_point", "sort"} {
 		if v, ok := out.Filters[k]; ok {

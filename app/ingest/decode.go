@@ -19,6 +19,7 @@ type lineBody struct {
 	Quantity        *float64 `json:"quantity"`
 	FulfilmentState string   `json:"fulfilment_state"`
 	DeliveredAt     string   `json:"delivered_at"`
+	Incentive       *bool    `json:"incentive"`
 }
 
 // orderBody is one order.
@@ -48,7 +49,7 @@ func (o orderBody) input() orders.OrderInput {
 	for i, l := range o.Items {
 		in.Items[i] = orders.LineInput{LineReference: l.LineReference, VariantKey: l.VariantKey, GroupKey: l.GroupKey,
 			CatalogID: l.CatalogID, Title: l.Title, Quantity: l.Quantity, FulfilmentState: l.FulfilmentState,
-			DeliveredAt: l.DeliveredAt}
+			DeliveredAt: l.DeliveredAt, Incentive: l.Incentive}
 	}
 	return in
 }

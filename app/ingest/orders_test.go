@@ -236,3 +236,30 @@ func TestUnicodeLengths(t *testing.T) {
 	expect(t, f.orders(order(strings.Repeat("ş", 128))), 200, "")
 	expect(t, f.orders(order(strings.Repeat("ş", 129))), 400, "invalid / field_too_long: external_id")
 }
+
+// TestOrderLineIncentive: a line sent with "incentive": true is stored marked; a
+// re-send without the field keeps the mark; false clears it; a line and an order
+// without the field are stored exactly as before (unmarked, same answer); a value
+// that is not a boolean is refused.
+func TestOrderLineIncentive(t *testing.T) {
+	f := newFixture(t)
+	plain := f.orders(order("I-0", map[string]any{"items": []any{line("1")}}))
+	expect(t, plain, 200, "")
+	r := f.orders(order("I-1", map[string]any{"items": []any{line("1", map[string]any{"incentive": true}), line("2")}}))
+	expect(t, r, 200, "")
+	if !f.line("I-1", "1").Incentive || f.line("I-1", "2").Incentive || f.line("I-0", "1").Incentive {
+		t.Fatal("incentive marks not stored as sent")
+	}
+	if strings.Contains(string(plain.Body), "incentive") || strings.Contains(string(r.Body), "incentive") {
+		t.Fatalf("the answer changed: %s", r.Body)
+	}
+	expect(t, f.orders(order("I-1", map[string]any{"items": []any{line("1", map[string]any{"quantity": 2})}})), 200, "")
+	if l := f.line("I-1", "1"); !l.Incentive || l.Quantity != 2 {
+		t.Fatalf("re-send without the field: %+v", l)
+	}
+	expect(t, f.orders(order("I-1", map[string]any{"items": []any{line("1", map[string]any{"incentive": false})}})), 200, "")
+	if f.line("I-1", "1").Incentive {
+		t.Fatal("incentive false did not clear the mark")
+	}
+	expect(t, f.orders(order("I-2", map[string]any{"items": []any{line("1", map[string]any{"incentive": "yes"})}})), 400, "invalid / field_invalid: incentive")
+}

@@ -107,7 +107,8 @@ type templatesData struct {
 func templateInput(r *http.Request) sending.InviteTemplateInput {
 	f := r.PostForm
 	return sending.InviteTemplateInput{ID: f.Get("id"), Type: f.Get("type"), Language: f.Get("language"),
-		Market: strings.TrimSpace(f.Get("market")), Channel: strings.TrimSpace(f.Get("channel")), Subject: f.Get("subject"), HTML: f.Get("html")}
+		Market: strings.TrimSpace(f.Get("market")), Channel: strings.TrimSpace(f.Get("channel")), Subject: f.Get("subject"), HTML: f.Get("html"),
+		Incentive: f.Get("incentive") == "1"}
 }
 
 func (h *Handler) templatesData(r *http.Request, form sending.InviteTemplateInput) (templatesData, error) {
@@ -135,7 +136,7 @@ func (h *Handler) handleTemplates(w http.ResponseWriter, r *http.Request, a *cor
 		for _, t := range d.Items {
 			if t.ID == id {
 				d.Form = sending.InviteTemplateInput{ID: t.ID, Type: t.Type, Language: t.Language, Market: t.Market, Channel: t.Channel,
-					Subject: t.Subject, HTML: t.HTML}
+					Subject: t.Subject, HTML: t.HTML, Incentive: t.Incentive}
 			}
 		}
 	}

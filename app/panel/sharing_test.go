@@ -124,6 +124,23 @@ func TestInviteTemplatesPage(t *testing.T) {
 	if items, _ = f.env.App.Sending.InviteTemplates(ctx); len(items) != 1 || items[0].Subject != "Your {{products}}" {
 		t.Fatalf("template not changed: %+v", items)
 	}
+	// Incentive: a reward tied to the rating is refused next to the box; a reward
+	// for any review is saved marked and the edit form keeps the mark.
+	form.Set("incentive", "1")
+	form.Set("html", `<p>A coupon for your 5-star review!</p>{{review_button}}`)
+	p = b.do("POST", "/panel/invite-templates", form, nil)
+	expectPage(t, "conditional incentive", p, 400, "invalid / incentive_conditional")
+	if !strings.Contains(p.body, `id="tp-inc-e"`) || !strings.Contains(p.body, "offer it for any review") {
+		t.Fatalf("refusal not next to the incentive box:\n%s", p.body)
+	}
+	form.Set("html", `<p>A coupon for any review, good or bad.</p>{{review_button}}`)
+	posted(t, "incentive", b.do("POST", "/panel/invite-templates", form, nil), "/panel/invite-templates?notice=template_saved")
+	if items, _ = f.env.App.Sending.InviteTemplates(ctx); len(items) != 1 || !items[0].Incentive {
+		t.Fatalf("incentive not saved: %+v", items)
+	}
+	expectPage(t, "edit form keeps the incentive", b.do("GET", "/panel/invite-templates?edit="+tid, nil, nil), 200,
+		`name="incentive" value="1" checked`)
+	form.Del("incentive")
 
 	expectPage(t, "remove without csrf", b.do("POST", "/panel/invite-templates/"+tid+"/remove", url.Values{}, nil), 403, "csrf_missing")
 	viewer := newBrowser(t, f.env)

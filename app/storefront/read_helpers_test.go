@@ -32,6 +32,7 @@ type seedRev struct {
 	ago                       time.Duration
 	aspects, template         string
 	noProof                   bool
+	incentive                 bool
 }
 
 var seedSerial atomic.Int64
@@ -79,6 +80,7 @@ func (f *fx) seed(rs ...seedRev) []string {
 			r.VariantKey, r.GroupKey, r.ProductName = s.variant, s.group, "Product "+s.variant
 			r.Experience, r.Origin, r.Rating, r.Title, r.Body = core.ExperienceProduct, core.OriginOwn, s.rating, s.title, s.body
 			r.AuthorName, r.HideName, r.Aspects, r.AspectTemplate = s.author, s.hide, s.aspects, s.template
+			r.Incentivized = s.incentive
 			if s.process {
 				r.Experience = core.ExperienceProcess
 			}

@@ -18,12 +18,15 @@ import (
 	"reviewd/store"
 )
 
-// SchemaURL is the schema the feed declares (Google Product Review Feeds 2.3; a
-// copy is in testdata/ for the tests).
-const SchemaURL = "http://www.google.com/shopping/reviews/schema/product/2.3/product_reviews.xsd"
+// SchemaURL is the schema the feed declares (Google Product Review Feeds 2.4, the
+// only version Google accepts; a copy is in testdata/ for the tests).
+const SchemaURL = "http://www.google.com/shopping/reviews/schema/product/2.4/product_reviews.xsd"
+
+// SchemaVersion is the feed's <version>.
+const SchemaVersion = "2.4"
 
 // formatVersion changes the ETag of every feed when the output format changes.
-const formatVersion = "1"
+const formatVersion = "2"
 
 // pageSize is how many reviews are read at a time: a page is written and flushed
 // before the next is read, so a feed of any size needs the memory of one page.
@@ -67,9 +70,12 @@ func (s *Service) Touch(ctx context.Context, f store.ReviewFeed) {
 }
 
 type xmlReview struct {
-	XMLName     xml.Name     `xml:"review"`
-	ID          string       `xml:"review_id"`
-	Reviewer    xmlReviewer  `xml:"reviewer"`
+	XMLName  xml.Name    `xml:"review"`
+	ID       string      `xml:"review_id"`
+	Reviewer xmlReviewer `xml:"reviewer"`
+	// 2.4: right after reviewer, in this order (Google's schema reference).
+	Verified    bool         `xml:"is_verified_purchase"`
+	Incentive   bool         `xml:"is_incentivized_review"`
 	Timestamp   string       `xml:"review_timestamp"`
 	Title       string       `xml:"title,omitempty"`
 	Content     string       `xml:"content"`
@@ -179,7 +185,7 @@ func (s *Service) item(f store.ReviewFeed, r store.FeedReview) (xmlReview, bool)
 	if r.Proof == core.VerifiedByInvite {
 		method = "post_fulfillment"
 	}
-	out := xmlReview{ID: r.PublicID, Reviewer: xmlReviewer{Name: reviewer},
+	out := xmlReview{ID: r.PublicID, Reviewer: xmlReviewer{Name: reviewer}, Verified: verifiedPurchase(r), Incentive: r.Incentivized,
 		Timestamp: r.SubmittedAt.UTC().Format(time.RFC3339), Title: title, Content: content,
 		URL:      xmlURL{Type: "group", Value: u},
 		Overall:  xmlRating{Min: 1, Max: 5, Value: r.Rating},
@@ -191,6 +197,13 @@ func (s *Service) item(f store.ReviewFeed, r store.FeedReview) (xmlReview, bool)
 		out.Transaction = "t_" + s.Keys.Pseudonym("feed-order", strconv.FormatInt(r.OrderID, 10))
 	}
 	return out, true
+}
+
+// verifiedPurchase is the feed's proof of purchase: an own review written with a
+// token tied to an order whose line was delivered. Imported reviews never carry it
+// (they are not in the feed, and reviewd holds no proof of them).
+func verifiedPurchase(r store.FeedReview) bool {
+	return r.OrderID != 0 && r.Proof != "" && r.Delivered
 }
 
 // Write streams feed f to w: the header, then the reviews one page at a time (each
@@ -221,7 +234,7 @@ func (s *Service) Write(ctx context.Context, w io.Writer, f store.ReviewFeed) (i
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := xml.NewEncoder(bw)
-	fmt.Fprintf(bw, "%s<feed xmlns:vc=\"http://www.w3.org/2007/XMLSchema-versioning\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:noNamespaceSchemaLocation=\"%s\">\n<version>2.3</version>\n<publisher><name>", xml.Header, SchemaURL)
+	fmt.Fprintf(bw, "%s<feed xmlns:vc=\"http://www.w3.org/2007/XMLSchema-versioning\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:noNamespaceSchemaLocation=\"%s\">\n<version>%s</version>\n<publisher><name>", xml.Header, SchemaURL, SchemaVersion)
 	if err := xml.EscapeText(bw, []byte(publisher)); err != nil {
 		return 0, err
 	}

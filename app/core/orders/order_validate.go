@@ -76,6 +76,7 @@ type lineIn struct {
 	hasQuantity                                 bool
 	state                                       string
 	deliveredAt                                 time.Time
+	incentive                                   *bool
 }
 
 // validateOrder checks every field rule of one order (spec 1, "Order" and "Order
@@ -178,5 +179,6 @@ func validateLine(in LineInput, path string) (lineIn, error) {
 	if l.deliveredAt, err = timestamp("delivered_at", in.DeliveredAt, false); err != nil {
 		return l, err
 	}
+	l.incentive = in.Incentive
 	return l, nil
 }

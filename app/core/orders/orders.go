@@ -50,6 +50,9 @@ type LineInput struct {
 	Quantity        *float64 // nil: 1 for a new line, unchanged for a stored one
 	FulfilmentState string   // empty: placed
 	DeliveredAt     string
+	// Incentive marks a line whose review the store rewards (a discount for any
+	// review); nil keeps the stored mark (false for a new line).
+	Incentive *bool
 }
 
 // OrderRequest is one order transfer: a single order, or a batch with an optional
@@ -401,7 +404,7 @@ func orderDiffers(a, b store.Order) bool {
 func lineDiffers(a, b store.OrderLine) bool {
 	return a.VariantKey != b.VariantKey || a.GroupKey != b.GroupKey || a.CatalogID != b.CatalogID || a.Title != b.Title ||
 		a.Quantity != b.Quantity || a.FulfilmentState != b.FulfilmentState || !a.DeliveredAt.Equal(b.DeliveredAt) ||
-		!a.StateChangedAt.Equal(b.StateChangedAt)
+		!a.StateChangedAt.Equal(b.StateChangedAt) || a.Incentive != b.Incentive
 }
 
 // mergeLine applies order data to a line (stored or new) and returns the line and
@@ -419,6 +422,9 @@ func mergeLine(prev store.OrderLine, had bool, in lineIn, now time.Time) (store.
 	}
 	if in.title != "" {
 		l.Title = in.title
+	}
+	if in.incentive != nil {
+		l.Incentive = *in.incentive
 	}
 	switch {
 	case in.hasQuantity:

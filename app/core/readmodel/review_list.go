@@ -140,30 +140,34 @@ func (lq listQuery) matchExpr(market string) string {
 
 // ReviewRow is one review of the list (spec 2, "Review row").
 type ReviewRow struct {
-	ID                 string              `json:"id"`
-	Rating             int                 `json:"rating"`
-	Title              string              `json:"title"`
-	Body               string              `json:"body"`
-	Author             string              `json:"author"`
-	Anonymous          bool                `json:"anonymous"`
-	Language           string              `json:"language"`
-	PublishedAt        time.Time           `json:"published_at"`
-	Verified           bool                `json:"verified"`
-	VerificationMethod string              `json:"verification_method"`
-	HelpfulCount       int                 `json:"helpful_count"`
-	UnhelpfulCount     int                 `json:"unhelpful_count"`
-	Aspects            []brand.AspectValue `json:"aspects"`
-	AspectScores       map[string]int      `json:"aspect_scores"`
-	AspectTemplate     string              `json:"aspect_template"`
-	Media              []MediaItemView     `json:"media"`
-	SellerResponse     *ReviewNote         `json:"seller_response,omitempty"`
-	Resolution         *ReviewNote         `json:"resolution,omitempty"`
-	Origin             string              `json:"origin"`
-	OriginMarket       string              `json:"origin_market"`
-	OriginLabel        string              `json:"origin_label"`
-	OriginURL          string              `json:"origin_url"`
-	Experience         string              `json:"experience"`
-	Translations       map[string]any      `json:"translations"`
+	ID                 string    `json:"id"`
+	Rating             int       `json:"rating"`
+	Title              string    `json:"title"`
+	Body               string    `json:"body"`
+	Author             string    `json:"author"`
+	Anonymous          bool      `json:"anonymous"`
+	Language           string    `json:"language"`
+	PublishedAt        time.Time `json:"published_at"`
+	Verified           bool      `json:"verified"`
+	VerificationMethod string    `json:"verification_method"`
+	// Incentivized and its label appear only for a review written for an
+	// incentive (an order line or an invitation marked so); absent otherwise.
+	Incentivized   bool                `json:"incentivized,omitempty"`
+	IncentiveLabel string              `json:"incentive_label,omitempty"`
+	HelpfulCount   int                 `json:"helpful_count"`
+	UnhelpfulCount int                 `json:"unhelpful_count"`
+	Aspects        []brand.AspectValue `json:"aspects"`
+	AspectScores   map[string]int      `json:"aspect_scores"`
+	AspectTemplate string              `json:"aspect_template"`
+	Media          []MediaItemView     `json:"media"`
+	SellerResponse *ReviewNote         `json:"seller_response,omitempty"`
+	Resolution     *ReviewNote         `json:"resolution,omitempty"`
+	Origin         string              `json:"origin"`
+	OriginMarket   string              `json:"origin_market"`
+	OriginLabel    string              `json:"origin_label"`
+	OriginURL      string              `json:"origin_url"`
+	Experience     string              `json:"experience"`
+	Translations   map[string]any      `json:"translations"`
 }
 
 // ReviewNote is a seller response (body, published_at) or a resolution note (body,

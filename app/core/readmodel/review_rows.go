@@ -160,6 +160,9 @@ func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Revie
 		if r.Origin == core.OriginOwn {
 			row.VerificationMethod = r.VerificationMethod
 		}
+		if r.Incentivized {
+			row.Incentivized, row.IncentiveLabel = true, IncentiveLabel(lang)
+		}
 		switch {
 		case r.Market != market:
 			row.Origin, row.OriginMarket = OriginSyndicated, r.Market
@@ -244,4 +247,19 @@ func (c *Service) methodStatementLink(ch store.Channel, lang, external string) s
 func RatingOf(s store.ProductStats) (count int, average float64) {
 	a, _ := aggregateOf(s, "")
 	return a.Count, a.Average
+}
+
+// incentiveLabels is the label of an incentivised review (FTC 16 CFR 465.4
+// disclosure), per page language.
+var incentiveLabels = map[string]string{
+	"tr": "Teşvikli yorum: yorum karşılığında avantaj sağlandı",
+	"en": "Incentivised review: a benefit was offered for reviewing",
+}
+
+// IncentiveLabel is the label of an incentivised review in lang (en when unknown).
+func IncentiveLabel(lang string) string {
+	if l, ok := incentiveLabels[lang]; ok {
+		return l
+	}
+	return incentiveLabels["en"]
 }

@@ -66,6 +66,7 @@ type AdminReviewRow struct {
 	Author         string         `json:"author"`
 	NameHidden     bool           `json:"name_hidden"`
 	Verified       bool           `json:"verified"`
+	Incentivized   bool           `json:"incentivized,omitempty"` // only when true
 	VariantKey     string         `json:"variant_key"`
 	GroupKey       string         `json:"group_key"`
 	ProductName    string         `json:"product_name"`
@@ -94,7 +95,7 @@ type AdminReviewList struct {
 func adminReviewRow(r store.AdminReviewRow) AdminReviewRow {
 	row := AdminReviewRow{ID: r.PublicID, Channel: r.ChannelCode, Market: r.Market, Language: r.Language, State: r.State,
 		Experience: r.Experience, Origin: r.Origin, Rating: r.Rating, Title: r.Title, Body: r.Body, Author: r.AuthorName,
-		NameHidden: r.HideName, Verified: core.Verified(r.Review), VariantKey: r.VariantKey, GroupKey: r.GroupKey,
+		NameHidden: r.HideName, Verified: core.Verified(r.Review), Incentivized: r.Incentivized, VariantKey: r.VariantKey, GroupKey: r.GroupKey,
 		ProductName: r.ProductName, Aspects: brand.StoredAspects(r.Aspects), FlagOpen: r.FlagOpen, ReportsOpen: r.ReportsOpen,
 		MediaCount: r.MediaCount, HelpfulCount: r.HelpfulCount, UnhelpfulCount: r.UnhelpfulCount,
 		Anonymized: !r.AnonymizedAt.IsZero(), SubmittedAt: r.SubmittedAt, PublishedAt: moderationTime(r.PublishedAt),

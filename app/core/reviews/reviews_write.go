@@ -244,11 +244,16 @@ func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v b
 	if v.Token.Kind == buyer.TokenOrderCheck {
 		proof = core.VerifiedByOrderCheck
 	}
+	incentive, err := incentivized(ctx, tx.Q, line, v.Order.ID, v.Token.ID)
+	if err != nil {
+		return WrittenReview{}, err
+	}
 	r, err := tx.CreateReview(ctx, store.Review{PublicID: NewReviewID(), ChannelID: v.Order.ChannelID, Market: v.Order.Market,
 		Language: lang, OrderID: v.Order.ID, LineID: line.ID, TokenID: v.Token.ID, VariantKey: line.VariantKey,
 		GroupKey: line.GroupKey, ProductName: line.Title, Experience: experience, Origin: core.OriginOwn, State: core.ReviewPending,
 		Rating: t.rating, Title: t.title, Body: t.body, BodyHash: checks.BodyHash(t.body, lang), AuthorName: t.author,
-		HideName: t.hide, Aspects: t.aspects, AspectTemplate: t.tplUsed, VerificationMethod: proof, SubmittedAt: tx.Now})
+		HideName: t.hide, Aspects: t.aspects, AspectTemplate: t.tplUsed, VerificationMethod: proof, SubmittedAt: tx.Now,
+		Incentivized: incentive})
 	if errors.Is(err, store.ErrConflict) {
 		return WrittenReview{}, buyer.TokenRefused(buyer.LineAlreadyWritten)
 	}
@@ -281,6 +286,21 @@ func (c *Service) writeOne(ctx context.Context, tx *store.Tx, a *core.Actor, v b
 		return WrittenReview{}, err
 	}
 	return WrittenReview{ID: r.PublicID, LineReference: ref, State: state, Receipt: receipt}, nil
+}
+
+// incentivized reports whether a review of line written with token is
+// incentivised: the store marked the line (ingest "incentive": true), or the
+// invitation or reminder of the token was sent from a template marked incentive.
+// The rating and text play no part (16 CFR 465.4: the incentive may not depend on
+// the sentiment, and neither may its disclosure).
+func incentivized(ctx context.Context, q *store.Q, line store.OrderLine, orderID, tokenID int64) (bool, error) {
+	if line.Incentive {
+		return true, nil
+	}
+	if tokenID == 0 {
+		return false, nil
+	}
+	return q.TokenIncentive(ctx, orderID, tokenID)
 }
 
 // ReviseInput is the body of POST /v1/reviews/revise. KeptMedia nil means the key

@@ -28,6 +28,10 @@ const (
 	MaxTemplateHTML    = 100 << 10
 )
 
+// ErrIncentiveConditional is the detail of invalid / incentive_conditional: a
+// template whose reward depends on the rating or on a positive review.
+const ErrIncentiveConditional = "incentive_conditional"
+
 // TemplateKinds are the message kinds a brand template may replace.
 var TemplateKinds = []string{MsgInvitation, MsgReminder, MsgExperience}
 
@@ -43,6 +47,9 @@ type InviteTemplateInput struct {
 	Channel  string `json:"channel"`
 	Subject  string `json:"subject"`
 	HTML     string `json:"html"`
+	// Incentive marks a template offering something for a review (a discount for
+	// any review); reviews written through its e-mails are labelled incentivised.
+	Incentive bool `json:"incentive"`
 }
 
 // InviteTemplate is a template row of the admin API. Channel is empty when the
@@ -56,6 +63,7 @@ type InviteTemplate struct {
 	Channel   string    `json:"channel"`
 	Subject   string    `json:"subject"`
 	HTML      string    `json:"html"`
+	Incentive bool      `json:"incentive,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
@@ -81,7 +89,7 @@ func parseTemplateID(s string) (int64, bool) { return core.ParseID("tpl_", s) }
 
 func (c *Service) templateView(ctx context.Context, q *store.Q, t store.InviteTemplate) (InviteTemplate, error) {
 	v := InviteTemplate{ID: templatePublicID(t.ID), Type: t.Kind, Language: t.Language, Market: t.Market, Subject: t.Subject,
-		HTML: t.HTML, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+		HTML: t.HTML, Incentive: t.Incentive, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 	if t.ChannelID != 0 {
 		ch, err := q.ChannelByID(ctx, t.ChannelID)
 		if err != nil {
@@ -114,10 +122,11 @@ func (c *Service) InviteTemplates(ctx context.Context) ([]InviteTemplate, error)
 // language, market, channel, channel_market_mismatch, subject_required,
 // subject_too_long, html_required, html_too_long, and the problems of
 // mail.SanitizeTemplate (style_import, image_tracking, placeholder_unknown,
-// cta_required). It returns the row to store (HTML sanitised).
+// cta_required), incentive_conditional (an incentive tied to a rating or a
+// positive review). It returns the row to store (HTML sanitised).
 func checkTemplate(ctx context.Context, q *store.Q, in InviteTemplateInput) (store.InviteTemplate, error) {
 	t := store.InviteTemplate{Kind: strings.TrimSpace(in.Type), Language: strings.TrimSpace(in.Language),
-		Market: strings.TrimSpace(in.Market), Subject: core.SingleLine(in.Subject)}
+		Market: strings.TrimSpace(in.Market), Subject: core.SingleLine(in.Subject), Incentive: in.Incentive}
 	known := false
 	for _, k := range TemplateKinds {
 		known = known || k == t.Kind
@@ -148,6 +157,9 @@ func checkTemplate(ctx context.Context, q *store.Q, in InviteTemplateInput) (sto
 		return t, core.Invalid("html_too_long")
 	case mail.CheckSubject(t.Subject) != "":
 		return t, core.Invalid(mail.CheckSubject(t.Subject))
+	}
+	if mail.IncentiveConditional(t.Subject + "\n" + in.HTML) {
+		return t, core.Invalid(ErrIncentiveConditional)
 	}
 	clean, problem, err := mail.SanitizeTemplate(in.HTML)
 	if err != nil {
@@ -297,16 +309,17 @@ func mailKind(kind string) string {
 
 // brandTemplate returns the brand template an invitation, reminder or experience
 // invitation of kind in lang to channel ch uses (channel, else market, else every
-// market); nil when none matches and the built-in e-mail is used.
-func brandTemplate(ctx context.Context, q *store.Q, kind, lang string, ch store.Channel) (*mail.BrandTemplate, error) {
+// market); nil when none matches and the built-in e-mail is used. incentive
+// incentive reports whether the template carries an incentive.
+func brandTemplate(ctx context.Context, q *store.Q, kind, lang string, ch store.Channel) (tpl *mail.BrandTemplate, incentive bool, err error) {
 	t, err := q.InviteTemplateFor(ctx, kind, lang, ch.Market, ch.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return nil, nil
+		return nil, false, nil
 	case err != nil:
-		return nil, err
+		return nil, false, err
 	}
-	return &mail.BrandTemplate{Subject: t.Subject, HTML: t.HTML}, nil
+	return &mail.BrandTemplate{Subject: t.Subject, HTML: t.HTML}, t.Incentive, nil
 }
 
 // renderMessage renders a message of kind with tpl, else the built-in e-mail.

@@ -329,9 +329,16 @@ func (c *Service) prepareSend(ctx context.Context, tx *store.Tx, inv store.Invit
 		}
 		products = append(products, name)
 	}
-	tpl, err := brandTemplate(ctx, tx.Q, inv.Kind, o.Language, ch)
+	tpl, incentive, err := brandTemplate(ctx, tx.Q, inv.Kind, o.Language, ch)
 	if err != nil {
 		return nil, "", err
+	}
+	if incentive {
+		// Marked when the e-mail is made: a review written with its token is
+		// incentivised even when the template changes later.
+		if err := tx.MarkInvitationIncentive(ctx, inv.ID); err != nil {
+			return nil, "", err
+		}
 	}
 	job.subject, job.text, job.html, err = renderMessage(tpl, inv.Kind, o.Language, mail.TemplateData{Brand: job.fromName,
 		Products: products, ReviewURL: reviewURL, UnsubscribeURL: job.unsub})
