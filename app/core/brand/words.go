@@ -14,6 +14,7 @@ var LabelWords = map[string]map[string]string{
 	"tr": {
 		"reviews":               "Değerlendirmeler",
 		"review_count":          "{n} değerlendirme",
+		"review_count_one":      "{n} değerlendirme",
 		"average_label":         "5 üzerinden {n}",
 		"stars_label":           "5 üzerinden {n} yıldız",
 		"verified_purchase":     "Doğrulanmış alışveriş",
@@ -67,6 +68,7 @@ var LabelWords = map[string]map[string]string{
 	"en": {
 		"reviews":               "Reviews",
 		"review_count":          "{n} reviews",
+		"review_count_one":      "{n} review",
 		"average_label":         "{n} out of 5",
 		"stars_label":           "{n} out of 5 stars",
 		"verified_purchase":     "Verified purchase",
@@ -146,7 +148,20 @@ func Word(lang, key string, pairs ...string) string {
 	return s
 }
 
-// wordN is Word with {n} set to a count.
+// PluralKey is the key of the form of a counted label for n in lang: key+"_one"
+// when the language's plural rule says one and that form exists (English 1;
+// Turkish counts take no plural), else key. The page script chooses the same way
+// with Intl.PluralRules ("one" -> key_one).
+func PluralKey(lang, key string, n int) string {
+	if lang == "en" && n == 1 {
+		if _, ok := LabelWords[lang][key+"_one"]; ok {
+			return key + "_one"
+		}
+	}
+	return key
+}
+
+// WordN is Word with {n} set to a count.
 func WordN(lang, key string, n int) string { return Word(lang, key, "n", strconv.Itoa(n)) }
 
 // Code and label pairs of sorts and report reasons.
