@@ -50,9 +50,9 @@ type StarBadge struct {
 // (duplicates once).
 type BadgeList struct {
 	Badges   []StarBadge `json:"badges"`
-	Scope    string  `json:"scope"`
-	Language string  `json:"language"`
-	Theme    string  `json:"theme,omitempty"`
+	Scope    string      `json:"scope"`
+	Language string      `json:"language"`
+	Theme    string      `json:"theme,omitempty"`
 }
 
 // badgeQuery is a validated BadgesInput.
