@@ -178,7 +178,7 @@ func storefrontOps() []op {
 			errs: cat(listErr, []string{"400 invalid / style", "400 invalid / style_too_long", "400 invalid / theme", "400 invalid / theme_too_long", "409 refused / no_site_key"})},
 		{method: "GET", path: "/v1/reviews/badges", tag: "storefront", summary: "Star badges of a listing page: average and count of up to 50 products", auth: siteRead,
 			query: badgeQ, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
-			ok: []answer{okJSON(200, "ETag; Cache-Control private, max-age=30.", obj(map[string]any{"badges": arr(badgeRow), "scope": str(), "language": str()}, "badges", "scope", "language")),
+			ok: []answer{okJSON(200, "ETag; Cache-Control private, max-age=30.", obj(map[string]any{"badges": arr(badgeRow), "scope": str(), "language": str(), "theme": str()}, "badges", "scope", "language", "theme")),
 				{status: 304, desc: "Unchanged since the ETag sent."}}, errs: badgeErr},
 		{method: "GET", path: "/v1/ssr/badges", tag: "storefront", summary: "Star badges with their ready HTML (no structured data)", auth: siteRead,
 			query: append(badgeQ[:len(badgeQ):len(badgeQ)], q("theme", "One of the eight themes.", str())), headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},

@@ -239,10 +239,40 @@ async function render(el) {
 
 function init(root) {
   const all = [];
-  for (const el of $$(root || D, "[data-review-product]")) {
+  for (const el of $$(root || D, "[data-review-product]:not([data-review-badge])")) {
     if (!byEl.has(el) && !(el.parentElement && el.parentElement.closest("[data-review-product]"))) all.push(render(el));
   }
+  badges(root);
   return Promise.all(all);
+}
+
+// ---- star badges of listing pages (data-review-badge="stars") ----------------
+// One GET /v1/reviews/badges per key, scope and language for up to 50 products;
+// an element already holding markup (GET /v1/ssr/badges) is left as it is.
+async function badges(root) {
+  const groups = {};
+  for (const el of $$(root || D, '[data-review-badge="stars"][data-review-product]')) {
+    if (byEl.has(el) || el.childElementCount) continue;
+    byEl.set(el, 0);
+    const a = el.dataset, k = [a.reviewKey || CFG.key, a.reviewScope || "variant", a.reviewLang || CFG.lang || ""].join("\n");
+    (groups[k] = groups[k] || new Map());
+    const g = groups[k], els = g.get(a.reviewProduct) || [];
+    g.set(a.reviewProduct, els.concat(el));
+  }
+  const out = [];
+  for (const [k, g] of Object.entries(groups)) {
+    const [key, scope, lang] = k.split("\n"), ps = [...g.keys()];
+    for (let i = 0; i < ps.length; i += 50) out.push(api(key, "GET", "/v1/reviews/badges", {query: {products: ps.slice(i, i + 50).join(), scope, lang}}).then(d => {
+      ensureCSS();
+      for (const b of d.badges) for (const el of b.count ? g.get(b.product) : []) {
+        el.classList.add("rvw", "rvw-rating", "rvw-theme-" + (el.dataset.reviewTheme || d.theme));
+        el.innerHTML = stars(b.stars_filled, b.label) + ` <span class="rvw-rating-n" aria-hidden="true">${num(b.average, d.language)} (${b.count})</span>`;
+      }
+      emit(D, "badges", {data: d});
+      return d;
+    }, e => emit(D, "error", Object.assign({action: "badges"}, e))));
+  }
+  return Promise.all(out);
 }
 
 async function refresh(t) {
@@ -730,6 +760,7 @@ W.Reviewd = {
   openForm,
   openReport: (id, t) => report(comp(t || D.querySelector(`[data-review-id="${CSS.escape(id)}"]`)), id),
   ask: t => ask(comp(t)),
+  badges,
 };
 
 async function boot() {

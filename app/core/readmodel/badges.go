@@ -30,7 +30,7 @@ type BadgesInput struct {
 	Products string // comma-separated product codes
 	Scope    string
 	Lang     string
-	Theme    string // SSR only
+	Theme    string // SSR only; the page script takes the channel's from the answer
 }
 
 // StarBadge is one product's star badge.
@@ -52,7 +52,7 @@ type BadgeList struct {
 	Badges   []StarBadge `json:"badges"`
 	Scope    string      `json:"scope"`
 	Language string      `json:"language"`
-	Theme    string      `json:"theme,omitempty"`
+	Theme    string      `json:"theme"` // the channel's, or the one asked (SSR)
 }
 
 // badgeQuery is a validated BadgesInput.
@@ -94,8 +94,8 @@ func parseBadges(in BadgesInput, ch store.Channel, ssr bool) (badgeQuery, error)
 	if len(bq.products) == 0 {
 		return bq, core.Invalid("products_required")
 	}
+	bq.theme = orDefault(ch.Theme, core.Themes[0])
 	if ssr {
-		bq.theme = orDefault(ch.Theme, core.Themes[0])
 		if in.Theme != "" {
 			if !contains(core.Themes, in.Theme) {
 				return bq, core.Invalid("theme")
@@ -210,8 +210,6 @@ func badgeHTML(b StarBadge, scope, theme, lang string) string {
 	s.WriteString(html.EscapeString(b.Product))
 	s.WriteString(`" data-review-scope="`)
 	s.WriteString(scope)
-	s.WriteString(`" data-review-count="`)
-	s.WriteString(strconv.Itoa(b.Count))
 	s.WriteString(`">`)
 	if b.Count > 0 {
 		s.WriteString(`<span class="rvw-stars" data-stars="`)
