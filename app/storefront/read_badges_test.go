@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"reviewd/app/apptest"
+	"reviewd/app/core"
 )
 
 // badges calls GET /v1/reviews/badges (or, with path, another badge route) from the
@@ -176,4 +177,35 @@ func TestSSRBadges(t *testing.T) {
 	if srv.Status != 200 || srv.Header.Get("Cache-Control") != "private, max-age=60" {
 		t.Fatalf("server key: %s", srv)
 	}
+}
+
+// TestBadgesRemembered: the same badge request answered again from memory gives the
+// same answer, follows a new review at once, and a revoked key is refused at its
+// very next request.
+func TestBadgesRemembered(t *testing.T) {
+	f := newFx(t)
+	f.seed(seedRev{rating: 5})
+	q := "products=SKU-1,SKU-2"
+	first := f.badges("/v1/reviews/badges", q, nil)
+	again := f.badges("/v1/reviews/badges", q, nil)
+	if again.Status != 200 || string(again.Body) != string(first.Body) || again.Header.Get("ETag") != first.Header.Get("ETag") {
+		t.Fatalf("again: %s", again)
+	}
+	if res := f.badges("/v1/reviews/badges", q, map[string]string{"If-None-Match": first.Header.Get("ETag")}); res.Status != 304 {
+		t.Fatalf("held: %s", res)
+	}
+	f.seed(seedRev{rating: 1})
+	if res := f.badges("/v1/reviews/badges", q, nil); num(obj(res.JSON["badges"].([]any)[0])["count"]) != 2 {
+		t.Fatalf("after a review: %s", res)
+	}
+	keys, err := f.App.DB.Read().ListKeys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if err := f.App.Access.RevokeKey(ctx, core.Console(), k.PublicID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantCode(t, f.badges("/v1/reviews/badges", q, nil), 403, "refused / revoked_site_key")
 }
