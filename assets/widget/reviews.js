@@ -17,6 +17,8 @@ let seq = 0, visitorKey = "";
 // ---- helpers --------------------------------------------------------------
 const esc = v => String(v ?? "").replace(/[&<>"']/g, c => "&#" + c.charCodeAt(0) + ";");
 const wd = (w, k, vars) => String(w && w[k] || "").replace(/\{(\w+)\}/g, (m, n) => vars && n in vars ? vars[n] : m);
+// wn is a counted label in the plural form of the language (k_one for "one").
+const wn = (w, k, n, lang) => wd(w, w[k + "_one"] && new Intl.PluralRules(lang).select(+n) === "one" ? k + "_one" : k, {n});
 const num = (v, lang) => { const s = (+v || 0).toFixed(1); return lang === "tr" ? s.replace(".", ",") : s; };
 const stars = (v, label) => `<span class="rvw-stars" data-stars="${+v || 0}" role="img" aria-label="${esc(label)}"><span class="rvw-stars-fill" aria-hidden="true"></span></span>`;
 // Dates as the server writes them (2 Ocak 2026, January 2, 2026), in the visitor's
@@ -88,9 +90,9 @@ function summaryHTML(c) {
   const d = c.data, w = d.words, ag = d.aggregate, L = d.language, co = d.core || {}, id = c.id;
   let s = `<header class="rvw-summary"><h2 class="rvw-title" id="${id}-title">${esc(w.reviews)}</h2>`;
   if (ag.count) {
-    s += `<p class="rvw-aggregate" data-review-aggregate>${stars(ag.stars_filled, wd(w, "stars_label", {n: num(ag.average, L)}))} <span class="rvw-average">${num(ag.average, L)}</span> <span class="rvw-count">${esc(wd(w, "review_count", {n: ag.count}))}</span></p><ul class="rvw-distribution" aria-label="${esc(w.distribution)}">`;
+    s += `<p class="rvw-aggregate" data-review-aggregate>${stars(ag.stars_filled, wd(w, "stars_label", {n: num(ag.average, L)}))} <span class="rvw-average">${num(ag.average, L)}</span> <span class="rvw-count">${esc(wn(w, "review_count", ag.count, L))}</span></p><ul class="rvw-distribution" aria-label="${esc(w.distribution)}">`;
     for (let r = 5; r; r--) {
-      const n = ag.distribution[r] || 0, lb = esc(wd(w, "filter_rating", {n: r}));
+      const n = ag.distribution[r] || 0, lb = esc(wn(w, "filter_rating", r, L));
       s += `<li><button type="button" class="rvw-dist-row" data-review-filter-rating="${r}" aria-label="${lb}: ${n}"><span class="rvw-dist-label">${lb}</span> <meter min="0" max="${Math.max(1, ag.count)}" value="${n}" aria-hidden="true"></meter> <span class="rvw-dist-count">${n}</span></button></li>`;
     }
     s += "</ul>" + (ag.imported_label ? `<p class="rvw-imported">${esc(ag.imported_label)}</p>` : "");
@@ -120,7 +122,7 @@ const pagerHTML = c => `<nav class="rvw-pager" aria-label="${esc(wd(c.data.words
 
 function reviewHTML(c, r) {
   const d = c.data, w = d.words, L = d.language, proc = r.experience === "process", id = esc(r.id), sl = wd(w, "stars_label", {n: r.rating});
-  let s = `<li class="rvw-review${proc ? " rvw-review--process" : ""}${r.origin !== "own" ? " rvw-review--" + esc(r.origin) : ""}" data-review-id="${id}"><article aria-labelledby="${id}-h" lang="${esc(r.language)}"><header class="rvw-review-head">${stars(r.rating, sl)}<h3 class="rvw-review-title" id="${id}-h">${esc(r.title || sl)}</h3><p class="rvw-meta"><span class="rvw-author${r.anonymous ? " rvw-author--anonymous" : ""}">${esc(r.anonymous ? w.anonymous : r.author)}</span> ${time(r.published_at, L)}${r.verified ? ` <span class="rvw-badge" data-review-badge="verified">${esc(w.verified_purchase)}</span>` : ""}</p>`;
+  let s = `<li class="rvw-review${proc ? " rvw-review--process" : ""}${r.origin !== "own" ? " rvw-review--" + esc(r.origin) : ""}" data-review-id="${id}"><article aria-labelledby="${id}-${r.title ? "h" : "a"}" lang="${esc(r.language)}"><header class="rvw-review-head">${stars(r.rating, sl)}${r.title ? `<h3 class="rvw-review-title" id="${id}-h">${esc(r.title)}</h3>` : ""}<p class="rvw-meta"><span class="rvw-author${r.anonymous ? " rvw-author--anonymous" : ""}" id="${id}-a">${esc(r.anonymous ? w.anonymous : r.author)}</span> ${time(r.published_at, L)}${r.verified ? ` <span class="rvw-badge" data-review-badge="verified">${esc(w.verified_purchase)}</span>` : ""}</p>`;
   if (r.origin_label) s += `<p class="rvw-origin" data-review-origin="${esc(r.origin)}">${r.origin_url ? `<a href="${esc(r.origin_url)}" rel="nofollow noopener" target="_blank">${esc(r.origin_label)}</a>` : esc(r.origin_label)}</p>`;
   if (proc) s += `<p class="rvw-experience" data-review-experience="process">${esc(w.experience_process)}</p>`;
   s += `</header><div class="rvw-body">${String(r.body || "").split("\n\n").map(p => p.trim()).filter(Boolean).map(p => `<p>${esc(p)}</p>`).join("")}</div>`;
@@ -296,7 +298,7 @@ async function filter(c, patch) {
     list.insertAdjacentHTML("beforebegin", `<p class="rvw-status" role="status"></p>`);
     st = list.previousElementSibling;
   }
-  if (st) st.innerHTML = esc(d.total ? wd(w, "review_count", {n: d.total}) : w.no_results) + (q.rating || q.verified || q.media || q.q || q.topic ? ` <button type="button" data-review-clear>${esc(w.clear_filters)}</button>` : "");
+  if (st) st.innerHTML = esc(d.total ? wn(w, "review_count", d.total, d.language) : w.no_results) + (q.rating || q.verified || q.media || q.q || q.topic ? ` <button type="button" data-review-clear>${esc(w.clear_filters)}</button>` : "");
 }
 
 async function more(c) {

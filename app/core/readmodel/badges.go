@@ -229,6 +229,10 @@ func badgeHTML(b StarBadge, scope, theme, lang string) string {
 // ReviewCount is "1 review", "12 reviews" ("12 değerlendirme") in lang: THE count
 // label of server-rendered text, choosing the plural form as the page script does
 // with Intl.PluralRules (brand.PluralKey).
-func ReviewCount(lang string, n int) string {
-	return brand.WordN(lang, brand.PluralKey(lang, "review_count", n), n)
+func ReviewCount(lang string, n int) string { return CountWord(lang, "review_count", n) }
+
+// CountWord is the label key with {n} set to n, in the plural form the language
+// takes for n (brand.PluralKey): "1 star", "2 stars".
+func CountWord(lang, key string, n int) string {
+	return brand.WordN(lang, brand.PluralKey(lang, key, n), n)
 }
