@@ -80,6 +80,9 @@ func TestOpenAPIAnswers(t *testing.T) {
 	do("GET", "/v1/reviews/list?key=nope&product=SKU-1", nil, origin, 403)
 	do("GET", "/v1/ssr?channel=web&product=SKU-1", nil, bearer, 200)
 	do("GET", "/v1/ssr?channel=web&product=SKU-1&style=round", nil, bearer, 400)
+	do("GET", "/v1/reviews/badges?key="+url.QueryEscape(site)+"&products=SKU-1,SKU-2", nil, origin, 200)
+	do("GET", "/v1/reviews/badges?key="+url.QueryEscape(site)+"&products=", nil, origin, 400)
+	do("GET", "/v1/ssr/badges?channel=web&products=SKU-1&theme=night", nil, bearer, 200)
 	do("GET", "/v1/questions?key="+url.QueryEscape(site)+"&product=SKU-1", nil, origin, 200)
 	q := do("POST", "/v1/questions", map[string]any{"product": "SKU-1", "body": "Is it dishwasher safe?", "name": "Ayşe Yılmaz", "email": "ayse@example.com"},
 		map[string]string{"Origin": "https://shop.example", "X-Service-Site-Key": site}, 201)

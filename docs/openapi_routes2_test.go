@@ -101,6 +101,10 @@ func storefrontOps() []op {
 		pQ, q("topic", "One word up to 40 letters.", strMax(40)), pLang, q("via", "script when sent by the page script.", str())}
 	listErr := cat(errSite, []string{"400 invalid / product", "400 sort_not_allowed", "400 invalid / rating", "400 invalid / q_too_long", "400 invalid / topic_too_long", "400 invalid / topic"})
 	pRev := "{id:r_[a-z2-7]{20}}"
+	badgeQ := []param{pKey, pChannel, qreq("products", "Product codes, comma-separated, up to 50 (each up to 128 chars).", str()), pScope, pLang}
+	badgeErr := cat(errSite, []string{"400 invalid / products_required", "400 invalid / products_too_long: 50", "400 invalid / product_too_long", "400 invalid / scope"})
+	badgeRow := obj(map[string]any{"product": str(), "count": integer(), "average": map[string]any{"type": "number"}, "stars_filled": map[string]any{"type": "number"},
+		"label": str(), "html": str()}, "product", "count", "average", "stars_filled", "label")
 	writeErr := cat(errSite, errBody, errToken)
 	ops := []op{
 		{method: "POST", path: "/v1/eligibility", tag: "storefront", summary: "Order check: order number and email in, a single-use writing token out", auth: siteWrite,
@@ -173,6 +177,14 @@ func storefrontOps() []op {
 			ok: []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.",
 				obj(map[string]any{"html": str(), "state": ref("ReviewList"), "structured_data": nullable(anyObj())}, "html", "state", "structured_data")), {status: 304, desc: "Unchanged since the ETag sent."}},
 			errs: cat(listErr, []string{"400 invalid / style", "400 invalid / style_too_long", "400 invalid / theme", "400 invalid / theme_too_long", "409 refused / no_site_key"})},
+		{method: "GET", path: "/v1/reviews/badges", tag: "storefront", summary: "Star badges of a listing page: average and count of up to 50 products", auth: siteRead,
+			query: badgeQ, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
+			ok: []answer{okJSON(200, "ETag; Cache-Control private, max-age=30.", obj(map[string]any{"badges": arr(badgeRow), "scope": str(), "language": str(), "theme": str()}, "badges", "scope", "language", "theme")),
+				{status: 304, desc: "Unchanged since the ETag sent."}}, errs: badgeErr},
+		{method: "GET", path: "/v1/ssr/badges", tag: "storefront", summary: "Star badges with their ready HTML (no structured data)", auth: siteRead,
+			query: append(badgeQ[:len(badgeQ):len(badgeQ)], q("theme", "One of the eight themes.", str())), headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
+			ok: []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.", obj(map[string]any{"badges": arr(badgeRow), "scope": str(), "language": str(), "theme": str()}, "badges", "scope", "language", "theme")),
+				{status: 304, desc: "Unchanged since the ETag sent."}}, errs: cat(badgeErr, []string{"400 invalid / theme"})},
 		{method: "POST", path: "/v1/reviews/" + pRev + "/helpful", tag: "storefront", summary: "Helpful vote (up, down or none)", auth: siteWrite,
 			body: json(obj(map[string]any{"vote": enum("up", "down", "none"), "visitor_key": str()}, "vote")),
 			ok: []answer{okJSON(200, "The visitor's vote and the counts.", obj(map[string]any{"vote": nullable(enum("up", "down")), "counted": boolean(),

@@ -250,3 +250,20 @@ func (db *DB) QARevision(ctx context.Context, market string) (int64, error) {
 	rw.mu.Unlock()
 	return n, nil
 }
+
+// WatchStamp is a number that moves on whenever something the read watch keeps
+// changes or is forgotten: the read generation, a product's figures, the Q&A
+// revisions, a write of another process. An answer worked out from the watch
+// (ReadStamp) after reading stamp s is unchanged while WatchStamp is still s. ok is
+// false while nothing is kept (the caller works the long way and keeps nothing).
+func (db *DB) WatchStamp(ctx context.Context) (stamp uint64, ok bool, err error) {
+	db.poll(ctx)
+	if err := db.loadWatch(ctx); err != nil {
+		return 0, false, err
+	}
+	rw := &db.watch
+	rw.mu.Lock()
+	stamp, ok = rw.inval, rw.loaded
+	rw.mu.Unlock()
+	return stamp, ok, nil
+}

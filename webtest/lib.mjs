@@ -58,9 +58,9 @@ export function launch() {
 function watchers() {
   window.__rv = { csp: [], events: [], cls: 0, shifts: [] };
   document.addEventListener("securitypolicyviolation", (e) => window.__rv.csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-  for (const t of ["ready", "loaded", "rendered", "view", "vote", "report", "question", "questions", "submitted", "form-open", "answer", "error"]) {
+  for (const t of ["ready", "loaded", "rendered", "view", "vote", "report", "question", "questions", "submitted", "form-open", "answer", "error", "badges"]) {
     document.addEventListener("reviews:" + t, (e) => window.__rv.events.push({ type: t, detail: JSON.parse(JSON.stringify(
-      t === "loaded" || t === "questions" ? { product: e.detail.product } : e.detail)) }));
+      t === "loaded" || t === "questions" ? { product: e.detail.product } : t === "badges" ? {} : e.detail)) }));
   }
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {

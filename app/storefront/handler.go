@@ -47,6 +47,8 @@ type Handler struct {
 	uploads *uploadSlots
 	// memo remembers the read requests answered (read_reuse.go).
 	memo *answerMemo
+	// badgeMemo remembers the badge requests answered (read_badges.go).
+	badgeMemo *badgeMemo
 }
 
 // EligibilityFailures is how many failed order checks an address or an order
@@ -88,6 +90,9 @@ func (h *Handler) Mount(r *mux.Router) {
 	}
 	if h.memo == nil {
 		h.memo = &answerMemo{}
+	}
+	if h.badgeMemo == nil {
+		h.badgeMemo = &badgeMemo{m: map[[32]byte]*badgeEntry{}}
 	}
 	if h.EligibilityEmail == nil {
 		h.EligibilityEmail = web.NewLimiter(EligibilityFailures, time.Hour, h.Clock.Now)

@@ -23,7 +23,7 @@ const maxMemoEntries = 10000
 
 // maxMemoRequest bounds the size of a remembered request (query and the headers
 // it is keyed on); larger ones are always answered the long way.
-const maxMemoRequest = 1024
+const maxMemoRequest = 8192 // a badge request of 50 long product codes fits
 
 // memoHeaders are the request headers an answer or its caller depends on, besides
 // the query: the key (site or server), the page address of a browser call.
@@ -33,6 +33,8 @@ var memoHeaders = [...]string{"Authorization", "X-Service-Site-Key", "Origin", "
 const (
 	memoList byte = 1 + iota
 	memoSSR
+	memoBadges
+	memoSSRBadges
 )
 
 // memoKey names a request: a hash of its kind, raw query and memoHeaders (all their

@@ -9,6 +9,9 @@ func (h *Handler) routes() []route {
 		// or server key plus channel=.
 		{"GET", "/v1/reviews/list", siteOrServerKey, h.handleReviewList},
 		{"GET", "/v1/ssr", siteOrServerKey, h.handleSSR},
+		// Star badges of listing pages, up to 50 products (read_badges.go).
+		{"GET", "/v1/reviews/badges", siteOrServerKey, h.handleBadges},
+		{"GET", "/v1/ssr/badges", siteOrServerKey, h.handleSSRBadges},
 		// Writing flow (write_*.go): site key in X-Service-Site-Key, verified domain.
 		{"POST", "/v1/eligibility", siteKey, h.handleEligibility},
 		{"POST", "/v1/eligibility/token", siteKey, h.handleTokenCheck},

@@ -17,6 +17,8 @@ let seq = 0, visitorKey = "";
 // ---- helpers --------------------------------------------------------------
 const esc = v => String(v ?? "").replace(/[&<>"']/g, c => "&#" + c.charCodeAt(0) + ";");
 const wd = (w, k, vars) => String(w && w[k] || "").replace(/\{(\w+)\}/g, (m, n) => vars && n in vars ? vars[n] : m);
+// wn is a counted label in the plural form of the language (k_one for "one").
+const wn = (w, k, n, lang) => wd(w, w[k + "_one"] && new Intl.PluralRules(lang).select(+n) === "one" ? k + "_one" : k, {n});
 const num = (v, lang) => { const s = (+v || 0).toFixed(1); return lang === "tr" ? s.replace(".", ",") : s; };
 const stars = (v, label) => `<span class="rvw-stars" data-stars="${+v || 0}" role="img" aria-label="${esc(label)}"><span class="rvw-stars-fill" aria-hidden="true"></span></span>`;
 // Dates as the server writes them (2 Ocak 2026, January 2, 2026), in the visitor's
@@ -88,9 +90,9 @@ function summaryHTML(c) {
   const d = c.data, w = d.words, ag = d.aggregate, L = d.language, co = d.core || {}, id = c.id;
   let s = `<header class="rvw-summary"><h2 class="rvw-title" id="${id}-title">${esc(w.reviews)}</h2>`;
   if (ag.count) {
-    s += `<p class="rvw-aggregate" data-review-aggregate>${stars(ag.stars_filled, wd(w, "stars_label", {n: num(ag.average, L)}))} <span class="rvw-average">${num(ag.average, L)}</span> <span class="rvw-count">${esc(wd(w, "review_count", {n: ag.count}))}</span></p><ul class="rvw-distribution" aria-label="${esc(w.distribution)}">`;
+    s += `<p class="rvw-aggregate" data-review-aggregate>${stars(ag.stars_filled, wd(w, "stars_label", {n: num(ag.average, L)}))} <span class="rvw-average">${num(ag.average, L)}</span> <span class="rvw-count">${esc(wn(w, "review_count", ag.count, L))}</span></p><ul class="rvw-distribution" aria-label="${esc(w.distribution)}">`;
     for (let r = 5; r; r--) {
-      const n = ag.distribution[r] || 0, lb = esc(wd(w, "filter_rating", {n: r}));
+      const n = ag.distribution[r] || 0, lb = esc(wn(w, "filter_rating", r, L));
       s += `<li><button type="button" class="rvw-dist-row" data-review-filter-rating="${r}" aria-label="${lb}: ${n}"><span class="rvw-dist-label">${lb}</span> <meter min="0" max="${Math.max(1, ag.count)}" value="${n}" aria-hidden="true"></meter> <span class="rvw-dist-count">${n}</span></button></li>`;
     }
     s += "</ul>" + (ag.imported_label ? `<p class="rvw-imported">${esc(ag.imported_label)}</p>` : "");
@@ -120,7 +122,7 @@ const pagerHTML = c => `<nav class="rvw-pager" aria-label="${esc(wd(c.data.words
 
 function reviewHTML(c, r) {
   const d = c.data, w = d.words, L = d.language, proc = r.experience === "process", id = esc(r.id), sl = wd(w, "stars_label", {n: r.rating});
-  let s = `<li class="rvw-review${proc ? " rvw-review--process" : ""}${r.origin !== "own" ? " rvw-review--" + esc(r.origin) : ""}" data-review-id="${id}"><article aria-labelledby="${id}-h" lang="${esc(r.language)}"><header class="rvw-review-head">${stars(r.rating, sl)}<h3 class="rvw-review-title" id="${id}-h">${esc(r.title || sl)}</h3><p class="rvw-meta"><span class="rvw-author${r.anonymous ? " rvw-author--anonymous" : ""}">${esc(r.anonymous ? w.anonymous : r.author)}</span> ${time(r.published_at, L)}${r.verified ? ` <span class="rvw-badge" data-review-badge="verified">${esc(w.verified_purchase)}</span>` : ""}${r.incentive_label ? ` <span class="rvw-badge" data-review-badge="incentivized">${esc(r.incentive_label)}</span>` : ""}</p>`;
+  let s = `<li class="rvw-review${proc ? " rvw-review--process" : ""}${r.origin !== "own" ? " rvw-review--" + esc(r.origin) : ""}" data-review-id="${id}"><article aria-labelledby="${id}-${r.title ? "h" : "a"}" lang="${esc(r.language)}"><header class="rvw-review-head">${stars(r.rating, sl)}${r.title ? `<h3 class="rvw-review-title" id="${id}-h">${esc(r.title)}</h3>` : ""}<p class="rvw-meta"><span class="rvw-author${r.anonymous ? " rvw-author--anonymous" : ""}" id="${id}-a">${esc(r.anonymous ? w.anonymous : r.author)}</span> ${time(r.published_at, L)}${r.verified ? ` <span class="rvw-badge" data-review-badge="verified">${esc(w.verified_purchase)}</span>` : ""}${r.incentive_label ? ` <span class="rvw-badge" data-review-badge="incentivized">${esc(r.incentive_label)}</span>` : ""}</p>`;
   if (r.origin_label) s += `<p class="rvw-origin" data-review-origin="${esc(r.origin)}">${r.origin_url ? `<a href="${esc(r.origin_url)}" rel="nofollow noopener" target="_blank">${esc(r.origin_label)}</a>` : esc(r.origin_label)}</p>`;
   if (proc) s += `<p class="rvw-experience" data-review-experience="process">${esc(w.experience_process)}</p>`;
   s += `</header><div class="rvw-body">${String(r.body || "").split("\n\n").map(p => p.trim()).filter(Boolean).map(p => `<p>${esc(p)}</p>`).join("")}</div>`;
@@ -239,10 +241,40 @@ async function render(el) {
 
 function init(root) {
   const all = [];
-  for (const el of $$(root || D, "[data-review-product]")) {
+  for (const el of $$(root || D, "[data-review-product]:not([data-review-badge])")) {
     if (!byEl.has(el) && !(el.parentElement && el.parentElement.closest("[data-review-product]"))) all.push(render(el));
   }
+  badges(root);
   return Promise.all(all);
+}
+
+// ---- star badges of listing pages (data-review-badge="stars") ----------------
+// One GET /v1/reviews/badges per key, scope and language for up to 50 products;
+// an element already holding markup (GET /v1/ssr/badges) is left as it is.
+async function badges(root) {
+  const groups = {};
+  for (const el of $$(root || D, '[data-review-badge="stars"][data-review-product]')) {
+    if (byEl.has(el) || el.childElementCount) continue;
+    byEl.set(el, 0);
+    const a = el.dataset, k = [a.reviewKey || CFG.key, a.reviewScope || "variant", a.reviewLang || CFG.lang || ""].join("\n");
+    (groups[k] = groups[k] || new Map());
+    const g = groups[k], els = g.get(a.reviewProduct) || [];
+    g.set(a.reviewProduct, els.concat(el));
+  }
+  const out = [];
+  for (const [k, g] of Object.entries(groups)) {
+    const [key, scope, lang] = k.split("\n"), ps = [...g.keys()];
+    for (let i = 0; i < ps.length; i += 50) out.push(api(key, "GET", "/v1/reviews/badges", {query: {products: ps.slice(i, i + 50).join(), scope, lang}}).then(d => {
+      ensureCSS();
+      for (const b of d.badges) for (const el of b.count ? g.get(b.product) : []) {
+        el.classList.add("rvw", "rvw-rating", "rvw-theme-" + (el.dataset.reviewTheme || d.theme));
+        el.innerHTML = stars(b.stars_filled, b.label) + ` <span class="rvw-rating-n" aria-hidden="true">${num(b.average, d.language)} (${b.count})</span>`;
+      }
+      emit(D, "badges", {data: d});
+      return d;
+    }, e => emit(D, "error", Object.assign({action: "badges"}, e))));
+  }
+  return Promise.all(out);
 }
 
 async function refresh(t) {
@@ -266,7 +298,7 @@ async function filter(c, patch) {
     list.insertAdjacentHTML("beforebegin", `<p class="rvw-status" role="status"></p>`);
     st = list.previousElementSibling;
   }
-  if (st) st.innerHTML = esc(d.total ? wd(w, "review_count", {n: d.total}) : w.no_results) + (q.rating || q.verified || q.media || q.q || q.topic ? ` <button type="button" data-review-clear>${esc(w.clear_filters)}</button>` : "");
+  if (st) st.innerHTML = esc(d.total ? wn(w, "review_count", d.total, d.language) : w.no_results) + (q.rating || q.verified || q.media || q.q || q.topic ? ` <button type="button" data-review-clear>${esc(w.clear_filters)}</button>` : "");
 }
 
 async function more(c) {
@@ -730,6 +762,7 @@ W.Reviewd = {
   openForm,
   openReport: (id, t) => report(comp(t || D.querySelector(`[data-review-id="${CSS.escape(id)}"]`)), id),
   ask: t => ask(comp(t)),
+  badges,
 };
 
 async function boot() {

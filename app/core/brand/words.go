@@ -14,6 +14,7 @@ var LabelWords = map[string]map[string]string{
 	"tr": {
 		"reviews":               "Değerlendirmeler",
 		"review_count":          "{n} değerlendirme",
+		"review_count_one":      "{n} değerlendirme",
 		"average_label":         "5 üzerinden {n}",
 		"stars_label":           "5 üzerinden {n} yıldız",
 		"verified_purchase":     "Doğrulanmış alışveriş",
@@ -28,6 +29,7 @@ var LabelWords = map[string]map[string]string{
 		"sort_label":            "Sırala",
 		"filter_all":            "Tümü",
 		"filter_rating":         "{n} yıldız",
+		"filter_rating_one":     "{n} yıldız",
 		"filter_media":          "Fotoğraflı veya videolu",
 		"filter_verified":       "Yalnızca doğrulanmış alışverişler",
 		"search_placeholder":    "Değerlendirmelerde ara",
@@ -44,7 +46,7 @@ var LabelWords = map[string]map[string]string{
 		"helpful_count":         "{n} kişi faydalı buldu",
 		"report":                "Bildir",
 		"report_title":          "Bu değerlendirmeyi bildir",
-		"report_note":           "Açıklama (isteğe bağlı)",
+		"report_note":           "Açıklama",
 		"report_send":           "Gönder",
 		"report_thanks":         "Teşekkürler, bildiriminiz alındı.",
 		"seller_response":       "Satıcının yanıtı",
@@ -67,6 +69,7 @@ var LabelWords = map[string]map[string]string{
 	"en": {
 		"reviews":               "Reviews",
 		"review_count":          "{n} reviews",
+		"review_count_one":      "{n} review",
 		"average_label":         "{n} out of 5",
 		"stars_label":           "{n} out of 5 stars",
 		"verified_purchase":     "Verified purchase",
@@ -81,6 +84,7 @@ var LabelWords = map[string]map[string]string{
 		"sort_label":            "Sort by",
 		"filter_all":            "All",
 		"filter_rating":         "{n} stars",
+		"filter_rating_one":     "{n} star",
 		"filter_media":          "With photos or videos",
 		"filter_verified":       "Verified purchases only",
 		"search_placeholder":    "Search reviews",
@@ -97,7 +101,7 @@ var LabelWords = map[string]map[string]string{
 		"helpful_count":         "{n} people found this helpful",
 		"report":                "Report",
 		"report_title":          "Report this review",
-		"report_note":           "Note (optional)",
+		"report_note":           "Note",
 		"report_send":           "Send",
 		"report_thanks":         "Thank you, your report has been received.",
 		"seller_response":       "Response from the seller",
@@ -146,7 +150,20 @@ func Word(lang, key string, pairs ...string) string {
 	return s
 }
 
-// wordN is Word with {n} set to a count.
+// PluralKey is the key of the form of a counted label for n in lang: key+"_one"
+// when the language's plural rule says one and that form exists (English 1;
+// Turkish counts take no plural), else key. The page script chooses the same way
+// with Intl.PluralRules ("one" -> key_one).
+func PluralKey(lang, key string, n int) string {
+	if lang == "en" && n == 1 {
+		if _, ok := LabelWords[lang][key+"_one"]; ok {
+			return key + "_one"
+		}
+	}
+	return key
+}
+
+// WordN is Word with {n} set to a count.
 func WordN(lang, key string, n int) string { return Word(lang, key, "n", strconv.Itoa(n)) }
 
 // Code and label pairs of sorts and report reasons.

@@ -224,6 +224,7 @@ func (f *flight) do(key string, build func() (cachedAnswer, error)) (cachedAnswe
 // readCaches are the caches of one Core.
 type readCaches struct {
 	list, ssr *answerCache
+	badges    *answerCache // badges and SSR badges (badges.go)
 	flight    flight
 	config    genCache[*channelConfig]
 	callers   CallerCache

@@ -32,6 +32,6 @@ type Service struct {
 
 // New builds the read-model service from s (its exported fields), with empty caches.
 func New(s Service) *Service {
-	s.cache = &readCaches{list: newAnswerCache(), ssr: newAnswerCache()}
+	s.cache = &readCaches{list: newAnswerCache(), ssr: newAnswerCache(), badges: newAnswerCache()}
 	return &s
 }

@@ -263,7 +263,7 @@ func (c *Service) renderComponent(l *ReviewList, style, theme string, loc *time.
 	v := ssrView{ID: componentID(l.scope, l.product), Lang: lang, Style: style, Theme: theme, Product: l.product,
 		Scope: l.scope, Sort: l.Sort, Page: l.Page, Pages: l.Pages, W: l.Words,
 		CSS: strings.TrimRight(c.PublicURL, "/") + "/static/reviews.css", Count: l.Aggregate.Count,
-		Average: localNumber(l.Aggregate.Average, lang), CountLabel: brand.WordN(lang, "review_count", l.Aggregate.Count),
+		Average: localNumber(l.Aggregate.Average, lang), CountLabel: ReviewCount(lang, l.Aggregate.Count),
 		Stars: starsOf(l.Aggregate.Average, lang, false), ImportedLabel: l.Aggregate.ImportedLabel, Aspects: l.Aspects,
 		Topics: l.Topics, SortLocked: l.Core.Sort.Locked, MethodURL: l.Core.MethodStatement.URL,
 		MethodLabel: l.Core.MethodStatement.Label, PrivacyURL: l.PrivacyURL, More: l.Pages > l.Page,
@@ -273,7 +273,7 @@ func (c *Service) renderComponent(l *ReviewList, style, theme string, loc *time.
 	}
 	for r := 5; r >= 1; r-- {
 		v.Distribution = append(v.Distribution, distRow{Rating: r, Count: l.Aggregate.Distribution[strconv.Itoa(r)],
-			Max: max(1, l.Aggregate.Count), Label: brand.WordN(lang, "filter_rating", r)})
+			Max: max(1, l.Aggregate.Count), Label: CountWord(lang, "filter_rating", r)})
 	}
 	for i, g := range l.Gallery {
 		thumb := g.URL

@@ -1,0 +1,117 @@
+package storefront
+
+import (
+	"crypto/sha256"
+	"net/http"
+	"sync"
+
+	"reviewd/app/core/readmodel"
+	"reviewd/app/web"
+	"reviewd/store"
+)
+
+// handleBadges serves GET /v1/reviews/badges: the star badges (average and count)
+// of up to 50 products of a listing page in one request (site key from a verified
+// domain, or server key plus channel). Cache-Control as the list's; ETag, and 304
+// with If-None-Match (readmodel.CachedBadges).
+func (h *Handler) handleBadges(w http.ResponseWriter, r *http.Request) error {
+	return h.serveBadges(w, r, false)
+}
+
+// handleSSRBadges serves GET /v1/ssr/badges: the badges with their ready HTML, for
+// themes that render on the server. Cache-Control as GET /v1/ssr's (private with a
+// server key, public with a site key). No structured data.
+func (h *Handler) handleSSRBadges(w http.ResponseWriter, r *http.Request) error {
+	return h.serveBadges(w, r, true)
+}
+
+// serveBadges answers a badge request. A listing page sends the same request for
+// every visitor: the answer is remembered under the request (query and the headers
+// of read_reuse.go) with the read watch's stamp (store.WatchStamp, read first), and
+// the same request is answered from memory while the stamp is unchanged: no
+// parsing, key check, product stamps or ETag again (per-key limits still apply).
+func (h *Handler) serveBadges(w http.ResponseWriter, r *http.Request, ssr bool) error {
+	kind := memoBadges
+	if ssr {
+		kind = memoSSRBadges
+	}
+	stamp, stampOK, err := h.Read.DB.WatchStamp(r.Context())
+	if err != nil {
+		return err
+	}
+	k := newMemoKey(kind, r)
+	if e := h.badgeMemo.get(k); e != nil && stampOK && e.stamp == stamp {
+		if _, err := h.admitCached(r, e.caller); err != nil {
+			return err
+		}
+		out := e.out
+		if inm := r.Header.Get("If-None-Match"); inm != "" && web.ETagMatches(inm, out.ETag) {
+			out = readmodel.Answer{ETag: out.ETag, ETagHeader: out.ETagHeader, NotModified: true}
+		}
+		return writeAnswer(w, e.cacheControl, out)
+	}
+	v := r.URL.Query()
+	st, err := h.Read.DB.ReadStamp(r.Context(), store.ScopeVariant, "")
+	if err != nil {
+		return err
+	}
+	_, caller, err := h.readCaller(r, v, st.Gen)
+	if err != nil {
+		return err
+	}
+	if err := web.CheckQuery(r); err != nil {
+		return err
+	}
+	out, err := h.Read.CachedBadges(r.Context(), caller.Channel, readmodel.BadgesInput{Products: v.Get("products"),
+		Scope: v.Get("scope"), Lang: v.Get("lang"), Theme: v.Get("theme")}, st.Gen, ssr, heldBy(r))
+	if err != nil {
+		return err
+	}
+	cc := listCacheControl
+	if ssr {
+		cc = ssrPublicCacheControl
+		if web.HasBearer(r) {
+			cc = ssrPrivateCacheControl
+		}
+	}
+	if stampOK && !out.NotModified {
+		h.badgeMemo.put(k, &badgeEntry{stamp: stamp, caller: caller, out: out, cacheControl: cc})
+	}
+	return writeAnswer(w, cc, out)
+}
+
+// badgeEntry is a remembered badge answer; never changed once stored.
+type badgeEntry struct {
+	stamp        uint64
+	caller       readmodel.CachedCaller
+	out          readmodel.Answer
+	cacheControl []string
+}
+
+// badgeMemo holds the remembered badge answers (emptied when full, as answerMemo).
+type badgeMemo struct {
+	mu sync.RWMutex
+	m  map[[sha256.Size]byte]*badgeEntry
+}
+
+func (m *badgeMemo) get(k memoKey) *badgeEntry {
+	if !k.ok {
+		return nil
+	}
+	m.mu.RLock()
+	e := m.m[k.sum]
+	m.mu.RUnlock()
+	return e
+}
+
+func (m *badgeMemo) put(k memoKey, e *badgeEntry) {
+	if !k.ok {
+		return
+	}
+	m.mu.Lock()
+	if len(m.m) >= maxMemoEntries {
+		m.m = map[[sha256.Size]byte]*badgeEntry{}
+	}
+	m.m[k.sum] = e
+	m.mu.Unlock()
+}
