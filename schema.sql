@@ -1612,3 +1612,17 @@ CREATE TABLE transparency_log (
 	id INTEGER PRIMARY KEY CHECK (id = 1),
 	origin TEXT NOT NULL -- the checkpoints' origin line and the key's name, fixed at first use
 );
+-- The confirmation e-mail a writer gets after POST /v1/reviews (one per call that
+-- wrote reviews of an order with an address): its outcome, sent once, never
+-- retried (sent, failed: <reason>, opted_out, mail_disabled). The address stays on
+-- the order; the subject and Message-ID are kept for the message log.
+CREATE TABLE review_confirmations (
+	id INTEGER PRIMARY KEY,
+	order_id INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+	reviews INTEGER NOT NULL, -- how many reviews the e-mail confirms
+	subject TEXT NOT NULL DEFAULT '',
+	message_id TEXT NOT NULL DEFAULT '',
+	outcome TEXT NOT NULL,
+	at INTEGER NOT NULL
+);
+CREATE INDEX review_confirmations_order ON review_confirmations (order_id);

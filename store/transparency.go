@@ -203,3 +203,38 @@ func (q *Tx) FixTransparencyOrigin(ctx context.Context, origin string) (string, 
 	}
 	return q.TransparencyOrigin(ctx)
 }
+
+// ReviewConfirmation is the outcome of one confirmation e-mail sent after
+// POST /v1/reviews.
+type ReviewConfirmation struct {
+	ID        int64
+	OrderID   int64
+	Reviews   int
+	Subject   string
+	MessageID string
+	Outcome   string
+	At        time.Time
+}
+
+// AddReviewConfirmation records a confirmation e-mail's outcome (At is tx.Now).
+func (tx *Tx) AddReviewConfirmation(ctx context.Context, c ReviewConfirmation) error {
+	_, err := tx.c.ExecContext(ctx, `INSERT INTO review_confirmations (order_id, reviews, subject, message_id, outcome, at)
+		VALUES (?, ?, ?, ?, ?, ?)`, c.OrderID, c.Reviews, c.Subject, c.MessageID, c.Outcome, Ms(tx.Now))
+	if err != nil {
+		return fmt.Errorf("store: add review confirmation: %w", translate(err))
+	}
+	return nil
+}
+
+// ReviewConfirmations lists the confirmation e-mails of an order, oldest first.
+func (q *Q) ReviewConfirmations(ctx context.Context, orderID int64) ([]ReviewConfirmation, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT id, order_id, reviews, subject, message_id, outcome, at
+		FROM review_confirmations WHERE order_id = ? ORDER BY id`, orderID)
+	return collect(rows, err, func(sc scanner) (ReviewConfirmation, error) {
+		var c ReviewConfirmation
+		var at int64
+		err := sc.Scan(&c.ID, &c.OrderID, &c.Reviews, &c.Subject, &c.MessageID, &c.Outcome, &at)
+		c.At = Time(at)
+		return c, translate(err)
+	})
+}

@@ -161,7 +161,9 @@ func (h *Handler) handleTransparencyReport(w http.ResponseWriter, r *http.Reques
 	return web.JSON(w, http.StatusOK, rep)
 }
 
-// handleTransparencyReceipt serves GET /v1/transparency/receipt/<review id>?token=T.
+// handleTransparencyReceipt serves GET /v1/transparency/receipt/<review id>?token=T
+// (&lang=tr|en for the page): the JSON receipt, or the receipt page to a browser
+// (transparency_receipt.go).
 func (h *Handler) handleTransparencyReceipt(w http.ResponseWriter, r *http.Request) error {
 	if err := h.logLimit(r); err != nil {
 		return err
@@ -171,5 +173,9 @@ func (h *Handler) handleTransparencyReceipt(w http.ResponseWriter, r *http.Reque
 		return err
 	}
 	w.Header().Set("Cache-Control", "private, no-store")
+	w.Header().Set("Vary", "Accept")
+	if wantsHTML(r) {
+		return h.writeReceiptPage(w, r, rc)
+	}
 	return web.JSON(w, http.StatusOK, rc)
 }
