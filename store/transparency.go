@@ -92,17 +92,31 @@ func (q *Q) TransparencyHashes(ctx context.Context, indexes []int64) ([][]byte, 
 	return out, nil
 }
 
-// AddTransparencyEntry appends e at e.Index with the stored hashes the record adds
-// (tlog.StoredHashes), the first at index firstHash.
-func (q *Tx) AddTransparencyEntry(ctx context.Context, e TransparencyEntry, firstHash int64, hashes [][]byte) error {
+// AddTransparencyEntry appends e at e.Index. Its stored hashes come later
+// (AddTransparencyHashes), from the checkpoint signer.
+func (q *Tx) AddTransparencyEntry(ctx context.Context, e TransparencyEntry) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO transparency_entries (`+qTransparencyEntryCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.Index, e.ReviewHash, e.ProductHash, e.Rating, e.Event, e.Reason, e.Actor,
 		Ms(e.At), e.Data)
 	if err != nil {
 		return fmt.Errorf("store: add transparency entry: %w", translate(err))
 	}
+	return nil
+}
+
+// TransparencyHashCount is the number of stored hashes (tlog.StoredHashCount of
+// the entries hashed so far).
+func (q *Q) TransparencyHashCount(ctx context.Context) (int64, error) {
+	var n int64
+	err := q.c.QueryRowContext(ctx, `SELECT coalesce(max(id) + 1, 0) FROM transparency_hashes`).Scan(&n)
+	return n, translate(err)
+}
+
+// AddTransparencyHashes stores the hashes one record adds (tlog.StoredHashes), the
+// first at index first.
+func (q *Tx) AddTransparencyHashes(ctx context.Context, first int64, hashes [][]byte) error {
 	for i, h := range hashes {
-		if _, err := q.c.ExecContext(ctx, `INSERT INTO transparency_hashes (id, hash) VALUES (?, ?)`, firstHash+int64(i), h); err != nil {
+		if _, err := q.c.ExecContext(ctx, `INSERT INTO transparency_hashes (id, hash) VALUES (?, ?)`, first+int64(i), h); err != nil {
 			return fmt.Errorf("store: add transparency hash: %w", translate(err))
 		}
 	}
@@ -237,4 +251,29 @@ func (q *Q) ReviewConfirmations(ctx context.Context, orderID int64) ([]ReviewCon
 		c.At = Time(at)
 		return c, translate(err)
 	})
+}
+
+// TransparencySubject is what an entry of the log says about a review: its public
+// id (hashed under the salt), variant key and rating, and its salt.
+type TransparencySubject struct {
+	PublicID   string
+	VariantKey string
+	Rating     int
+	// Salted reports whether the review has a salt row; Salt is nil in it once
+	// the review was erased.
+	Salted bool
+	Salt   []byte
+}
+
+// TransparencySubjectOf reads a review's TransparencySubject in one query (a
+// decision's append reads it in the decision's transaction). ErrNotFound for an
+// unknown review.
+func (q *Q) TransparencySubjectOf(ctx context.Context, reviewID int64) (TransparencySubject, error) {
+	var s TransparencySubject
+	var salted int
+	err := q.c.QueryRowContext(ctx, `SELECT r.public_id, r.variant_key, r.rating, s.review_id IS NOT NULL, s.salt
+		FROM reviews r LEFT JOIN transparency_salts s ON s.review_id = r.id WHERE r.id = ?`, reviewID).
+		Scan(&s.PublicID, &s.VariantKey, &s.Rating, &salted, &s.Salt)
+	s.Salted = salted == 1
+	return s, translate(err)
 }
