@@ -254,7 +254,8 @@ func (q *Q) ReviewConfirmations(ctx context.Context, orderID int64) ([]ReviewCon
 }
 
 // TransparencySubject is what an entry of the log says about a review: its public
-// id (hashed under the salt), variant key and rating, and its salt.
+// id (hashed under the salt), variant key and rating, its salt, and the entry's
+// index.
 type TransparencySubject struct {
 	PublicID   string
 	VariantKey string
@@ -263,6 +264,8 @@ type TransparencySubject struct {
 	// the review was erased.
 	Salted bool
 	Salt   []byte
+	// Next is the index the next entry of the log takes (TransparencySize).
+	Next int64
 }
 
 // TransparencySubjectOf reads a review's TransparencySubject in one query (a
@@ -271,9 +274,10 @@ type TransparencySubject struct {
 func (q *Q) TransparencySubjectOf(ctx context.Context, reviewID int64) (TransparencySubject, error) {
 	var s TransparencySubject
 	var salted int
-	err := q.c.QueryRowContext(ctx, `SELECT r.public_id, r.variant_key, r.rating, s.review_id IS NOT NULL, s.salt
+	err := q.c.QueryRowContext(ctx, `SELECT r.public_id, r.variant_key, r.rating, s.review_id IS NOT NULL, s.salt,
+		(SELECT coalesce(max(idx) + 1, 0) FROM transparency_entries)
 		FROM reviews r LEFT JOIN transparency_salts s ON s.review_id = r.id WHERE r.id = ?`, reviewID).
-		Scan(&s.PublicID, &s.VariantKey, &s.Rating, &salted, &s.Salt)
+		Scan(&s.PublicID, &s.VariantKey, &s.Rating, &salted, &s.Salt, &s.Next)
 	s.Salted = salted == 1
 	return s, translate(err)
 }

@@ -232,10 +232,7 @@ func (s *Service) Append(ctx context.Context, tx *store.Tx, d Decision) error {
 		// so it cannot be tied to the review or its earlier entries.
 		salt = newSalt()
 	}
-	n, err := tx.TransparencySize(ctx)
-	if err != nil {
-		return err
-	}
+	n := r.Next
 	at := tx.Now.UTC().Truncate(time.Second)
 	e := Entry{Index: n, Review: ReviewHash(salt, r.PublicID), Product: ProductHash(r.VariantKey), Rating: r.Rating,
 		Event: event, Reason: reasonOf(event, d.Reason), Actor: actorOf(d), At: at.Format(time.RFC3339)}
