@@ -1698,3 +1698,18 @@ ALTER TABLE order_lines ADD COLUMN incentive INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE invite_templates ADD COLUMN incentive INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE invitations ADD COLUMN incentive INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE reviews ADD COLUMN incentivized INTEGER NOT NULL DEFAULT 0;
+
+-- The confirmation e-mail a writer gets after POST /v1/reviews (one per call that
+-- wrote reviews of an order with an address): its outcome, sent once, never
+-- retried (sent, failed: <reason>, opted_out, mail_disabled). The address stays on
+-- the order; the subject and Message-ID are kept for the message log.
+CREATE TABLE review_confirmations (
+	id INTEGER PRIMARY KEY,
+	order_id INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+	reviews INTEGER NOT NULL, -- how many reviews the e-mail confirms
+	subject TEXT NOT NULL DEFAULT '',
+	message_id TEXT NOT NULL DEFAULT '',
+	outcome TEXT NOT NULL,
+	at INTEGER NOT NULL
+);
+CREATE INDEX review_confirmations_order ON review_confirmations (order_id);

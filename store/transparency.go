@@ -92,17 +92,31 @@ func (q *Q) TransparencyHashes(ctx context.Context, indexes []int64) ([][]byte, 
 	return out, nil
 }
 
-// AddTransparencyEntry appends e at e.Index with the stored hashes the record adds
-// (tlog.StoredHashes), the first at index firstHash.
-func (q *Tx) AddTransparencyEntry(ctx context.Context, e TransparencyEntry, firstHash int64, hashes [][]byte) error {
+// AddTransparencyEntry appends e at e.Index. Its stored hashes come later
+// (AddTransparencyHashes), from the checkpoint signer.
+func (q *Tx) AddTransparencyEntry(ctx context.Context, e TransparencyEntry) error {
 	_, err := q.c.ExecContext(ctx, `INSERT INTO transparency_entries (`+qTransparencyEntryCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.Index, e.ReviewHash, e.ProductHash, e.Rating, e.Event, e.Reason, e.Actor,
 		Ms(e.At), e.Data)
 	if err != nil {
 		return fmt.Errorf("store: add transparency entry: %w", translate(err))
 	}
+	return nil
+}
+
+// TransparencyHashCount is the number of stored hashes (tlog.StoredHashCount of
+// the entries hashed so far).
+func (q *Q) TransparencyHashCount(ctx context.Context) (int64, error) {
+	var n int64
+	err := q.c.QueryRowContext(ctx, `SELECT coalesce(max(id) + 1, 0) FROM transparency_hashes`).Scan(&n)
+	return n, translate(err)
+}
+
+// AddTransparencyHashes stores the hashes one record adds (tlog.StoredHashes), the
+// first at index first.
+func (q *Tx) AddTransparencyHashes(ctx context.Context, first int64, hashes [][]byte) error {
 	for i, h := range hashes {
-		if _, err := q.c.ExecContext(ctx, `INSERT INTO transparency_hashes (id, hash) VALUES (?, ?)`, firstHash+int64(i), h); err != nil {
+		if _, err := q.c.ExecContext(ctx, `INSERT INTO transparency_hashes (id, hash) VALUES (?, ?)`, first+int64(i), h); err != nil {
 			return fmt.Errorf("store: add transparency hash: %w", translate(err))
 		}
 	}
@@ -202,4 +216,68 @@ func (q *Tx) FixTransparencyOrigin(ctx context.Context, origin string) (string, 
 		return "", fmt.Errorf("store: fix transparency origin: %w", translate(err))
 	}
 	return q.TransparencyOrigin(ctx)
+}
+
+// ReviewConfirmation is the outcome of one confirmation e-mail sent after
+// POST /v1/reviews.
+type ReviewConfirmation struct {
+	ID        int64
+	OrderID   int64
+	Reviews   int
+	Subject   string
+	MessageID string
+	Outcome   string
+	At        time.Time
+}
+
+// AddReviewConfirmation records a confirmation e-mail's outcome (At is tx.Now).
+func (tx *Tx) AddReviewConfirmation(ctx context.Context, c ReviewConfirmation) error {
+	_, err := tx.c.ExecContext(ctx, `INSERT INTO review_confirmations (order_id, reviews, subject, message_id, outcome, at)
+		VALUES (?, ?, ?, ?, ?, ?)`, c.OrderID, c.Reviews, c.Subject, c.MessageID, c.Outcome, Ms(tx.Now))
+	if err != nil {
+		return fmt.Errorf("store: add review confirmation: %w", translate(err))
+	}
+	return nil
+}
+
+// ReviewConfirmations lists the confirmation e-mails of an order, oldest first.
+func (q *Q) ReviewConfirmations(ctx context.Context, orderID int64) ([]ReviewConfirmation, error) {
+	rows, err := q.c.QueryContext(ctx, `SELECT id, order_id, reviews, subject, message_id, outcome, at
+		FROM review_confirmations WHERE order_id = ? ORDER BY id`, orderID)
+	return collect(rows, err, func(sc scanner) (ReviewConfirmation, error) {
+		var c ReviewConfirmation
+		var at int64
+		err := sc.Scan(&c.ID, &c.OrderID, &c.Reviews, &c.Subject, &c.MessageID, &c.Outcome, &at)
+		c.At = Time(at)
+		return c, translate(err)
+	})
+}
+
+// TransparencySubject is what an entry of the log says about a review: its public
+// id (hashed under the salt), variant key and rating, its salt, and the entry's
+// index.
+type TransparencySubject struct {
+	PublicID   string
+	VariantKey string
+	Rating     int
+	// Salted reports whether the review has a salt row; Salt is nil in it once
+	// the review was erased.
+	Salted bool
+	Salt   []byte
+	// Next is the index the next entry of the log takes (TransparencySize).
+	Next int64
+}
+
+// TransparencySubjectOf reads a review's TransparencySubject in one query (a
+// decision's append reads it in the decision's transaction). ErrNotFound for an
+// unknown review.
+func (q *Q) TransparencySubjectOf(ctx context.Context, reviewID int64) (TransparencySubject, error) {
+	var s TransparencySubject
+	var salted int
+	err := q.c.QueryRowContext(ctx, `SELECT r.public_id, r.variant_key, r.rating, s.review_id IS NOT NULL, s.salt,
+		(SELECT coalesce(max(idx) + 1, 0) FROM transparency_entries)
+		FROM reviews r LEFT JOIN transparency_salts s ON s.review_id = r.id WHERE r.id = ?`, reviewID).
+		Scan(&s.PublicID, &s.VariantKey, &s.Rating, &salted, &s.Salt, &s.Next)
+	s.Salted = salted == 1
+	return s, translate(err)
 }

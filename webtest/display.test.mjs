@@ -254,3 +254,23 @@ test("all eight themes in both layouts: no serious or critical axe findings", as
   await clean(page, assert);
   await page.context().close();
 });
+
+test("opt-in transparency line: server-rendered and script-rendered, in the page's language", async () => {
+  const page = await newPage(browser);
+  await page.goto(env.base + PAGE);
+  await waitEvent(page, "rendered");
+  assert.equal(await page.locator("[data-review-link=transparency]").count(), 0, "not shown without the attribute");
+  await page.goto(env.base + PAGE + "?transparency=1");
+  await waitEvent(page, "rendered");
+  const en = page.locator("[data-review-link=transparency]");
+  assert.equal(await en.count(), 1);
+  assert.equal(await en.textContent(), "Moderation is publicly verifiable");
+  assert.ok((await en.getAttribute("href")).endsWith("/v1/transparency/report"));
+  const rep = await page.request.get(await en.getAttribute("href"));
+  assert.equal(rep.status(), 200, "the link opens the report");
+  await page.goto(env.base + "/demo/demo-tr/demo-mug-blue?render=client&transparency=1");
+  await waitEvent(page, "rendered");
+  assert.equal(await page.locator("[data-review-link=transparency]").textContent(), "Moderasyon herkesçe doğrulanabilir");
+  await clean(page, assert);
+  await page.context().close();
+});

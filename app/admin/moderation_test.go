@@ -161,7 +161,7 @@ func TestRejectionNotice(t *testing.T) {
 	m.env.App.SetMailer(smtp.Mailer())
 	id, ext := m.write(review{email: "ayse@mail.example", author: "Ayşe", product: "Red mug"})
 	expect(t, m.transition(id, "reject", "off_topic"), 200, "")
-	msgs := smtp.Messages()
+	msgs := notices(smtp)
 	if len(msgs) != 1 || msgs[0].To[0] != "ayse@mail.example" {
 		t.Fatalf("messages %+v", msgs)
 	}
@@ -196,8 +196,8 @@ func TestRejectionNotice(t *testing.T) {
 	res := m.do("POST", "/admin/v1/moderation/bulk", map[string]any{"ids": []string{id2, raw}, "action": "reject",
 		"reason": "advertising"}, m.mod)
 	expect(t, res, 200, "")
-	if res.JSON["count"] != float64(2) || len(smtp.Messages()) != 2 || smtp.Messages()[1].To[0] != "mehmet@mail.example" {
-		t.Fatalf("bulk: %s, %d messages", res.Body, len(smtp.Messages()))
+	if res.JSON["count"] != float64(2) || len(notices(smtp)) != 2 || notices(smtp)[1].To[0] != "mehmet@mail.example" {
+		t.Fatalf("bulk: %s, %d messages", res.Body, len(notices(smtp)))
 	}
 }
 

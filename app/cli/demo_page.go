@@ -75,10 +75,13 @@ type demoView struct {
 	Price, Description string
 	Render             string
 	Style, Theme       string
-	Renders            []string
-	Styles, Themes     []string
-	SSR                template.HTML
-	State, JSONLD      template.JS
+	// Transparency opts the component into the "publicly verifiable" line
+	// (?transparency=1, data-review-transparency).
+	Transparency   bool
+	Renders        []string
+	Styles, Themes []string
+	SSR            template.HTML
+	State, JSONLD  template.JS
 	// A signed-in customer (?customer=<e-mail>&name=<name>): what the store's
 	// server got from GET /v1/viewer.
 	Customer, Asker, WriteToken string
@@ -175,6 +178,7 @@ func (d *demoSurface) handleChannelPage(w http.ResponseWriter, r *http.Request) 
 // handleProductPage serves GET /demo/<channel>/<product>: a product page of the
 // pretend store with the review component. Query: style, theme (the component's
 // layout and theme; default the channel's), render (ssr, client or headless),
+// transparency=1 (the component shows the transparency report's link),
 // customer and name (a signed-in customer: the page then carries the asker token of
 // GET /v1/viewer and, when the customer can review the product, a review link).
 func (d *demoSurface) handleProductPage(w http.ResponseWriter, r *http.Request) error {
@@ -208,6 +212,7 @@ func (d *demoSurface) handleProductPage(w http.ResponseWriter, r *http.Request) 
 	if m := q.Get("render"); contains(demoRenders, m) {
 		v.Render = m
 	}
+	v.Transparency = q.Get("transparency") == "1"
 	if cust := q.Get("customer"); cust != "" {
 		if err := d.viewer(r.Context(), &v, cust, q.Get("name")); err != nil {
 			return err

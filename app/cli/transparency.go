@@ -132,6 +132,53 @@ func (a *auditor) get(ctx context.Context, path string) ([]byte, error) {
 	}
 }
 
+// auditFetchers is how many entry pages verify asks for at once: enough to keep
+// the network busy while it hashes, few enough to stay a polite client.
+const auditFetchers = 4
+
+// entriesPage is one page of entries as fetched.
+type entriesPage struct {
+	data []byte
+	want int64
+	err  error
+}
+
+// pages fetches the entries 0 to n-1 a page of transparency.MaxEntries at a time,
+// auditFetchers pages at once, and hands them over in order. stop ends the
+// fetching early.
+func (a *auditor) pages(ctx context.Context, n int64) (<-chan entriesPage, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	out := make(chan entriesPage)
+	slots := make(chan chan entriesPage, auditFetchers)
+	go func() {
+		defer close(slots)
+		for start := int64(0); start < n; start += transparency.MaxEntries {
+			end := min(start+transparency.MaxEntries, n)
+			one := make(chan entriesPage, 1)
+			select {
+			case slots <- one:
+			case <-ctx.Done():
+				return
+			}
+			go func() {
+				b, err := a.get(ctx, "/v1/transparency/entries?start="+strconv.FormatInt(start, 10)+"&end="+strconv.FormatInt(end, 10))
+				one <- entriesPage{data: b, want: end - start, err: err}
+			}()
+		}
+	}()
+	go func() {
+		defer close(out)
+		for one := range slots {
+			select {
+			case out <- <-one:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, cancel
+}
+
 func (a *auditor) verify(ctx context.Context, stateFile, key, from, to string) (auditResult, error) {
 	var st transparency.AuditState
 	if stateFile != "" {
@@ -174,19 +221,23 @@ func (a *auditor) verify(ctx context.Context, stateFile, key, from, to string) (
 	}
 	counter := transparency.NewReportCounter(fromT, toT, tree.N)
 	var built transparency.AuditTree
+	pages, stop := a.pages(ctx, tree.N)
+	defer stop()
 	for built.Size() < tree.N {
 		start := built.Size()
-		end := min(start+transparency.MaxEntries, tree.N)
-		b, err := a.get(ctx, "/v1/transparency/entries?start="+strconv.FormatInt(start, 10)+"&end="+strconv.FormatInt(end, 10))
+		pg, ok := <-pages
+		if !ok {
+			return auditResult{}, ctx.Err()
+		}
+		if pg.err != nil {
+			return auditResult{}, pg.err
+		}
+		recs, es, err := transparency.ParseRecords(pg.data, start)
 		if err != nil {
 			return auditResult{}, err
 		}
-		recs, es, err := transparency.ParseRecords(b, start)
-		if err != nil {
-			return auditResult{}, err
-		}
-		if len(recs) == 0 {
-			return auditResult{}, fmt.Errorf("transparency: the log serves no entries from %d, its checkpoint has %d", start, tree.N)
+		if len(recs) != int(pg.want) {
+			return auditResult{}, fmt.Errorf("transparency: the log serves %d entries from %d, its checkpoint has %d", len(recs), start, tree.N)
 		}
 		for i, r := range recs {
 			if err := built.Add(r); err != nil {

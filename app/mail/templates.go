@@ -22,6 +22,9 @@ const (
 	KindAnswer     = "answer"     // the customer's question got an answer
 	// KindSellerResponse tells a reviewer that the brand replied to the review.
 	KindSellerResponse = "seller_response"
+	// KindConfirmation thanks a writer after POST /v1/reviews: each review's state
+	// and its transparency receipt link.
+	KindConfirmation = "confirmation"
 )
 
 // ReminderPrefix starts every reminder subject, in every language: the spec
@@ -30,26 +33,34 @@ const ReminderPrefix = "Reminder: "
 
 // Kinds and Languages list every template Render knows.
 var (
-	Kinds     = []string{KindInvitation, KindReminder, KindExperience, KindRejection, KindAnswer, KindSellerResponse}
+	Kinds     = []string{KindInvitation, KindReminder, KindExperience, KindRejection, KindAnswer, KindSellerResponse, KindConfirmation}
 	Languages = []string{"tr", "en"}
 )
 
 // TemplateData feeds the mail templates. Which fields a kind needs is checked by
 // Render.
 type TemplateData struct {
-	Brand          string   // the channel's customer-facing name, else the brand name
-	CustomerName   string   // optional greeting name
-	Products       []string // product titles of the invitation (invitation, reminder)
-	ReviewURL      string   // landing_url#review_token=<token> (invitation, reminder, experience)
-	UnsubscribeURL string   // stop-e-mails link; required for invitation, reminder, experience
-	Reason         string   // rejection reason as the moderator wrote it (rejection)
-	CorrectionURL  string   // where the customer corrects the review (rejection)
-	ProductName    string   // the product concerned (rejection, answer; optional)
-	ProductURL     string   // product page (answer; optional)
-	QuestionText   string   // the customer's question (answer; optional)
-	AnswerText     string   // the published answer (answer)
-	ReviewTitle    string   // the reviewer's title (seller_response; optional)
-	ResponseText   string   // the brand's reply (seller_response)
+	Brand          string    // the channel's customer-facing name, else the brand name
+	CustomerName   string    // optional greeting name
+	Products       []string  // product titles of the invitation (invitation, reminder)
+	ReviewURL      string    // landing_url#review_token=<token> (invitation, reminder, experience)
+	UnsubscribeURL string    // stop-e-mails link; required for invitation, reminder, experience
+	Reason         string    // rejection reason as the moderator wrote it (rejection)
+	CorrectionURL  string    // where the customer corrects the review (rejection)
+	ProductName    string    // the product concerned (rejection, answer; optional)
+	ProductURL     string    // product page (answer; optional)
+	QuestionText   string    // the customer's question (answer; optional)
+	AnswerText     string    // the published answer (answer)
+	ReviewTitle    string    // the reviewer's title (seller_response; optional)
+	ResponseText   string    // the brand's reply (seller_response)
+	Receipts       []Receipt // the reviews written and their receipts (confirmation)
+}
+
+// Receipt is one review of a confirmation e-mail.
+type Receipt struct {
+	ProductName string
+	Live        bool   // published; else held for checks
+	URL         string // the human-readable transparency receipt
 }
 
 // view is what the templates see: the data plus the language and the subject.
@@ -165,6 +176,10 @@ func checkData(kind string, d TemplateData) error {
 		need["AnswerText"] = d.AnswerText
 	case KindSellerResponse:
 		need["ResponseText"] = d.ResponseText
+	case KindConfirmation:
+		if len(d.Receipts) == 0 {
+			return fmt.Errorf("mail: render %s: Receipts missing", kind)
+		}
 	}
 	for _, f := range []string{"Brand", "ReviewURL", "UnsubscribeURL", "Reason", "CorrectionURL", "AnswerText", "ResponseText"} {
 		if v, ok := need[f]; ok && strings.TrimSpace(v) == "" {

@@ -16,6 +16,8 @@ func fullData() mail.TemplateData {
 		CorrectionURL: "https://shop.example/fix#review_token=tok123", ProductName: "Kettle",
 		ProductURL: "https://shop.example/kettle", QuestionText: "Is it loud?", AnswerText: "No, it is quiet.",
 		ReviewTitle: "Loud but fast", ResponseText: "Thank you; the quiet model is in stock again.",
+		Receipts: []mail.Receipt{{ProductName: "Kettle", Live: true, URL: "https://reviews.example/v1/transparency/receipt/r_a?token=t1"},
+			{ProductName: "Mug", URL: "https://reviews.example/v1/transparency/receipt/r_b?token=t2"}},
 	}
 }
 
@@ -30,6 +32,7 @@ func TestRenderEveryTemplate(t *testing.T) {
 		mail.KindRejection:      {d.Reason, d.CorrectionURL},
 		mail.KindAnswer:         {d.AnswerText, d.QuestionText, d.ProductURL},
 		mail.KindSellerResponse: {d.ResponseText, d.ReviewTitle, d.ProductURL, d.UnsubscribeURL},
+		mail.KindConfirmation:   {d.Receipts[0].URL, d.Receipts[1].URL, "Mug", d.UnsubscribeURL},
 	}
 	seen := map[string]bool{}
 	for _, kind := range mail.Kinds {

@@ -43,6 +43,9 @@ type Handler struct {
 	// LogLimit counts transparency requests per IP (TransparencyPerMinute);
 	// Mount creates it on the core clock.
 	LogLimit *web.Limiter
+	// LogReadLimit counts the entry pages and tiles read per IP
+	// (TransparencyReadsPerMinute); Mount creates it on the core clock.
+	LogReadLimit *web.Limiter
 	// uploads counts the media uploads being received (upload_slots.go).
 	uploads *uploadSlots
 	// memo remembers the read requests answered (read_reuse.go).
@@ -102,6 +105,9 @@ func (h *Handler) Mount(r *mux.Router) {
 	}
 	if h.LogLimit == nil {
 		h.LogLimit = web.NewLimiter(TransparencyPerMinute, time.Minute, h.Clock.Now)
+	}
+	if h.LogReadLimit == nil {
+		h.LogReadLimit = web.NewLimiter(TransparencyReadsPerMinute, time.Minute, h.Clock.Now)
 	}
 	preflight := http.HandlerFunc(handlePreflight)
 	seen := map[string]bool{}

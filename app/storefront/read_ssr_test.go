@@ -303,3 +303,16 @@ func asList(v any) []any {
 		return []any{x}
 	}
 }
+
+// TestSSRTransparencyLine: the "publicly verifiable" line is opt-in
+// (data-review-transparency, docs/page-contract.md): the server-rendered component
+// never carries it, as the script's default render does not, and it keeps the links
+// paragraph the script adds the line to when a store opts in.
+func TestSSRTransparencyLine(t *testing.T) {
+	f := newFx(t)
+	f.seed(seedRev{ago: time.Hour})
+	html, _ := f.mustSSR("product=SKU-1&name=Red+mug").JSON["html"].(string)
+	if !strings.Contains(html, `<p class="rvw-links">`) || strings.Contains(html, `data-review-link="transparency"`) {
+		t.Fatalf("links paragraph of the server-rendered component:\n%s", html)
+	}
+}

@@ -17,6 +17,13 @@ import (
 // minute.
 const TransparencyPerMinute = 600
 
+// TransparencyReadsPerMinute is how many entry pages and tiles one IP may read per
+// minute, on a limit of their own: they are plain reads by index, cheap, and
+// immutable once complete (a cache in front serves them again), and an auditor
+// reads a million-entry log in 1000 pages. At 6000 a minute a full audit is never
+// held back by the limit.
+const TransparencyReadsPerMinute = 6000
+
 // logLimit takes one request from the transparency limit; it also checks the
 // query string.
 func (h *Handler) logLimit(r *http.Request) error {
@@ -25,6 +32,17 @@ func (h *Handler) logLimit(r *http.Request) error {
 	}
 	return web.CheckQuery(r)
 }
+
+// logReadLimit is logLimit for the entry pages and tiles (TransparencyReadsPerMinute).
+func (h *Handler) logReadLimit(r *http.Request) error {
+	if !h.LogReadLimit.Allow(web.ClientIP(r.Context())) {
+		return core.ErrRateLimited
+	}
+	return web.CheckQuery(r)
+}
+
+// immutable is the caching of an answer that can never change.
+const immutable = "public, max-age=31536000, immutable"
 
 // writeText writes a plain answer with its type and caching.
 func writeText(w http.ResponseWriter, ctype, cache string, b []byte) error {
@@ -63,17 +81,22 @@ func (h *Handler) handleTransparencyKey(w http.ResponseWriter, r *http.Request) 
 }
 
 // handleTransparencyEntries serves GET /v1/transparency/entries?start=S&end=E: at
-// most 1000 entries as JSON lines.
+// most 1000 entries as JSON lines; a page holding every entry asked for never
+// changes and is cached as immutable.
 func (h *Handler) handleTransparencyEntries(w http.ResponseWriter, r *http.Request) error {
-	if err := h.logLimit(r); err != nil {
+	if err := h.logReadLimit(r); err != nil {
 		return err
 	}
 	q := r.URL.Query()
-	b, err := h.Transparency.Entries(r.Context(), q.Get("start"), q.Get("end"))
+	p, err := h.Transparency.Entries(r.Context(), q.Get("start"), q.Get("end"))
 	if err != nil {
 		return err
 	}
-	return writeText(w, "application/jsonl; charset=utf-8", "public, max-age=10", b)
+	cache := "public, max-age=10"
+	if p.Complete {
+		cache = immutable
+	}
+	return writeText(w, "application/jsonl; charset=utf-8", cache, p.Data)
 }
 
 // handleTransparencyInclusion serves GET /v1/transparency/proof/inclusion?index=I&size=N.
@@ -106,7 +129,7 @@ func (h *Handler) handleTransparencyConsistency(w http.ResponseWriter, r *http.R
 
 // handleTransparencyTile serves GET /v1/transparency/tile/<tlog tile path>.
 func (h *Handler) handleTransparencyTile(w http.ResponseWriter, r *http.Request) error {
-	if err := h.logLimit(r); err != nil {
+	if err := h.logReadLimit(r); err != nil {
 		return err
 	}
 	t, err := h.Transparency.ReadTile(r.Context(), mux.Vars(r)["path"])
@@ -115,7 +138,7 @@ func (h *Handler) handleTransparencyTile(w http.ResponseWriter, r *http.Request)
 	}
 	cache := "public, max-age=10"
 	if t.Full {
-		cache = "public, max-age=31536000, immutable"
+		cache = immutable
 	}
 	ctype := "application/octet-stream"
 	if t.Records {
@@ -138,7 +161,9 @@ func (h *Handler) handleTransparencyReport(w http.ResponseWriter, r *http.Reques
 	return web.JSON(w, http.StatusOK, rep)
 }
 
-// handleTransparencyReceipt serves GET /v1/transparency/receipt/<review id>?token=T.
+// handleTransparencyReceipt serves GET /v1/transparency/receipt/<review id>?token=T
+// (&lang=tr|en for the page): the JSON receipt, or the receipt page to a browser
+// (transparency_receipt.go).
 func (h *Handler) handleTransparencyReceipt(w http.ResponseWriter, r *http.Request) error {
 	if err := h.logLimit(r); err != nil {
 		return err
@@ -148,5 +173,9 @@ func (h *Handler) handleTransparencyReceipt(w http.ResponseWriter, r *http.Reque
 		return err
 	}
 	w.Header().Set("Cache-Control", "private, no-store")
+	w.Header().Set("Vary", "Accept")
+	if wantsHTML(r) {
+		return h.writeReceiptPage(w, r, rc)
+	}
 	return web.JSON(w, http.StatusOK, rc)
 }

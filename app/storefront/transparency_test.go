@@ -19,6 +19,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/reviews"
+	"reviewd/app/storefront"
 	"reviewd/store"
 )
 
@@ -246,7 +247,8 @@ func TestTransparencyLog(t *testing.T) {
 	}
 
 	st, hd, body := f.logGet("/v1/transparency/entries?start=0&end=9")
-	if st != 200 || !strings.HasPrefix(hd.Get("Content-Type"), "application/jsonl") {
+	if st != 200 || !strings.HasPrefix(hd.Get("Content-Type"), "application/jsonl") ||
+		hd.Get("Cache-Control") != "public, max-age=31536000, immutable" {
 		t.Fatalf("entries: %d %v %s", st, hd, body)
 	}
 	lines := bytes.SplitAfter(body, []byte("\n"))
@@ -400,8 +402,34 @@ func TestTransparencyLog(t *testing.T) {
 		}
 	}
 	// Entries are cut at 1000 and at the checkpoint.
-	if _, _, b := f.logGet("/v1/transparency/entries?start=7&end=5000"); bytes.Count(b, []byte("\n")) != 2 {
-		t.Fatalf("entries past the checkpoint: %s", b)
+	// and a page cut short may grow: it is not cached for long.
+	if _, hd, b := f.logGet("/v1/transparency/entries?start=7&end=5000"); bytes.Count(b, []byte("\n")) != 2 ||
+		hd.Get("Cache-Control") != "public, max-age=10" {
+		t.Fatalf("entries past the checkpoint: %v %s", hd, b)
+	}
+}
+
+// TestTransparencyReadLimit: entry pages and tiles have a per-IP allowance of
+// their own, ten times the other routes', so a full audit is not held back; the
+// other routes stop at theirs.
+func TestTransparencyReadLimit(t *testing.T) {
+	f := newFx(t)
+	f.sign()
+	for i := 0; i < storefront.TransparencyPerMinute+100; i++ {
+		if st, _, b := f.logGet("/v1/transparency/entries?start=0&end=0"); st != 200 {
+			t.Fatalf("entries request %d: %d %s", i+1, st, b)
+		}
+	}
+	if st, _, b := f.logGet("/v1/transparency/tile/8/0/000.p/1"); st == 429 {
+		t.Fatalf("tile after %d entry pages: %d %s", storefront.TransparencyPerMinute+100, st, b)
+	}
+	for i := 0; i < storefront.TransparencyPerMinute; i++ {
+		if st, _, b := f.logGet("/v1/transparency/checkpoint"); st != 200 {
+			t.Fatalf("checkpoint request %d: %d %s", i+1, st, b)
+		}
+	}
+	if st, _, b := f.logGet("/v1/transparency/checkpoint"); st != 429 || !bytes.Contains(b, []byte("rate_limited")) {
+		t.Fatalf("checkpoint past the limit: %d %s", st, b)
 	}
 }
 

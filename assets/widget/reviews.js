@@ -104,6 +104,15 @@ function summaryHTML(c) {
   return s + `<p class="rvw-write-row"><button type="button" class="rvw-write" data-review-write>${esc(w.write_review)}</button></p></header>`;
 }
 
+// verifiable adds, on a component that opts in (data-review-transparency on it or
+// an element around it, or data-transparency on the script), the link to the public transparency report
+// beside the method statement, in rendered and in server-rendered markup alike.
+function verifiable(c) {
+  const v = (c.el.closest("[data-review-transparency]") || c.el).dataset.reviewTransparency ?? CFG.transparency, p = $(c.el, ".rvw-links");
+  if (v == null || v === "false" || !p || $(p, "[data-review-link=transparency]")) return;
+  p.insertAdjacentHTML("beforeend", ` <a href="${esc(BASE)}/v1/transparency/report" data-review-link="transparency" rel="nofollow">${c.data.language === "tr" ? "Moderasyon herkesçe doğrulanabilir" : "Moderation is publicly verifiable"}</a>`);
+}
+
 function streamHTML(c) {
   const d = c.data, w = d.words, id = c.id, co = d.core || {};
   let s = "";
@@ -178,6 +187,7 @@ function draw(c) {
   const sum = summaryHTML(c), str = streamHTML(c);
   el.innerHTML = c.style === "sidebar" ? `<div class="rvw-layout"><aside class="rvw-side">${sum}</aside><div class="rvw-main">${str}</div></div>` : sum + str;
   if (keep) el.prepend(keep);
+  verifiable(c);
   if (c.qa) drawQA(c, c.qa);
   paint(c);
   measure(c);
@@ -229,6 +239,7 @@ async function render(el) {
     else await fetchList(c, 1);
     if (shown === "default" && !c.ssr) draw(c);
     else paint(c);
+    if (shown === "default") verifiable(c);
     emit(el, "rendered", {product: c.product, mode: c.ssr ? "hydrate" : shown === "default" ? "render" : shown});
   } catch (e) {
     emit(el, "error", Object.assign({action: "load"}, e));

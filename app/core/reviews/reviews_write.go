@@ -167,7 +167,9 @@ func (c *Service) WriteReviews(ctx context.Context, a *core.Actor, site store.Ch
 		return nil, core.Invalid("reviews_required")
 	}
 	var out []WrittenReview
+	var confirm *confirmationMail
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
+		out, confirm = nil, nil
 		v, err := c.Buyer.VerifyToken(ctx, tx.Q, in.Token, site, buyer.WritingKinds...)
 		if err != nil {
 			return err
@@ -178,22 +180,29 @@ func (c *Service) WriteReviews(ctx context.Context, a *core.Actor, site store.Ch
 		}
 		lang := core.Language(in.Language, site)
 		seen := map[string]bool{}
+		var products []string
 		for i, row := range in.Reviews {
 			w, err := c.writeOne(ctx, tx, a, v, row, lang, st.PublishingMethod, seen)
 			if err != nil {
 				return rowError(i, err)
 			}
 			out = append(out, w)
+			line, _ := v.LineFor(w.LineReference) // written: the line exists
+			products = append(products, line.Title)
 		}
 		if v.Token.Kind == buyer.TokenOrderCheck {
 			if _, err := tx.SpendToken(ctx, v.Token.ID); err != nil {
 				return err
 			}
 		}
-		return nil
+		confirm, err = c.prepareConfirmation(ctx, tx, v.Order, out, products)
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	if confirm != nil {
+		c.sendConfirmation(ctx, confirm)
 	}
 	return out, nil
 }

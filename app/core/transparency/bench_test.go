@@ -107,7 +107,7 @@ func BenchmarkTransparency(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		recs, _, err := transparency.ParseRecords(page, from)
+		recs, _, err := transparency.ParseRecords(page.Data, from)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -131,6 +131,9 @@ func (s *Service) SignCheckpoint(ctx context.Context) (int64, bool, error) {
 		case err != nil && !errors.Is(err, store.ErrNotFound):
 			return err
 		}
+		if err := hashEntries(ctx, tx, n); err != nil {
+			return err
+		}
 		root, err := tlog.TreeHash(n, hashReader(ctx, tx.Q))
 		if err != nil {
 			return err

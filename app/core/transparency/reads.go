@@ -37,32 +37,41 @@ func index(field, s string) (int64, error) {
 // Entries gives the records with start <= index < end, at most MaxEntries, within
 // the latest checkpoint (an end past it is cut there), concatenated: one JSON line
 // each, exactly as hashed. Errors: invalid / start, end (end below start).
-func (s *Service) Entries(ctx context.Context, startS, endS string) ([]byte, error) {
+func (s *Service) Entries(ctx context.Context, startS, endS string) (EntriesPage, error) {
 	start, err := index("start", startS)
 	if err != nil {
-		return nil, err
+		return EntriesPage{}, err
 	}
 	end, err := index("end", endS)
 	if err != nil || end < start {
-		return nil, core.Invalid("end")
+		return EntriesPage{}, core.Invalid("end")
 	}
 	cp, err := s.Latest(ctx)
 	if err != nil {
-		return nil, err
+		return EntriesPage{}, err
 	}
+	want := end
 	end = min(end, start+MaxEntries, cp.Tree.N)
 	if start >= end {
-		return []byte{}, nil
+		return EntriesPage{Data: []byte{}}, nil
 	}
 	es, err := s.DB.Read().TransparencyEntries(ctx, start, end)
 	if err != nil {
-		return nil, err
+		return EntriesPage{}, err
 	}
 	var b bytes.Buffer
 	for _, e := range es {
 		b.Write(e.Data)
 	}
-	return b.Bytes(), nil
+	return EntriesPage{Data: b.Bytes(), Complete: end == want && int64(len(es)) == end-start}, nil
+}
+
+// EntriesPage is the answer of GET /v1/transparency/entries.
+type EntriesPage struct {
+	Data []byte
+	// Complete is true when every entry asked for is in Data: the answer can
+	// never change (an entry, once in a checkpoint, never does).
+	Complete bool
 }
 
 // InclusionProof is the answer of GET /v1/transparency/proof/inclusion.

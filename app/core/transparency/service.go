@@ -17,7 +17,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
+	"sort"
 	"sync"
 	"time"
 
@@ -204,19 +206,23 @@ func newSalt() []byte {
 // without its entry or an entry without its decision cannot exist. Decisions that
 // change nothing a shopper sees are not logged. An erasure is logged under the
 // review's salt and then deletes the salt: the entries stay, no longer tied to the
-// review.
+// review. The entry's Merkle hashes are derived from it when the next checkpoint
+// is signed (hashEntries), off the decision's path: nothing reads the tree beyond
+// the latest checkpoint.
 func (s *Service) Append(ctx context.Context, tx *store.Tx, d Decision) error {
 	event := EventOf(d)
 	if event == "" {
 		return nil
 	}
-	r, err := tx.ReviewByID(ctx, d.ReviewID)
+	r, err := tx.TransparencySubjectOf(ctx, d.ReviewID)
 	if err != nil {
 		return err
 	}
-	salt, err := s.salt(ctx, tx, r.ID)
-	if err != nil {
-		return err
+	salt := r.Salt
+	if !r.Salted {
+		if salt, err = tx.PutTransparencySalt(ctx, d.ReviewID, newSalt()); err != nil {
+			return err
+		}
 	}
 	if salt == nil {
 		if d.Erasure {
@@ -226,29 +232,57 @@ func (s *Service) Append(ctx context.Context, tx *store.Tx, d Decision) error {
 		// so it cannot be tied to the review or its earlier entries.
 		salt = newSalt()
 	}
-	n, err := tx.TransparencySize(ctx)
-	if err != nil {
-		return err
-	}
+	n := r.Next
 	at := tx.Now.UTC().Truncate(time.Second)
 	e := Entry{Index: n, Review: ReviewHash(salt, r.PublicID), Product: ProductHash(r.VariantKey), Rating: r.Rating,
 		Event: event, Reason: reasonOf(event, d.Reason), Actor: actorOf(d), At: at.Format(time.RFC3339)}
-	data := e.Record()
-	hashes, err := tlog.StoredHashes(n, data, hashReader(ctx, tx.Q))
-	if err != nil {
-		return err
-	}
-	raw := make([][]byte, len(hashes))
-	for i := range hashes {
-		raw[i] = hashes[i][:]
-	}
 	if err := tx.AddTransparencyEntry(ctx, store.TransparencyEntry{Index: n, ReviewHash: e.Review, ProductHash: e.Product,
-		Rating: e.Rating, Event: e.Event, Reason: e.Reason, Actor: e.Actor, At: at, Data: data},
-		tlog.StoredHashIndex(0, n), raw); err != nil {
+		Rating: e.Rating, Event: e.Event, Reason: e.Reason, Actor: e.Actor, At: at, Data: e.Record()}); err != nil {
 		return err
 	}
 	if d.Erasure {
-		return tx.EraseTransparencySalt(ctx, r.ID)
+		return tx.EraseTransparencySalt(ctx, d.ReviewID)
+	}
+	return nil
+}
+
+// hashEntries stores, in tx, the Merkle hashes of the entries below n that have
+// none yet, in order (each entry's hashes depend on those before it).
+func hashEntries(ctx context.Context, tx *store.Tx, n int64) error {
+	stored, err := tx.TransparencyHashCount(ctx)
+	if err != nil {
+		return err
+	}
+	if stored >= tlog.StoredHashCount(n) {
+		return nil // every entry below n is hashed (a log cut back keeps its hashes)
+	}
+	// The entries hashed so far: the k whose tlog.StoredHashCount is stored.
+	k := sort.Search(int(n)+1, func(k int) bool { return tlog.StoredHashCount(int64(k)) >= stored })
+	if int64(k) > n || tlog.StoredHashCount(int64(k)) != stored {
+		return fmt.Errorf("transparency: %d stored hashes fit no number of entries up to %d", stored, n)
+	}
+	read := hashReader(ctx, tx.Q)
+	for start := int64(k); start < n; start += MaxEntries {
+		es, err := tx.TransparencyEntries(ctx, start, min(start+MaxEntries, n))
+		if err != nil {
+			return err
+		}
+		for i, e := range es {
+			if e.Index != start+int64(i) {
+				return fmt.Errorf("transparency: entry %d missing", start+int64(i))
+			}
+			hashes, err := tlog.StoredHashes(e.Index, e.Data, read)
+			if err != nil {
+				return err
+			}
+			raw := make([][]byte, len(hashes))
+			for j := range hashes {
+				raw[j] = hashes[j][:]
+			}
+			if err := tx.AddTransparencyHashes(ctx, tlog.StoredHashIndex(0, e.Index), raw); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
