@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"reviewd/app/cdn"
 	"reviewd/app/media"
 	"reviewd/app/replica"
 )
@@ -33,6 +34,8 @@ type Config struct {
 	Replica replica.Config `mapstructure:"replica"`
 	// Media says where photos and videos are kept (media.* keys).
 	Media media.Config `mapstructure:"media"`
+	// CDN says where cache purges of the storefront's public answers go (cdn.* keys).
+	CDN cdn.Config `mapstructure:"cdn"`
 }
 
 // SMTP is the outgoing mail server; no host means e-mail sending is off.
@@ -126,6 +129,14 @@ func Defaults(v *viper.Viper) {
 	v.SetDefault("media.s3.secret_key", "")
 	v.SetDefault("media.s3.path_style", false)
 	v.SetDefault("media.s3.prefix", "")
+	v.SetDefault("cdn.purge.kind", "")
+	v.SetDefault("cdn.purge.zone_id", "")
+	v.SetDefault("cdn.purge.api_token", "")
+	v.SetDefault("cdn.purge.service_id", "")
+	v.SetDefault("cdn.purge.api_key", "")
+	v.SetDefault("cdn.purge.url", "")
+	v.SetDefault("cdn.purge.secret", "")
+	v.SetDefault("cdn.purge.interval", cdn.DefaultInterval)
 }
 
 func replicaDefaults(v *viper.Viper) {
@@ -238,6 +249,9 @@ func (c Config) Validate() error {
 		errs = append(errs, err)
 	}
 	if err := c.Media.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.CDN.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if b, p, ok := c.Replica.S3Location(); ok && c.Media.Store == media.StoreS3 && b == c.Media.S3.Bucket {

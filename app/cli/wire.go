@@ -12,6 +12,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/admin"
+	"reviewd/app/cdn"
 	"reviewd/app/core"
 	"reviewd/app/ingest"
 	"reviewd/app/mailhook"
@@ -99,6 +100,14 @@ func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...ap
 		s.Mount(srv.Router())
 	}
 	if a.Config.Jobs.Enabled {
+		// CDN purges go out while the jobs run (the queue fills on this database's
+		// writes); with no route configured the queue is only cleared.
+		ctx, cancel := context.WithCancel(cmd.Context())
+		dr := &cdn.Drainer{DB: a.DB, Purger: cdn.NewPurger(a.Config.CDN.Purge, a.Sending.Outbound), Log: a.Log,
+			Interval: a.Config.CDN.Purge.Interval}
+		done := make(chan struct{})
+		go func() { dr.Run(ctx); close(done) }()
+		defer func() { cancel(); <-done }()
 		if err := runner.Start(cmd.Context()); err != nil {
 			return err
 		}
