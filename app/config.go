@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/spf13/viper"
 
@@ -36,6 +37,9 @@ type Config struct {
 	Media media.Config `mapstructure:"media"`
 	// CDN says where cache purges of the storefront's public answers go (cdn.* keys).
 	CDN cdn.Config `mapstructure:"cdn"`
+	// Follower makes this installation a read-only copy of the primary
+	// (follower.* keys, docs/high-availability.md).
+	Follower Follower `mapstructure:"follower"`
 }
 
 // SMTP is the outgoing mail server; no host means e-mail sending is off.
@@ -137,6 +141,10 @@ func Defaults(v *viper.Viper) {
 	v.SetDefault("cdn.purge.url", "")
 	v.SetDefault("cdn.purge.secret", "")
 	v.SetDefault("cdn.purge.interval", cdn.DefaultInterval)
+	v.SetDefault("follower.enabled", false)
+	v.SetDefault("follower.primary_url", "")
+	v.SetDefault("follower.max_lag", 30*time.Second)
+	v.SetDefault("follower.pass_writes", true)
 }
 
 func replicaDefaults(v *viper.Viper) {
@@ -252,6 +260,9 @@ func (c Config) Validate() error {
 		errs = append(errs, err)
 	}
 	if err := c.CDN.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.Follower.Validate(c.Replica.Enabled()); err != nil {
 		errs = append(errs, err)
 	}
 	if b, p, ok := c.Replica.S3Location(); ok && c.Media.Store == media.StoreS3 && b == c.Media.S3.Bucket {

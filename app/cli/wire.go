@@ -81,6 +81,18 @@ func dataPaths(dir string) replica.Paths {
 func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...app.Surface) error {
 	runner := buildRunner(a)
 	srv := buildServer(a)
+	if a.Config.Follower.Enabled {
+		// A follower writes nothing: no replication, jobs or purges; the
+		// storefront's reads are served here, the rest passed to the primary.
+		for _, s := range extra {
+			s.Mount(srv.Router())
+		}
+		addr := a.Config.Listen
+		if f := cmd.Flags().Lookup("listen"); f != nil && f.Changed {
+			addr = f.Value.String()
+		}
+		return app.Serve(cmd.Context(), addr, app.FollowerHandler(srv.Handler(), a.Config.Follower, a.FollowerLag), ready)
+	}
 	if a.Config.Replica.Enabled() {
 		// Started before the HTTP server and stopped after it, so every acknowledged
 		// write is shipped on a clean stop.
