@@ -2,11 +2,14 @@ package replica
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/benbjohnson/litestream"
@@ -14,9 +17,9 @@ import (
 )
 
 // Followers (docs/high-availability.md). A follower's database is restored from
-// the replica and then kept up to date by Litestream's follow mode, which polls
-// the replica for new LTX files and writes their pages into the file under
-// SQLite's own locks. That runs in a child process (`reviewd replica follow`):
+// the replica and then kept up to date by Follow, which polls the replica for new
+// LTX files and writes their pages into the file under SQLite's own locks. That
+// runs in a child process (`reviewd replica follow`):
 // the locks are POSIX record locks, which do not hold between connections of one
 // process, so the serving process only reads.
 
@@ -51,21 +54,151 @@ func rollbackJournal(path string) error {
 
 // Follow applies the replica's new transactions to the database at db every
 // interval until ctx ends. db must have been prepared by RestoreForFollow (or
-// followed before): Litestream resumes from its position file.
+// followed before): it resumes from the position file.
+//
+// Litestream v0.5.18's own follow mode (RestoreOptions.Follow) writes an LTX
+// file's pages into the database but changes the file change counter only when
+// the file carries page 1, which a WAL-mode primary rarely rewrites: readers in
+// other processes keep serving their cached pages. This loop applies the same
+// level-0 LTX files under SQLite's exclusive lock and always moves the change
+// counter before releasing it, so every reader sees each transaction whole.
 func Follow(ctx context.Context, c Config, db string, interval time.Duration, log *slog.Logger) error {
+	if log == nil {
+		log = slog.Default()
+	}
 	t, err := openTarget(ctx, c)
 	if err != nil {
 		return err
 	}
-	rep := litestream.NewReplicaWithClient(nil, t.client)
-	opt := litestream.NewRestoreOptions()
-	opt.OutputPath = db
-	opt.Follow = true
-	opt.FollowInterval = interval
-	if err := rep.Restore(ctx, opt); err != nil {
+	txid, err := Applied(db)
+	if err != nil || txid == 0 {
+		return fmt.Errorf("replica: follow %s: no follow position (restore it for following first)", db)
+	}
+	f, err := os.OpenFile(db, os.O_RDWR, 0)
+	if err != nil {
 		return fmt.Errorf("replica: follow: %w", err)
 	}
-	return nil
+	defer f.Close()
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		next, err := applyNew(ctx, t, f, ltx.TXID(txid))
+		if uint64(next) > txid {
+			if werr := litestream.WriteTXIDFile(db, next); werr != nil {
+				return fmt.Errorf("replica: follow position: %w", werr)
+			}
+			txid = uint64(next)
+		}
+		if err != nil && ctx.Err() == nil {
+			log.Warn("follower: applying the replica's transactions", "err", err, "txid", txid)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+	}
+}
+
+// applyNew applies the level-0 LTX files after txid, in order, and returns the
+// last transaction applied. A gap (the files were compacted away: the follower
+// was behind longer than the replica keeps level 0) is an error: restore the
+// follower again.
+func applyNew(ctx context.Context, t *target, f *os.File, txid ltx.TXID) (ltx.TXID, error) {
+	itr, err := t.client.LTXFiles(ctx, 0, txid+1, false)
+	if err != nil {
+		return txid, err
+	}
+	defer itr.Close()
+	for itr.Next() {
+		info := itr.Item()
+		if info.MaxTXID <= txid {
+			continue
+		}
+		if info.MinTXID > txid+1 {
+			return txid, fmt.Errorf("transactions %s to %s are no longer in the replica's level 0; restore this follower again", txid+1, info.MinTXID-1)
+		}
+		if err := applyFile(ctx, t, f, info); err != nil {
+			return txid, err
+		}
+		txid = info.MaxTXID
+	}
+	return txid, itr.Err()
+}
+
+// SQLite's lock bytes (os_unix.c): a writer holds the pending byte and the shared
+// range exclusively.
+const (
+	pendingByte = 0x40000000
+	sharedFirst = pendingByte + 2
+	sharedSize  = 510
+)
+
+func fileLock(f *os.File, typ int16, start, n int64) error {
+	lk := syscall.Flock_t{Type: typ, Whence: 0, Start: start, Len: n}
+	return syscall.FcntlFlock(f.Fd(), syscall.F_SETLKW, &lk)
+}
+
+// applyFile writes one LTX file's pages into f under SQLite's exclusive lock,
+// sets the rollback-journal format bytes and moves the change counter.
+func applyFile(ctx context.Context, t *target, f *os.File, info *ltx.FileInfo) error {
+	rc, err := t.client.OpenLTXFile(ctx, info.Level, info.MinTXID, info.MaxTXID, 0, 0)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	// Read the whole file first: the lock is held only while writing.
+	dec := ltx.NewDecoder(rc)
+	if err := dec.DecodeHeader(); err != nil {
+		return err
+	}
+	hdr := dec.Header()
+	type page struct {
+		no   uint32
+		data []byte
+	}
+	var pages []page
+	for {
+		var ph ltx.PageHeader
+		data := make([]byte, hdr.PageSize)
+		if err := dec.DecodePage(&ph, data); err == io.EOF {
+			break
+		} else if err != nil {
+			return err
+		}
+		pages = append(pages, page{ph.Pgno, data})
+	}
+	if err := dec.Close(); err != nil {
+		return err
+	}
+	if err := fileLock(f, syscall.F_WRLCK, pendingByte, 1); err != nil {
+		return err
+	}
+	defer fileLock(f, syscall.F_UNLCK, pendingByte, 1)
+	if err := fileLock(f, syscall.F_WRLCK, sharedFirst, sharedSize); err != nil {
+		return err
+	}
+	defer fileLock(f, syscall.F_UNLCK, sharedFirst, sharedSize)
+	for _, p := range pages {
+		if _, err := f.WriteAt(p.data, int64(p.no-1)*int64(hdr.PageSize)); err != nil {
+			return err
+		}
+	}
+	if hdr.Commit > 0 {
+		if err := f.Truncate(int64(hdr.Commit) * int64(hdr.PageSize)); err != nil {
+			return err
+		}
+	}
+	var h [28]byte
+	if _, err := f.ReadAt(h[:], 0); err != nil {
+		return err
+	}
+	h[18], h[19] = 1, 1
+	binary.BigEndian.PutUint32(h[24:], binary.BigEndian.Uint32(h[24:])+1)
+	if _, err := f.WriteAt(h[18:28], 18); err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
 // Applied is the last replica transaction applied to a follower's database.
