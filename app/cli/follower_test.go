@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -192,5 +191,4 @@ func TestFollower(t *testing.T) {
 		t.Errorf("the promoted primary refuses writes: %v", err)
 	}
 	promotedSrv.stop(t)
-	_ = exec.Command
 }
