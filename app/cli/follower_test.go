@@ -65,7 +65,7 @@ func TestFollower(t *testing.T) {
 		"REVIEWD_REPLICA_ACCESS_KEY_ID=test-key", "REVIEWD_REPLICA_SECRET_ACCESS_KEY=test-secret",
 		"REVIEWD_REPLICA_SYNC_INTERVAL=200ms", "REVIEWD_REPLICA_MEDIA_INTERVAL=500ms", "REVIEWD_PUBLIC_URL=https://reviews.shop.example")}
 	data := filepath.Join(t.TempDir(), "primary")
-	servers, sites := e.setup(data, 1)
+	servers, sites := e.setup(data, 2)
 	primary := startServe(t, bin, e.env, "serve", "--listen", freeAddr(t), "--data", data)
 	pbase := "http://" + primary.addr
 	s := shopper{base: pbase, server: servers[0], site: sites[0], c: &http.Client{Timeout: 10 * time.Second}, visitor: "198.51.100.7"}
@@ -145,6 +145,31 @@ func TestFollower(t *testing.T) {
 		rs := reviewsOf(l)
 		return len(rs) == 1 && rs[0]["helpful_count"] == float64(1), fmt.Sprint(rs)
 	})
+
+	// While the primary writes, promotion is refused by its fence.
+	stopW := make(chan struct{})
+	wdone := make(chan struct{})
+	bg := s
+	bg.server = servers[1]
+	go func() {
+		defer close(wdone)
+		tick := time.NewTicker(250 * time.Millisecond) // a steady writer, under the key's limit
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-stopW:
+				return
+			case <-tick.C:
+			}
+			_ = bg.order(fmt.Sprintf("BG-%04d", i), fmt.Sprintf("bg.%d@example.com", i))
+		}
+	}()
+	_, errOut, err := e.run(fdata, "promote", "--quiet", "1s")
+	close(stopW)
+	<-wdone
+	if err == nil || !strings.Contains(errOut, "still writes to the replica") {
+		t.Fatalf("promote while the primary writes: %v %s", err, errOut)
+	}
 
 	// More reviews, wait until the replica holds them, then kill -9 the primary.
 	var titles []string
