@@ -1639,6 +1639,11 @@ CREATE TRIGGER cdn_purges_stats_delete AFTER DELETE ON product_stats BEGIN
 CREATE TRIGGER cdn_purges_generation AFTER UPDATE ON read_generation BEGIN
 	INSERT INTO cdn_purges (scope, product_key) VALUES ('', '')
 		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0; END;
+CREATE TRIGGER cdn_purges_questions_insert AFTER INSERT ON questions BEGIN
+	INSERT INTO cdn_purges (scope, product_key) SELECT 'variant', NEW.variant_key WHERE NEW.variant_key != ''
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0;
+	INSERT INTO cdn_purges (scope, product_key) SELECT 'group', NEW.group_key WHERE NEW.group_key != ''
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0; END;
 CREATE TRIGGER cdn_purges_questions AFTER UPDATE ON questions BEGIN
 	INSERT INTO cdn_purges (scope, product_key) SELECT 'variant', NEW.variant_key WHERE NEW.variant_key != ''
 		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0;

@@ -1,6 +1,7 @@
 package storefront_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"reviewd/app/apptest"
 	"reviewd/app/cdn"
 	"reviewd/app/core"
 	"reviewd/app/platform/platformtest"
@@ -257,4 +259,33 @@ func TestCDNPurgeFastlyAndWebhook(t *testing.T) {
 	if n, err := d.Drain(ctx); n != 1 || err != nil {
 		t.Fatalf("after the backoff: %d %v", n, err)
 	}
+}
+
+// TestCDNPurgeQuestionsAndRun: a question on a product purges its tag; a settings
+// change (the read generation) purges every answer; and the drainer, running as
+// serve runs it, sends them without being asked.
+func TestCDNPurgeQuestionsAndRun(t *testing.T) {
+	f := newFx(t)
+	f.seed(seedRev{})
+	p := &purgeFake{}
+	ts := cloudflareFake(t, p)
+	d := f.drainer(&cdn.Cloudflare{Out: ts.Client, ZoneID: "zone123", Token: "cf-token"})
+	d.Interval = 20 * time.Millisecond
+	if _, err := d.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p.reset()
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { d.Run(runCtx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	f.questionsOn() // a settings change: every answer
+	apptest.Eventually(t, "the purge of every answer", 5*time.Second, func() (bool, string) {
+		return slices.Contains(p.all(), "reviewd"), strings.Join(p.all(), " ")
+	})
+	f.mustAsk(map[string]any{"product": "SKU-7", "body": "Does it fit a small kitchen?"})
+	apptest.Eventually(t, "the purge of the asked product", 5*time.Second, func() (bool, string) {
+		return slices.Contains(p.all(), cdn.ProductTag("variant", "SKU-7")), strings.Join(p.all(), " ")
+	})
 }
