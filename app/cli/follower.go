@@ -40,6 +40,14 @@ func runFollower(cmd *cobra.Command, e *env, cfg app.Config) error {
 	} else if err != nil {
 		return err
 	}
+	if applied, err := replica.Applied(p.DB); err != nil || applied == 0 {
+		return fmt.Errorf("follower: %s holds a database that is not a follower's copy (no follow position); give the follower an empty data folder", cfg.DataDir)
+	}
+	release, err := replica.HoldFollowLock(cfg.DataDir)
+	if err != nil {
+		return fmt.Errorf("follower: %w", err)
+	}
+	defer release()
 	stop, err := startFollowProcess(cmd, cfg)
 	if err != nil {
 		return err

@@ -146,6 +146,15 @@ func TestFollower(t *testing.T) {
 		return len(rs) == 1 && rs[0]["helpful_count"] == float64(1), fmt.Sprint(rs)
 	})
 
+	// While the follower runs, promotion is refused.
+	if _, errOut, err := e.run(fdata, "promote", "--quiet", "1s"); err == nil || !strings.Contains(errOut, "the follower still runs") {
+		t.Fatalf("promote while the follower runs: %v %s", err, errOut)
+	}
+	// A primary's data folder cannot serve as a follower.
+	if _, errOut, err := (rpEnv{t: t, bin: bin, env: fenv}).run(data, "serve", "--follow", "--listen", freeAddr(t)); err == nil || !strings.Contains(errOut, "not a follower's copy") {
+		t.Fatalf("serve --follow on a primary's folder: %v %s", err, errOut)
+	}
+
 	// While the primary writes, promotion is refused by its fence.
 	stopW := make(chan struct{})
 	wdone := make(chan struct{})
@@ -164,12 +173,17 @@ func TestFollower(t *testing.T) {
 			_ = bg.order(fmt.Sprintf("BG-%04d", i), fmt.Sprintf("bg.%d@example.com", i))
 		}
 	}()
+	follower.stop(t)
 	_, errOut, err := e.run(fdata, "promote", "--quiet", "1s")
 	close(stopW)
 	<-wdone
 	if err == nil || !strings.Contains(errOut, "still writes to the replica") {
 		t.Fatalf("promote while the primary writes: %v %s", err, errOut)
 	}
+	// The follower starts again from its position.
+	follower = startServe(t, bin, fenv, "serve", "--follow", "--listen", freeAddr(t), "--data", fdata)
+	fbase = "http://" + follower.addr
+	fs.base = fbase
 
 	// More reviews, wait until the replica holds them, then kill -9 the primary.
 	var titles []string

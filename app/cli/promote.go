@@ -47,6 +47,11 @@ func newPromoteCmd(e *env) *cobra.Command {
 			if applied, err := replica.Applied(db); err != nil || applied == 0 {
 				return fmt.Errorf("promote: %s is not a follower's data folder (no follow position)", cfg.DataDir)
 			}
+			release, err := replica.HoldFollowLock(cfg.DataDir)
+			if err != nil {
+				return fmt.Errorf("promote: %w", err)
+			}
+			defer release()
 			txid, at, err := replica.Fence(cmd.Context(), cfg.Replica, quiet)
 			if err != nil {
 				return fmt.Errorf("promote: %w", err)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -366,4 +367,28 @@ func EndFollow(db string) error {
 		return fmt.Errorf("replica: %w", err)
 	}
 	return nil
+}
+
+// followLockFile, in the data folder, is held (flock) by a serving follower, so
+// promote can tell it is still running.
+const followLockFile = "follower.lock"
+
+// ErrFollowerRunning refuses a promotion while the follower still serves.
+var ErrFollowerRunning = errors.New("replica: the follower still runs on this data folder; stop it first")
+
+// HoldFollowLock takes the follower's lock of the data folder dir; release
+// drops it. It fails with ErrFollowerRunning when another process holds it.
+func HoldFollowLock(dir string) (release func(), err error) {
+	f, err := os.OpenFile(filepath.Join(dir, followLockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("replica: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, ErrFollowerRunning
+		}
+		return nil, fmt.Errorf("replica: %w", err)
+	}
+	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
 }
