@@ -15,6 +15,7 @@ import (
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	"github.com/superfly/ltx"
 
 	"reviewd/app/apptest"
 )
@@ -230,4 +231,91 @@ func TestFollower(t *testing.T) {
 		t.Errorf("the promoted primary refuses writes: %v", err)
 	}
 	promotedSrv.stop(t)
+}
+
+// ltxObjects lists the replica's LTX files of one level in the fake bucket.
+func ltxObjects(t *testing.T, backend *s3mem.Backend, level int) (keys []string, maxTXID uint64) {
+	t.Helper()
+	list, err := backend.ListBucket("reviewd", &gofakes3.Prefix{HasPrefix: true, Prefix: "shops/acme/"}, gofakes3.ListBucketPage{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range list.Contents {
+		if !strings.Contains(c.Key, fmt.Sprintf("/%04x/", level)) { // the S3 client's layout: <prefix>/<level>/<min>-<max>.ltx
+			continue
+		}
+		keys = append(keys, c.Key)
+		_, max, err := ltx.ParseFilename(filepath.Base(c.Key))
+		if err == nil && uint64(max) > maxTXID {
+			maxTXID = uint64(max)
+		}
+	}
+	return keys, maxTXID
+}
+
+// TestFollowerBridgesCompactedGap: a follower stopped while the primary wrote,
+// whose next transactions are gone from the replica's level 0 (compacted into
+// level 1 and deleted), catches up from level 1 when it starts again.
+func TestFollowerBridgesCompactedGap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; waits for a level-1 compaction (30s)")
+	}
+	bin := buildBinary(t)
+	backend := s3mem.New()
+	if err := backend.CreateBucket("reviewd"); err != nil {
+		t.Fatal(err)
+	}
+	s3srv := httptest.NewServer(gofakes3.New(backend).Server())
+	defer s3srv.Close()
+	e := rpEnv{t: t, bin: bin, env: append(rpBaseEnv(), "REVIEWD_JOBS_ENABLED=false", "REVIEWD_LOG_LEVEL=warn",
+		"REVIEWD_TRUSTED_PROXIES=127.0.0.1/32", "REVIEWD_REPLICA_URL=s3://reviewd/shops/acme", "REVIEWD_REPLICA_ENDPOINT="+s3srv.URL,
+		"REVIEWD_REPLICA_ACCESS_KEY_ID=test-key", "REVIEWD_REPLICA_SECRET_ACCESS_KEY=test-secret",
+		"REVIEWD_REPLICA_SYNC_INTERVAL=200ms", "REVIEWD_PUBLIC_URL=https://reviews.shop.example")}
+	data := filepath.Join(t.TempDir(), "primary")
+	servers, sites := e.setup(data, 1)
+	primary := startServe(t, bin, e.env, "serve", "--listen", freeAddr(t), "--data", data)
+	pbase := "http://" + primary.addr
+	s := shopper{base: pbase, server: servers[0], site: sites[0], c: &http.Client{Timeout: 10 * time.Second}, visitor: "198.51.100.8"}
+	write := func(ext string) {
+		t.Helper()
+		email := "buyer." + strings.ToLower(ext) + "@example.com"
+		if err := s.order(ext, email); err != nil {
+			t.Fatal(err)
+		}
+		tok, err := s.token(ext, email)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.review(tok, "Kettle "+ext+" boils fast", "Order "+ext+" arrived on time; the handle stays cool."); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("G-000")
+	e.waitCaughtUp(data, 0)
+	fdata := filepath.Join(t.TempDir(), "follower")
+	fenv := append(append([]string{}, e.env...), "REVIEWD_FOLLOWER_PRIMARY_URL="+pbase)
+	follower := startServe(t, bin, fenv, "serve", "--follow", "--listen", freeAddr(t), "--data", fdata)
+	follower.stop(t)
+
+	for i := 1; i < 4; i++ {
+		write(fmt.Sprintf("G-%03d", i))
+	}
+	st := e.waitCaughtUp(data, 0)
+	want := uint64(st["replica_txid"].(float64))
+	apptest.Eventually(t, "level 1 holds the primary's last transaction", 90*time.Second, func() (bool, string) {
+		_, max := ltxObjects(t, backend, 1)
+		return max >= want, fmt.Sprintf("level 1 up to %d, want %d", max, want)
+	})
+	keys, _ := ltxObjects(t, backend, 0)
+	if _, err := backend.DeleteMulti("reviewd", keys...); err != nil {
+		t.Fatal(err)
+	}
+
+	follower = startServe(t, bin, fenv, "serve", "--follow", "--listen", freeAddr(t), "--data", fdata)
+	fbase := "http://" + follower.addr
+	apptest.Eventually(t, "the follower serves the reviews written while it was stopped", 10*time.Second, func() (bool, string) {
+		st, _, l := listOn(t, fbase, sites[0], "SKU-G-003")
+		return st == 200 && len(reviewsOf(l)) == 1, fmt.Sprint(st)
+	})
+	follower.stop(t)
 }

@@ -102,29 +102,77 @@ func Follow(ctx context.Context, c Config, db string, interval time.Duration, lo
 }
 
 // applyNew applies the level-0 LTX files after txid, in order, and returns the
-// last transaction applied. A gap (the files were compacted away: the follower
-// was behind longer than the replica keeps level 0) is an error: restore the
-// follower again.
+// last transaction applied. Where level 0 no longer holds the next transactions
+// (Litestream deletes level-0 files some minutes after compacting them), a
+// compacted file of a higher level that covers them is applied instead: it holds
+// the final state of every page changed in its range.
 func applyNew(ctx context.Context, t *target, f *os.File, txid ltx.TXID) (ltx.TXID, error) {
 	itr, err := t.client.LTXFiles(ctx, 0, txid+1, false)
 	if err != nil {
 		return txid, err
 	}
 	defer itr.Close()
+	seen := false
 	for itr.Next() {
 		info := itr.Item()
+		seen = true
 		if info.MaxTXID <= txid {
 			continue
 		}
 		if info.MinTXID > txid+1 {
-			return txid, fmt.Errorf("transactions %s to %s are no longer in the replica's level 0; restore this follower again", txid+1, info.MinTXID-1)
+			if txid, err = bridge(ctx, t, f, txid); err != nil {
+				return txid, err
+			}
+			if info.MaxTXID <= txid {
+				continue
+			}
+			if info.MinTXID > txid+1 {
+				return txid, fmt.Errorf("transactions %s to %s are no longer in the replica; restore this follower again", txid+1, info.MinTXID-1)
+			}
 		}
 		if err := applyFile(ctx, t, f, info); err != nil {
 			return txid, err
 		}
 		txid = info.MaxTXID
 	}
-	return txid, itr.Err()
+	if err := itr.Err(); err != nil {
+		return txid, err
+	}
+	if !seen {
+		return bridge(ctx, t, f, txid)
+	}
+	return txid, nil
+}
+
+// bridge applies, from the compacted levels, the file reaching furthest past txid
+// among those that start at or before txid+1; txid is unchanged when none does.
+func bridge(ctx context.Context, t *target, f *os.File, txid ltx.TXID) (ltx.TXID, error) {
+	var best *ltx.FileInfo
+	for level := 1; level < litestream.SnapshotLevel; level++ {
+		itr, err := t.client.LTXFiles(ctx, level, 0, false)
+		if err != nil {
+			return txid, err
+		}
+		for itr.Next() {
+			info := itr.Item()
+			if info.MinTXID <= txid+1 && info.MaxTXID > txid && (best == nil || info.MaxTXID > best.MaxTXID) {
+				c := *info
+				best = &c
+			}
+		}
+		err = itr.Err()
+		itr.Close()
+		if err != nil {
+			return txid, err
+		}
+	}
+	if best == nil {
+		return txid, nil
+	}
+	if err := applyFile(ctx, t, f, best); err != nil {
+		return txid, err
+	}
+	return best.MaxTXID, nil
 }
 
 // SQLite's lock bytes (os_unix.c): a writer holds the pending byte and the shared
