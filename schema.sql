@@ -1713,3 +1713,53 @@ CREATE TABLE review_confirmations (
 	at INTEGER NOT NULL
 );
 CREATE INDEX review_confirmations_order ON review_confirmations (order_id);
+-- CDN purges waiting to go out (docs/cdn.md): one row per product (scope,
+-- product_key) whose public answers changed (its figures' revision, its questions
+-- and answers), and the row ('', '') when the read generation moved (every answer).
+-- seq moves on with every new change, so a purge sent while the product changed
+-- again clears only the change it was sent for. Rows are deleted once purged (or
+-- at once when no purge route is configured); next_at holds a failed purge back.
+CREATE TABLE cdn_purges (
+	scope       TEXT NOT NULL,
+	product_key TEXT NOT NULL,
+	seq         INTEGER NOT NULL DEFAULT 1,
+	attempts    INTEGER NOT NULL DEFAULT 0,
+	next_at     INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (scope, product_key)
+) WITHOUT ROWID;
+CREATE TRIGGER cdn_purges_stats_insert AFTER INSERT ON product_stats BEGIN
+	INSERT INTO cdn_purges (scope, product_key) VALUES (NEW.scope, NEW.product_key)
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0; END;
+CREATE TRIGGER cdn_purges_stats_update AFTER UPDATE OF revision ON product_stats BEGIN
+	INSERT INTO cdn_purges (scope, product_key) VALUES (NEW.scope, NEW.product_key)
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0; END;
+CREATE TRIGGER cdn_purges_stats_delete AFTER DELETE ON product_stats BEGIN
+	INSERT INTO cdn_purges (scope, product_key) VALUES (OLD.scope, OLD.product_key)
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0; END;
+CREATE TRIGGER cdn_purges_generation AFTER UPDATE ON read_generation BEGIN
+	INSERT INTO cdn_purges (scope, product_key) VALUES ('', '')
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0; END;
+CREATE TRIGGER cdn_purges_questions_insert AFTER INSERT ON questions BEGIN
+	INSERT INTO cdn_purges (scope, product_key) SELECT 'variant', NEW.variant_key WHERE NEW.variant_key != ''
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0;
+	INSERT INTO cdn_purges (scope, product_key) SELECT 'group', NEW.group_key WHERE NEW.group_key != ''
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0; END;
+CREATE TRIGGER cdn_purges_questions AFTER UPDATE ON questions BEGIN
+	INSERT INTO cdn_purges (scope, product_key) SELECT 'variant', NEW.variant_key WHERE NEW.variant_key != ''
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0;
+	INSERT INTO cdn_purges (scope, product_key) SELECT 'group', NEW.group_key WHERE NEW.group_key != ''
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0; END;
+CREATE TRIGGER cdn_purges_answers_insert AFTER INSERT ON answers BEGIN
+	INSERT INTO cdn_purges (scope, product_key) SELECT 'variant', variant_key FROM questions
+		WHERE id = NEW.question_id AND variant_key != ''
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0;
+	INSERT INTO cdn_purges (scope, product_key) SELECT 'group', group_key FROM questions
+		WHERE id = NEW.question_id AND group_key != ''
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0; END;
+CREATE TRIGGER cdn_purges_answers_update AFTER UPDATE ON answers BEGIN
+	INSERT INTO cdn_purges (scope, product_key) SELECT 'variant', variant_key FROM questions
+		WHERE id = NEW.question_id AND variant_key != ''
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0;
+	INSERT INTO cdn_purges (scope, product_key) SELECT 'group', group_key FROM questions
+		WHERE id = NEW.question_id AND group_key != ''
+		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0; END;

@@ -56,6 +56,8 @@ type App struct {
 	Log *slog.Logger
 	// Metrics is nil unless metrics.listen or metrics.token is set.
 	Metrics *metrics.Metrics
+	// FollowerLag, on a follower, is its lag behind the replica.
+	FollowerLag func() time.Duration
 }
 
 // Open prepares the data folder (creating it, media/ and secret.key when missing),
@@ -71,7 +73,13 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.Open(ctx, filepath.Join(cfg.DataDir, DBFile), schemaSQL)
+	var db *store.DB
+	if cfg.Follower.Enabled {
+		// A follower's copy is written by the replica's follow process only.
+		db, err = store.OpenReadOnly(ctx, filepath.Join(cfg.DataDir, DBFile))
+	} else {
+		db, err = store.Open(ctx, filepath.Join(cfg.DataDir, DBFile), schemaSQL)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -8,9 +8,11 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/spf13/viper"
 
+	"reviewd/app/cdn"
 	"reviewd/app/media"
 	"reviewd/app/replica"
 	"reviewd/app/whatsapp"
@@ -34,6 +36,11 @@ type Config struct {
 	Replica replica.Config `mapstructure:"replica"`
 	// Media says where photos and videos are kept (media.* keys).
 	Media media.Config `mapstructure:"media"`
+	// CDN says where cache purges of the storefront's public answers go (cdn.* keys).
+	CDN cdn.Config `mapstructure:"cdn"`
+	// Follower makes this installation a read-only copy of the primary
+	// (follower.* keys, docs/high-availability.md).
+	Follower Follower `mapstructure:"follower"`
 	// WhatsApp is the messaging-app route of invitations (whatsapp.* keys).
 	WhatsApp WhatsApp `mapstructure:"whatsapp"`
 }
@@ -148,6 +155,18 @@ func Defaults(v *viper.Viper) {
 	v.SetDefault("whatsapp.api_url", whatsapp.DefaultAPIURL)
 	v.SetDefault("whatsapp.invite_template", "")
 	v.SetDefault("whatsapp.reminder_template", "")
+	v.SetDefault("cdn.purge.kind", "")
+	v.SetDefault("cdn.purge.zone_id", "")
+	v.SetDefault("cdn.purge.api_token", "")
+	v.SetDefault("cdn.purge.service_id", "")
+	v.SetDefault("cdn.purge.api_key", "")
+	v.SetDefault("cdn.purge.url", "")
+	v.SetDefault("cdn.purge.secret", "")
+	v.SetDefault("cdn.purge.interval", cdn.DefaultInterval)
+	v.SetDefault("follower.enabled", false)
+	v.SetDefault("follower.primary_url", "")
+	v.SetDefault("follower.max_lag", 30*time.Second)
+	v.SetDefault("follower.pass_writes", true)
 }
 
 func replicaDefaults(v *viper.Viper) {
@@ -271,6 +290,12 @@ func (c Config) Validate() error {
 		errs = append(errs, err)
 	}
 	if err := c.Media.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.CDN.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.Follower.Validate(c.Replica.Enabled()); err != nil {
 		errs = append(errs, err)
 	}
 	if b, p, ok := c.Replica.S3Location(); ok && c.Media.Store == media.StoreS3 && b == c.Media.S3.Bucket {

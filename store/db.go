@@ -50,6 +50,8 @@ type DB struct {
 	ObserveWriteTx WriteTxObserver
 	// watch keeps the storefront's read state in memory (read_watch.go).
 	watch readWatch
+	// readOnly: opened by OpenReadOnly, WithTx refuses.
+	readOnly bool
 }
 
 // Tx is a write transaction: the store's writes are its methods, its reads those
@@ -136,6 +138,9 @@ func (db *DB) Read() *Q {
 // WithTx runs fn in a write transaction; it commits when fn returns nil and rolls back
 // otherwise (also when fn panics, after which the panic continues).
 func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	if db.readOnly {
+		return ErrReadOnly
+	}
 	asked := time.Now()
 	sqlTx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {

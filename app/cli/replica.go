@@ -22,6 +22,7 @@ var errReplicaOff = errors.New("replication is off: set replica.url (REVIEWD_REP
 
 func newReplicaCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "replica", Short: "continuous replication of the data folder (replica.* keys)"}
+	cmd.AddCommand(newReplicaFollowCmd(e))
 	cmd.AddCommand(&cobra.Command{
 		Use:   "status",
 		Short: "compare the replica with the data folder: newest transaction, lag, media files, master key",

@@ -49,6 +49,7 @@ func NewRoot(schemaSQL string) *cobra.Command {
 		newMediaCmd(e),
 		newReplicaCmd(e),
 		newRestoreCmd(e),
+		newPromoteCmd(e),
 		newJobsCmd(e),
 		newTransparencyCmd(e),
 		newDemoCmd(e),

@@ -12,6 +12,7 @@ import (
 
 	"reviewd/app"
 	"reviewd/app/admin"
+	"reviewd/app/cdn"
 	"reviewd/app/core"
 	"reviewd/app/ingest"
 	"reviewd/app/mailhook"
@@ -81,6 +82,18 @@ func dataPaths(dir string) replica.Paths {
 func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...app.Surface) error {
 	runner := buildRunner(a)
 	srv := buildServer(a)
+	if a.Config.Follower.Enabled {
+		// A follower writes nothing: no replication, jobs or purges; the
+		// storefront's reads are served here, the rest passed to the primary.
+		for _, s := range extra {
+			s.Mount(srv.Router())
+		}
+		addr := a.Config.Listen
+		if f := cmd.Flags().Lookup("listen"); f != nil && f.Changed {
+			addr = f.Value.String()
+		}
+		return app.Serve(cmd.Context(), addr, app.FollowerHandler(srv.Handler(), a.Config.Follower, a.FollowerLag), ready)
+	}
 	if a.Config.Replica.Enabled() {
 		// Started before the HTTP server and stopped after it, so every acknowledged
 		// write is shipped on a clean stop.
@@ -100,6 +113,14 @@ func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...ap
 		s.Mount(srv.Router())
 	}
 	if a.Config.Jobs.Enabled {
+		// CDN purges go out while the jobs run (the queue fills on this database's
+		// writes); with no route configured the queue is only cleared.
+		ctx, cancel := context.WithCancel(cmd.Context())
+		dr := &cdn.Drainer{DB: a.DB, Purger: cdn.NewPurger(a.Config.CDN.Purge, a.Sending.Outbound), Log: a.Log,
+			Interval: a.Config.CDN.Purge.Interval}
+		done := make(chan struct{})
+		go func() { dr.Run(ctx); close(done) }()
+		defer func() { cancel(); <-done }()
 		if err := runner.Start(cmd.Context()); err != nil {
 			return err
 		}

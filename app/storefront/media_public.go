@@ -3,6 +3,7 @@ package storefront
 import (
 	"net/http"
 
+	"reviewd/app/cdn"
 	"reviewd/app/web"
 )
 
@@ -22,9 +23,11 @@ func (h *Handler) handleMediaFile(w http.ResponseWriter, r *http.Request) error 
 	defer f.Close()
 	hd := w.Header()
 	hd.Set("Content-Type", f.ContentType)
-	// Short: the file must stop being reachable soon after its review leaves the
-	// published state.
-	hd.Set("Cache-Control", "public, max-age=60")
+	// Short for browsers: the file must stop being reachable soon after its review
+	// leaves the published state. A CDN is told by a purge of the product's tag,
+	// which the review's change queues.
+	hd.Set("Cache-Control", "public, max-age=60"+cdnDirectives)
+	setTags(hd, cdn.NewTags(cdn.AllTag, cdn.ProductTag(cdn.ScopeVariant, f.Product)))
 	hd.Set("Cross-Origin-Resource-Policy", "cross-origin")
 	if f.ETag != "" {
 		hd.Set("ETag", f.ETag) // the bucket's; http.ServeContent honours If-None-Match and If-Range with it

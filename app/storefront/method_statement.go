@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"net/http"
 
+	"reviewd/app/cdn"
 	"reviewd/app/core"
 	"reviewd/app/web"
 	"reviewd/assets"
@@ -68,7 +69,8 @@ func (h *Handler) handleMethodStatement(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "public, max-age=300")
+	w.Header().Set("Cache-Control", "public, max-age=300"+cdnDirectives)
+	setTags(w.Header(), cdn.NewTags(cdn.AllTag, cdn.ChannelTag(ch.Code)))
 	if format == "json" {
 		return web.JSON(w, http.StatusOK, s)
 	}

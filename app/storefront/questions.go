@@ -14,7 +14,8 @@ const maxQuestionBody = 32 << 10
 
 // handleQuestionList serves GET /v1/questions: published questions of a product
 // with their published answers, pooled per market (site key, or server key plus
-// channel). Cache-Control private, max-age=30. The ETag names the read generation,
+// channel). Cache-Control private, max-age=30 with a server key, public with a site
+// key (for a CDN too, cdn.go). The ETag names the read generation,
 // the market's question-and-answer revision and the parameters, so If-None-Match
 // with it answers 304 without reading questions.
 func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request) error {
@@ -31,6 +32,10 @@ func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	ch := caller.Channel
+	cc := "public, max-age=30" + cdnDirectives
+	if web.HasBearer(r) {
+		cc = "private, max-age=30"
+	}
 	page, _ := strconv.Atoi(q.Get("page"))
 	size, _ := strconv.Atoi(q.Get("page_size"))
 	etag, err := h.Read.QuestionsETag(r.Context(), ch, rs.Gen, q.Get("product"), q.Get("scope"), q.Get("lang"),
@@ -39,10 +44,11 @@ func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	hd := w.Header()
+	setTags(hd, answerTags(q, ch.Code))
 	if etag != "" {
 		hd.Set("ETag", etag)
 		if web.ETagMatches(r.Header.Get("If-None-Match"), etag) {
-			hd.Set("Cache-Control", "private, max-age=30")
+			hd.Set("Cache-Control", cc)
 			w.WriteHeader(http.StatusNotModified)
 			return nil
 		}
@@ -51,9 +57,11 @@ func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request) err
 		Scope: q.Get("scope"), Lang: q.Get("lang"), Page: page, PageSize: size})
 	if err != nil {
 		hd.Del("ETag")
+		hd.Del("Cache-Tag")
+		hd.Del("Surrogate-Key")
 		return err
 	}
-	hd.Set("Cache-Control", "private, max-age=30")
+	hd.Set("Cache-Control", cc)
 	return web.JSON(w, http.StatusOK, out)
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"reviewd/app/core/readmodel"
+	"reviewd/app/web"
 )
 
 // listInput reads the list parameters of GET /v1/reviews/list and /v1/ssr from the
@@ -17,8 +18,8 @@ func listInput(v url.Values) readmodel.ListInput {
 
 // handleReviewList serves GET /v1/reviews/list: published reviews of a product with
 // the summary figures, required elements, labels and limits (site key from a
-// verified domain, or server key plus channel). Cache-Control private, max-age=30;
-// the ETag is known before anything is built, and If-None-Match with it answers
+// verified domain, or server key plus channel). Cache-Control private, max-age=30
+// with a server key; public with a site key, for a CDN too (cdn.go); the ETag is known before anything is built, and If-None-Match with it answers
 // 304 without reading reviews. A request sent again exactly as before is answered
 // from memory while nothing it depends on changed (read_reuse.go).
 func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request) error {
@@ -35,13 +36,20 @@ func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	h.remember(k, caller, out, listCacheControl)
-	return writeAnswer(w, listCacheControl, out)
+	hs := readHeaders{cacheControl: listPublicCacheControl, tags: answerTags(v, caller.Channel.Code)}
+	if web.HasBearer(r) {
+		hs.cacheControl = listPrivateCacheControl
+	}
+	h.remember(k, caller, out, hs)
+	return writeAnswer(w, hs, out)
 }
 
-// Cache-Control of the read answers (header values, shared).
+// Cache-Control of the read answers (header values, shared). Answers to a server
+// key are private; answers to a site key are public data (the key is in the page)
+// and may be kept by a CDN (cdn.go).
 var (
-	listCacheControl       = []string{"private, max-age=30"}
-	ssrPrivateCacheControl = []string{"private, max-age=60"}
-	ssrPublicCacheControl  = []string{"public, max-age=60"}
+	listPrivateCacheControl = []string{"private, max-age=30"}
+	listPublicCacheControl  = []string{"public, max-age=30" + cdnDirectives}
+	ssrPrivateCacheControl  = []string{"private, max-age=60"}
+	ssrPublicCacheControl   = []string{"public, max-age=60" + cdnDirectives}
 )

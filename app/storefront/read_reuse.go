@@ -79,9 +79,9 @@ func appendPart(b []byte, s string) []byte {
 // memoEntry is what a remembered request was answered from. It is never changed
 // once stored.
 type memoEntry struct {
-	caller       readmodel.CachedCaller
-	ref          *readmodel.AnswerRef
-	cacheControl []string
+	caller readmodel.CachedCaller
+	ref    *readmodel.AnswerRef
+	hs     readHeaders
 }
 
 type answerMemo struct {
@@ -129,10 +129,10 @@ func (h *Handler) reuseAnswer(w http.ResponseWriter, r *http.Request, kind byte)
 	if _, err := h.admitCached(r, e.caller); err != nil {
 		return k, true, err
 	}
-	return k, true, writeAnswer(w, e.cacheControl, out)
+	return k, true, writeAnswer(w, e.hs, out)
 }
 
 // remember keeps the answer of a read request for the next identical one.
-func (h *Handler) remember(k memoKey, caller readmodel.CachedCaller, out readmodel.Answer, cacheControl []string) {
-	h.memo.put(k, &memoEntry{caller: caller, ref: out.Ref, cacheControl: cacheControl})
+func (h *Handler) remember(k memoKey, caller readmodel.CachedCaller, out readmodel.Answer, hs readHeaders) {
+	h.memo.put(k, &memoEntry{caller: caller, ref: out.Ref, hs: hs})
 }

@@ -29,12 +29,12 @@ func (h *Handler) handleSSR(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	cc := ssrPublicCacheControl
+	hs := readHeaders{cacheControl: ssrPublicCacheControl, tags: answerTags(v, caller.Channel.Code)}
 	if web.HasBearer(r) {
-		cc = ssrPrivateCacheControl
+		hs.cacheControl = ssrPrivateCacheControl
 	}
-	h.remember(k, caller, out, cc)
-	return writeAnswer(w, cc, out)
+	h.remember(k, caller, out, hs)
+	return writeAnswer(w, hs, out)
 }
 
 // heldBy reports whether the request's If-None-Match names an ETag.
@@ -46,13 +46,15 @@ func heldBy(r *http.Request) func(etag string) bool {
 	return func(etag string) bool { return web.ETagMatches(inm, etag) }
 }
 
-// writeAnswer writes a cached read answer with its ETag and Cache-Control: 304
-// without a body when the caller holds it. The header values were built with the
-// answer (cacheControl is shared too): they are set as they are, canonical names
+// writeAnswer writes a cached read answer with its ETag, Cache-Control and CDN
+// tags: 304 without a body when the caller holds it. The header values were built
+// with the answer (hs is shared too): they are set as they are, canonical names
 // written out.
-func writeAnswer(w http.ResponseWriter, cacheControl []string, out readmodel.Answer) error {
+func writeAnswer(w http.ResponseWriter, hs readHeaders, out readmodel.Answer) error {
 	hd := w.Header()
-	hd["Cache-Control"] = cacheControl
+	hd["Cache-Control"] = hs.cacheControl
+	hd["Cache-Tag"] = hs.tags.CacheTag
+	hd["Surrogate-Key"] = hs.tags.SurrogateKey
 	hd["Etag"] = out.ETagHeader
 	if out.NotModified {
 		w.WriteHeader(http.StatusNotModified)

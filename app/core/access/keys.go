@@ -168,6 +168,9 @@ type keyUses struct {
 // never in the request's transaction and never delaying the answer. A failed write
 // is logged and tried again on a later use after the interval.
 func (s *Service) KeyUsed(id string) {
+	if s.DB.ReadOnly() {
+		return // a follower's copy: the primary notes its own uses
+	}
 	at := s.DB.Now()
 	s.uses.mu.Lock()
 	last, seen := s.uses.last[id]

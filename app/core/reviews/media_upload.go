@@ -241,6 +241,8 @@ type MediaFile struct {
 	ContentType string
 	// ETag is the store's entity tag ("" for the local store).
 	ETag string
+	// Product is the variant key of the file's review (public files only).
+	Product string
 }
 
 // openMediaFile opens a file of a ready media item from the store; ErrNotFound
@@ -283,7 +285,11 @@ func (c *Service) OpenPublicMedia(ctx context.Context, mediaID, name string) (*M
 	if r.State != core.ReviewPublished {
 		return nil, store.ErrNotFound
 	}
-	return c.openMediaFile(ctx, m, name)
+	f, err := c.openMediaFile(ctx, m, name)
+	if f != nil {
+		f.Product = r.VariantKey
+	}
+	return f, err
 }
 
 // OpenReviewMedia opens a file of a review's media item whatever the review's state
