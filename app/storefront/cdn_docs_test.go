@@ -29,7 +29,7 @@ func TestCDNDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(b)
-	f := newFx(t)
+	f := newCDNFx(t)
 	f.seed(seedRev{})
 	res := f.list("product=SKU-1")
 	if res.Status != 200 {

@@ -84,7 +84,7 @@ func (f *fx) drainer(p cdn.Purger) *cdn.Drainer { return &cdn.Drainer{DB: f.App.
 // besides what browsers keep, and name the product and channel in Cache-Tag and
 // Surrogate-Key; answers to a server key stay private.
 func TestCDNHeaders(t *testing.T) {
-	f := newFx(t)
+	f := newCDNFx(t)
 	f.seed(seedRev{})
 	product, channel := cdn.ProductTag("variant", "SKU-1"), "reviewd-c-web"
 	if !regexp.MustCompile(`^reviewd-p-[0-9a-f]{20}$`).MatchString(product) || cdn.ProductTag("", "SKU-1") != product ||
@@ -144,6 +144,31 @@ func TestCDNHeaders(t *testing.T) {
 		t.Fatalf("method statement: %d %q %s", ms.Status, ms.Header.Get("Cache-Control"), ms.Body)
 	}
 	wantTags("method statement", ms.Header, "reviewd", channel)
+}
+
+// TestNoCDNKeepsV1Headers: without a CDN purge route every public answer carries
+// the Cache-Control spec 2 names and no CDN tags.
+func TestNoCDNKeepsV1Headers(t *testing.T) {
+	f := newFx(t)
+	f.seed(seedRev{})
+	f.questionsOn()
+	site := map[string]string{"Origin": "https://shop.example"}
+	k := url.QueryEscape(f.site)
+	for path, want := range map[string]string{
+		"/v1/reviews/list?key=" + k + "&product=SKU-1":    "private, max-age=30",
+		"/v1/ssr?key=" + k + "&product=SKU-1":             "public, max-age=60",
+		"/v1/questions?key=" + k + "&product=SKU-1":       "private, max-age=30",
+		"/v1/reviews/badges?key=" + k + "&products=SKU-1": "private, max-age=30",
+		"/v1/method-statement?channel=web&format=json":    "public, max-age=300",
+	} {
+		res := f.Do("GET", path, nil, site)
+		if res.Status != 200 || res.Header.Get("Cache-Control") != want {
+			t.Errorf("%s: %d Cache-Control %q, want %q", path, res.Status, res.Header.Get("Cache-Control"), want)
+		}
+		if res.Header.Get("Cache-Tag") != "" || res.Header.Get("Surrogate-Key") != "" {
+			t.Errorf("%s: CDN tags without a CDN: %q %q", path, res.Header.Get("Cache-Tag"), res.Header.Get("Surrogate-Key"))
+		}
+	}
 }
 
 // TestCDNPurgeCloudflare: a product whose reviews change is purged by its tag at

@@ -46,6 +46,11 @@ type Handler struct {
 	// LogReadLimit counts the entry pages and tiles read per IP
 	// (TransparencyReadsPerMinute); Mount creates it on the core clock.
 	LogReadLimit *web.Limiter
+	// CDN: a CDN purge route is configured (cdn.purge.kind). Only then do the
+	// public answers carry the CDN's Cache-Control directives and tags, and the
+	// list and question answers to a site key become public; without one every
+	// answer carries the headers spec 2 names (cdn.go).
+	CDN bool
 	// uploads counts the media uploads being received (upload_slots.go).
 	uploads *uploadSlots
 	// memo remembers the read requests answered (read_reuse.go).

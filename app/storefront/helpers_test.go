@@ -19,7 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"reviewd/app"
 	"reviewd/app/apptest"
+	"reviewd/app/cdn"
 	"reviewd/app/cli"
 	"reviewd/app/core"
 	"reviewd/app/core/buyer"
@@ -38,6 +40,17 @@ type fx struct {
 func newFx(t *testing.T) *fx {
 	t.Helper()
 	env := apptest.New(t, cli.TestSurfaces)
+	env.Channel("web", "TR", "tr")
+	return &fx{Env: env, server: env.Key("server", "web"), site: env.Key("site", "web")}
+}
+
+// newCDNFx is newFx with a CDN purge route configured (cdn.purge.kind): only then
+// do the public answers carry the CDN's directives and tags.
+func newCDNFx(t *testing.T) *fx {
+	t.Helper()
+	env := apptest.NewWith(t, cli.TestSurfaces, func(c *app.Config) {
+		c.CDN.Purge = cdn.PurgeConfig{Kind: cdn.KindCloudflare, ZoneID: "zone123", APIToken: "cf-token"}
+	})
 	env.Channel("web", "TR", "tr")
 	return &fx{Env: env, server: env.Key("server", "web"), site: env.Key("site", "web")}
 }

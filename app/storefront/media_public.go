@@ -26,8 +26,8 @@ func (h *Handler) handleMediaFile(w http.ResponseWriter, r *http.Request) error 
 	// Short for browsers: the file must stop being reachable soon after its review
 	// leaves the published state. A CDN is told by a purge of the product's tag,
 	// which the review's change queues.
-	hd.Set("Cache-Control", "public, max-age=60"+cdnDirectives)
-	setTags(hd, cdn.NewTags(cdn.AllTag, cdn.ProductTag(cdn.ScopeVariant, f.Product)))
+	hd.Set("Cache-Control", h.publicCache("public, max-age=60"))
+	h.setTags(hd, cdn.NewTags(cdn.AllTag, cdn.ProductTag(cdn.ScopeVariant, f.Product)))
 	hd.Set("Cross-Origin-Resource-Policy", "cross-origin")
 	if f.ETag != "" {
 		hd.Set("ETag", f.ETag) // the bucket's; http.ServeContent honours If-None-Match and If-Range with it

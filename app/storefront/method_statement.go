@@ -69,8 +69,8 @@ func (h *Handler) handleMethodStatement(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "public, max-age=300"+cdnDirectives)
-	setTags(w.Header(), cdn.NewTags(cdn.AllTag, cdn.ChannelTag(ch.Code)))
+	w.Header().Set("Cache-Control", h.publicCache("public, max-age=300"))
+	h.setTags(w.Header(), cdn.NewTags(cdn.AllTag, cdn.ChannelTag(ch.Code)))
 	if format == "json" {
 		return web.JSON(w, http.StatusOK, s)
 	}

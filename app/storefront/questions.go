@@ -32,10 +32,7 @@ func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	ch := caller.Channel
-	cc := "public, max-age=30" + cdnDirectives
-	if web.HasBearer(r) {
-		cc = "private, max-age=30"
-	}
+	cc := h.readCache(r, false)[0]
 	page, _ := strconv.Atoi(q.Get("page"))
 	size, _ := strconv.Atoi(q.Get("page_size"))
 	etag, err := h.Read.QuestionsETag(r.Context(), ch, rs.Gen, q.Get("product"), q.Get("scope"), q.Get("lang"),
@@ -44,7 +41,7 @@ func (h *Handler) handleQuestionList(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	hd := w.Header()
-	setTags(hd, answerTags(q, ch.Code))
+	h.setTags(hd, answerTags(q, ch.Code))
 	if etag != "" {
 		hd.Set("ETag", etag)
 		if web.ETagMatches(r.Header.Get("If-None-Match"), etag) {

@@ -3,8 +3,11 @@ package storefront
 import (
 	"crypto/sha256"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 
+	"reviewd/app/cdn"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 	"reviewd/store"
@@ -48,7 +51,7 @@ func (h *Handler) serveBadges(w http.ResponseWriter, r *http.Request, ssr bool) 
 		if inm := r.Header.Get("If-None-Match"); inm != "" && web.ETagMatches(inm, out.ETag) {
 			out = readmodel.Answer{ETag: out.ETag, ETagHeader: out.ETagHeader, NotModified: true}
 		}
-		return writeAnswer(w, e.cacheControl, out)
+		return writeAnswer(w, e.hs, out)
 	}
 	v := r.URL.Query()
 	st, err := h.Read.DB.ReadStamp(r.Context(), store.ScopeVariant, "")
@@ -67,25 +70,22 @@ func (h *Handler) serveBadges(w http.ResponseWriter, r *http.Request, ssr bool) 
 	if err != nil {
 		return err
 	}
-	cc := listCacheControl
-	if ssr {
-		cc = ssrPublicCacheControl
-		if web.HasBearer(r) {
-			cc = ssrPrivateCacheControl
-		}
+	hs := readHeaders{cacheControl: h.readCache(r, ssr)}
+	if h.CDN {
+		hs.tags = badgeTags(v, caller.Channel.Code)
 	}
 	if stampOK && !out.NotModified {
-		h.badgeMemo.put(k, &badgeEntry{stamp: stamp, caller: caller, out: out, cacheControl: cc})
+		h.badgeMemo.put(k, &badgeEntry{stamp: stamp, caller: caller, out: out, hs: hs})
 	}
-	return writeAnswer(w, cc, out)
+	return writeAnswer(w, hs, out)
 }
 
 // badgeEntry is a remembered badge answer; never changed once stored.
 type badgeEntry struct {
-	stamp        uint64
-	caller       readmodel.CachedCaller
-	out          readmodel.Answer
-	cacheControl []string
+	stamp  uint64
+	caller readmodel.CachedCaller
+	out    readmodel.Answer
+	hs     readHeaders
 }
 
 // badgeMemo holds the remembered badge answers (emptied when full, as answerMemo).
@@ -114,4 +114,16 @@ func (m *badgeMemo) put(k memoKey, e *badgeEntry) {
 	}
 	m.m[k.sum] = e
 	m.mu.Unlock()
+}
+
+// badgeTags names a badge answer for a CDN: every answer, each product asked for
+// (so a purge of any of them drops it) and the channel.
+func badgeTags(v url.Values, channel string) cdn.Tags {
+	tags := []string{cdn.AllTag, cdn.ChannelTag(channel)}
+	for _, p := range strings.Split(v.Get("products"), ",") {
+		if p != "" {
+			tags = append(tags, cdn.ProductTag(v.Get("scope"), p))
+		}
+	}
+	return cdn.NewTags(tags...)
 }

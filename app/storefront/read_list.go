@@ -5,7 +5,6 @@ import (
 	"net/url"
 
 	"reviewd/app/core/readmodel"
-	"reviewd/app/web"
 )
 
 // listInput reads the list parameters of GET /v1/reviews/list and /v1/ssr from the
@@ -36,10 +35,7 @@ func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	hs := readHeaders{cacheControl: listPublicCacheControl, tags: answerTags(v, caller.Channel.Code)}
-	if web.HasBearer(r) {
-		hs.cacheControl = listPrivateCacheControl
-	}
+	hs := h.answerHeaders(r, v, caller.Channel.Code, false)
 	h.remember(k, caller, out, hs)
 	return writeAnswer(w, hs, out)
 }
@@ -48,8 +44,9 @@ func (h *Handler) handleReviewList(w http.ResponseWriter, r *http.Request) error
 // key are private; answers to a site key are public data (the key is in the page)
 // and may be kept by a CDN (cdn.go).
 var (
-	listPrivateCacheControl = []string{"private, max-age=30"}
-	listPublicCacheControl  = []string{"public, max-age=30" + cdnDirectives}
-	ssrPrivateCacheControl  = []string{"private, max-age=60"}
-	ssrPublicCacheControl   = []string{"public, max-age=60" + cdnDirectives}
+	listPrivateCacheControl   = []string{"private, max-age=30"}
+	listPublicCDNCacheControl = []string{"public, max-age=30" + cdnDirectives}
+	ssrPrivateCacheControl    = []string{"private, max-age=60"}
+	ssrPublicCacheControl     = []string{"public, max-age=60"}
+	ssrPublicCDNCacheControl  = []string{"public, max-age=60" + cdnDirectives}
 )

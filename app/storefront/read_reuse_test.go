@@ -31,7 +31,7 @@ func TestRepeatedReadsKeepTheirChecks(t *testing.T) {
 			t.Fatalf("list %d: %s", i, res)
 		}
 		for name, want := range map[string]string{"Access-Control-Allow-Origin": "*",
-			"Access-Control-Expose-Headers": "X-Request-Id, ETag", "Cache-Control": "public, max-age=30, s-maxage=300, stale-while-revalidate=60",
+			"Access-Control-Expose-Headers": "X-Request-Id, ETag", "Cache-Control": "private, max-age=30",
 			"Content-Type": "application/json; charset=utf-8", "X-Content-Type-Options": "nosniff",
 			"Content-Security-Policy": web.APICSP} {
 			if got := res.Header.Values(name); len(got) != 1 || got[0] != want {

@@ -29,10 +29,7 @@ func (h *Handler) handleSSR(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	hs := readHeaders{cacheControl: ssrPublicCacheControl, tags: answerTags(v, caller.Channel.Code)}
-	if web.HasBearer(r) {
-		hs.cacheControl = ssrPrivateCacheControl
-	}
+	hs := h.answerHeaders(r, v, caller.Channel.Code, true)
 	h.remember(k, caller, out, hs)
 	return writeAnswer(w, hs, out)
 }
@@ -53,8 +50,10 @@ func heldBy(r *http.Request) func(etag string) bool {
 func writeAnswer(w http.ResponseWriter, hs readHeaders, out readmodel.Answer) error {
 	hd := w.Header()
 	hd["Cache-Control"] = hs.cacheControl
-	hd["Cache-Tag"] = hs.tags.CacheTag
-	hd["Surrogate-Key"] = hs.tags.SurrogateKey
+	if hs.tags.CacheTag != nil {
+		hd["Cache-Tag"] = hs.tags.CacheTag
+		hd["Surrogate-Key"] = hs.tags.SurrogateKey
+	}
 	hd["Etag"] = out.ETagHeader
 	if out.NotModified {
 		w.WriteHeader(http.StatusNotModified)
