@@ -27,7 +27,7 @@ import (
 func Surfaces(a *app.App, s *app.Server) []app.Surface {
 	return []app.Surface{
 		&storefront.Handler{Clock: a.Clock, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Auth: s.Auth, Limits: s.Limits},
-		&admin.Handler{PublicURL: func() string { return a.Config.PublicURL }, Clock: a.Clock, Access: a.Access, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Marketplace: a.Marketplace, Catalogue: a.Catalogue, Exports: a.Exports, Feeds: a.Feeds, Insights: a.Insights, Auth: s.Auth, Limits: s.Limits},
+		&admin.Handler{PublicURL: func() string { return a.Config.PublicURL }, Clock: a.Clock, Access: a.Access, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Passwords: a.Passwords, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Marketplace: a.Marketplace, Catalogue: a.Catalogue, Exports: a.Exports, Feeds: a.Feeds, Insights: a.Insights, Auth: s.Auth, Limits: s.Limits},
 		&ingest.Handler{Orders: a.Orders, Catalogue: a.Catalogue, Auth: s.Auth, Limits: s.Limits},
 		&mailhook.Handler{Sending: a.Sending, Auth: s.Auth, Limits: s.Limits},
 		&panel.Handler{Sessions: a.Access, PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, Auth: s.Auth,
