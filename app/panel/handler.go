@@ -59,7 +59,9 @@ type Handler struct {
 	Sending   *sending.Service
 	// Access serves the own-account, member and key pages (the same service as
 	// Sessions).
-	Access      *access.Service
+	Access *access.Service
+	// Passwords serves the signing and mail-event password page.
+	Passwords   *core.Passwords
 	Channels    *channels.Service
 	Audit       *audit.Service
 	Privacy     *privacy.Service
