@@ -192,3 +192,13 @@ func ValidEmail(s string) bool {
 	a, err := mail.ParseAddress(s)
 	return err == nil && a.Address == s && a.Name == ""
 }
+
+// SpreadsheetSafe keeps a spreadsheet from reading a CSV cell as a formula: a cell
+// that starts with = + - @, a tab or a carriage return gets a leading '. The audit
+// files and the brand export use it.
+func SpreadsheetSafe(v string) string {
+	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
+		return "'" + v
+	}
+	return v
+}

@@ -39,3 +39,14 @@ func TestTextErrorForms(t *testing.T) {
 		}
 	}
 }
+
+// TestSpreadsheetSafe: cells a spreadsheet would read as a formula, including those
+// led by a tab or a carriage return, get a leading '.
+func TestSpreadsheetSafe(t *testing.T) {
+	for in, want := range map[string]string{"=1+2": "'=1+2", "+1": "'+1", "-1": "'-1", "@cmd": "'@cmd",
+		"\t=1": "'\t=1", "\r=1": "'\r=1", "plain": "plain", "": "", " =1": " =1"} {
+		if got := SpreadsheetSafe(in); got != want {
+			t.Errorf("SpreadsheetSafe(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
