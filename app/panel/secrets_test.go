@@ -6,6 +6,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"reviewd/app"
+	"reviewd/app/apptest"
+	"reviewd/app/cli"
+	"reviewd/app/core/access"
 )
 
 // TestSecretsPage: a signing password made from the form is shown once and never
@@ -47,4 +52,30 @@ func TestSecretsPage(t *testing.T) {
 		t.Fatalf("the password is not revoked: %+v", ps)
 	}
 	expectPage(t, "after delete", b.do("GET", "/panel/secrets", nil, nil), 200, "Revoked")
+}
+
+// TestDiagnosticsWarnsOfPlainReplica: with replica.endpoint plain http to another
+// machine, the diagnostics page warns who may change settings (in their language),
+// not a viewer; an https endpoint is not warned about.
+func TestDiagnosticsWarnsOfPlainReplica(t *testing.T) {
+	for _, endpoint := range []string{"http://minio.internal:9000", "https://minio.internal:9000"} {
+		env := apptest.NewWith(t, cli.TestSurfaces, func(c *app.Config) {
+			c.Replica.URL, c.Replica.Endpoint = "s3://reviews/prod", endpoint
+		})
+		env.User(access.NewUser{Username: "olive", Email: "olive@example.com", Role: "owner", Password: "owner-password-1"})
+		env.User(access.NewUser{Username: "victor", Email: "victor@example.com", Role: "viewer", Password: "viewer-password-1"})
+		owner, viewer := newBrowser(t, env), newBrowser(t, env)
+		owner.signIn("olive", "owner-password-1")
+		viewer.signIn("victor", "viewer-password-1")
+		page := owner.do("GET", "/panel/diagnostics", nil, nil)
+		tr := owner.do("GET", "/panel/diagnostics", nil, map[string]string{"Accept-Language": "tr-TR"})
+		plain := strings.HasPrefix(endpoint, "http:")
+		if strings.Contains(page.body, "data-replica-warning") != plain || strings.Contains(page.body, endpoint+" is plain http") != plain ||
+			strings.Contains(tr.body, "düz http") != plain {
+			t.Fatalf("%s: owner's diagnostics page: %d %s", endpoint, page.status, page.body)
+		}
+		if v := viewer.do("GET", "/panel/diagnostics", nil, nil); v.status != 200 || strings.Contains(v.body, "data-replica-warning") {
+			t.Fatalf("%s: viewer's diagnostics page: %d", endpoint, v.status)
+		}
+	}
 }
