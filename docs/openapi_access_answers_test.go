@@ -24,7 +24,7 @@ import (
 
 // accessAnswerPrefixes are the paths whose operations TestOpenAPIAccessAnswers
 // validates (covered() leaves them to it).
-var accessAnswerPrefixes = []string{"/admin/v1/users", "/admin/v1/session/password", "/admin/v1/keys", "/admin/v1/channels",
+var accessAnswerPrefixes = []string{"/admin/v1/users", "/admin/v1/session/password", "/admin/v1/keys", "/admin/v1/secrets", "/admin/v1/channels",
 	"/admin/v1/channel-requests", "/admin/v1/marketplace/", "/admin/v1/product-feeds", "/v1/ingest/products"}
 
 var reSetPasswordLink = regexp.MustCompile(`/panel/password#token=([A-Za-z0-9_-]+)`)
@@ -110,6 +110,13 @@ func TestOpenAPIAccessAnswers(t *testing.T) {
 	do("GET", "/admin/v1/keys", nil, panel, 200)
 	do("DELETE", "/admin/v1/keys/"+site.JSON["id"].(string), nil, panel, 204)
 	do("DELETE", "/admin/v1/keys/key_0000000000000000", nil, panel, 404)
+
+	// Signing and mail-event passwords.
+	pw := do("POST", "/admin/v1/secrets", map[string]any{"purpose": "signing", "channel": "web"}, panel, 201)
+	do("POST", "/admin/v1/secrets", map[string]any{"purpose": "signing"}, panel, 400)
+	do("GET", "/admin/v1/secrets", nil, panel, 200)
+	do("DELETE", "/admin/v1/secrets/"+pw.JSON["id"].(string), nil, panel, 204)
+	do("DELETE", "/admin/v1/secrets/pw_0000000000000000", nil, panel, 404)
 
 	// Channels, a domain proved by a file, channel requests.
 	do("POST", "/admin/v1/channels", map[string]any{"code": "web-gb", "label": "United Kingdom", "market": "GB", "language": "en",

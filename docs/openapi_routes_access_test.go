@@ -17,11 +17,15 @@ func accessOps() []op {
 	member := obj(map[string]any{"id": integer(), "username": str(), "email": str(), "role": enum("owner", "manager", "moderator", "viewer"),
 		"second_step": boolean(), "created_at": str(), "last_sign_in_at": nullable(str())},
 		"id", "username", "email", "role", "second_step", "created_at", "last_sign_in_at")
-	created := obj(map[string]any{"id": integer(), "username": str(), "email": str(), "role": str(), "second_step": boolean(),
+	createdMember := obj(map[string]any{"id": integer(), "username": str(), "email": str(), "role": str(), "second_step": boolean(),
 		"created_at": str(), "last_sign_in_at": nullable(str()), "mailed": boolean()}, "id", "username", "email", "role", "mailed")
 	key := obj(map[string]any{"id": str(), "kind": enum("server", "site", "api"), "label": str(), "channel": nullable(str()),
 		"scopes": arr(str()), "created_at": str(), "last_used_at": nullable(str()), "revoked_at": nullable(str()),
 		"key": str()}, "id", "kind", "label", "channel", "scopes", "created_at", "last_used_at", "revoked_at")
+	secret := obj(map[string]any{"id": str(), "purpose": enum("signing", "mail_events"), "channel": nullable(str()),
+		"created_at": str(), "revoked_at": nullable(str()), "password": str()}, "id", "purpose", "channel", "created_at", "revoked_at")
+	created := obj(map[string]any{"id": str(), "purpose": enum("signing", "mail_events"), "channel": nullable(str()),
+		"created_at": str(), "revoked_at": nullable(str()), "password": str()}, "id", "purpose", "channel", "created_at", "revoked_at", "password")
 	memberID := "/admin/v1/users/{id:[0-9]+}"
 	pwErrs := []string{"400 invalid / password_guessable", "400 invalid / password_names_account"}
 	return []op{
@@ -29,7 +33,7 @@ func accessOps() []op {
 			listAnswer("Members.", member)),
 		panelOp("POST", "/admin/v1/users", "Add a member; a set-password link valid 3 days is mailed (users permission)", nil,
 			json(obj(map[string]any{"username": str(), "email": str(), "role": enum("owner", "manager", "moderator", "viewer")}, "username", "email", "role")),
-			okJSON(201, "The member row and mailed (false when the mail server did not take the e-mail).", created),
+			okJSON(201, "The member row and mailed (false when the mail server did not take the e-mail).", createdMember),
 			"400 invalid / username", "400 invalid / username_taken", "400 invalid / email_required", "400 invalid / email_invalid", "400 invalid / role"),
 		panelOp("PATCH", memberID, "Change a member's role (users permission) or one's own e-mail (with current_password)", nil,
 			json(obj(map[string]any{"role": enum("owner", "manager", "moderator", "viewer"), "email": str(), "current_password": str()})),
@@ -56,5 +60,13 @@ func accessOps() []op {
 			json(obj(map[string]any{"kind": enum("site"), "channel": str(), "label": str()}, "kind", "channel")),
 			okJSON(201, "The key row with key.", key), "400 invalid / kind", "400 invalid / channel", "400 invalid / channel_required"),
 		panelOp("DELETE", "/admin/v1/keys/{id:key_[0-9a-f]{16}}", "Revoke a key (change-settings)", nil, nil, noContent("Revoked."), "404 not_found"),
+		panelOp("GET", "/admin/v1/secrets", "Signing and mail-event passwords; never the password (change-settings)", []param{pPage, pPageSize, pQ, pSort}, nil,
+			listAnswer("Passwords, revoked ones with revoked_at.", secret)),
+		panelOp("POST", "/admin/v1/secrets", "Create a signing (with channel) or mail-event password (change-settings)", nil,
+			json(obj(map[string]any{"purpose": enum("signing", "mail_events"), "channel": str()}, "purpose")),
+			okJSON(201, "The password row with password, shown this once.", created),
+			"400 invalid / purpose", "400 invalid / purpose_required", "400 invalid / channel", "400 invalid / channel_required"),
+		panelOp("DELETE", "/admin/v1/secrets/{id:pw_[0-9a-f]{16}}", "Revoke a password at once; requests signed with it answer secret_unknown (change-settings)",
+			nil, nil, noContent("Revoked."), "404 not_found"),
 	}
 }

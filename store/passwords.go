@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -59,4 +60,45 @@ func (q *Q) ActivePassword(ctx context.Context, purpose string) (Password, error
 func (q *Tx) RevokePasswords(ctx context.Context, purpose string) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE passwords SET revoked_at = ? WHERE purpose = ? AND revoked_at IS NULL`, Ms(q.Now), purpose)
 	return translate(err)
+}
+
+// ListPasswords lists the passwords of the given purposes, newest first, revoked
+// ones included (they carry RevokedAt).
+func (q *Q) ListPasswords(ctx context.Context, purposes ...string) ([]Password, error) {
+	if len(purposes) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(purposes))
+	marks := make([]string, len(purposes))
+	for i, p := range purposes {
+		args[i], marks[i] = p, "?"
+	}
+	rows, err := q.c.QueryContext(ctx, `SELECT `+qPasswordCols+` FROM passwords
+		WHERE purpose IN (`+strings.Join(marks, ", ")+`) ORDER BY created_at DESC, rowid DESC`, args...)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	var out []Password
+	for rows.Next() {
+		p, err := scanPassword(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, translate(rows.Err())
+}
+
+// RevokePassword revokes one active password; ErrNotFound when there is no such
+// active password.
+func (q *Tx) RevokePassword(ctx context.Context, id string) error {
+	res, err := q.c.ExecContext(ctx, `UPDATE passwords SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, Ms(q.Now), id)
+	if err != nil {
+		return translate(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
 }

@@ -75,7 +75,7 @@ const adminPages = async () => {
   const dsr = (await panelGet(page, "/admin/v1/subject-requests?page_size=1")).items[0].id;
   const mks = (await panelGet(page, "/admin/v1/marketplace/sources")).items[0].id;
   await page.context().close();
-  return [["account", "/panel/account"], ["users", "/panel/users"], ["keys", "/panel/keys"], ["channels", "/panel/channels"],
+  return [["account", "/panel/account"], ["users", "/panel/users"], ["keys", "/panel/keys"], ["secrets", "/panel/secrets"], ["channels", "/panel/channels"],
     ["privacy", "/panel/privacy"], ["privacy-request", "/panel/privacy/" + dsr], ["access-log", "/panel/access-log"],
     ["audit-log", "/panel/audit-log"], ["connections", "/panel/connections?platform=woocommerce"], ["diagnostics", "/panel/diagnostics"],
     ["marketplace", "/panel/marketplace"], ["market-source", "/panel/marketplace/" + mks],

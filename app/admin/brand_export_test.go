@@ -47,6 +47,14 @@ func TestBrandExport(t *testing.T) {
 			created_at, updated_at) VALUES ('m_exportphoto0000000000', ?, ?, ?, 'image', 'image/jpeg', 'ready', 0, '{}', 0, 0)`,
 			r.ID, r.OrderID, r.LineID)
 	})
+	// A tab or carriage return leads a formula as well as = + - @ (as in the audit
+	// files): the seller response and the product name start with one.
+	m.tx(func(tx *store.Tx) error {
+		if err := tx.ExecForTest(ctx, `UPDATE seller_responses SET body = char(9) || '=1+2 Teşekkür ederiz!'`); err != nil {
+			return err
+		}
+		return tx.ExecForTest(ctx, `UPDATE order_lines SET variant_key = char(13) || '@SKU-E'`)
+	})
 
 	res := o.owner.do("GET", "/admin/v1/brand-export", nil, false)
 	expect(t, res, 200, "")
@@ -108,7 +116,7 @@ func TestBrandExport(t *testing.T) {
 	}
 	if !strings.Contains(files["csv/reviews.csv"], "'=Harika çaydanlık") || !strings.Contains(files["csv/reviews.csv"], "Ayşe Yılmaz") ||
 		!strings.Contains(files["json/reviews.jsonl"], `"title":"=Harika çaydanlık"`) ||
-		!strings.Contains(files["csv/seller_responses.csv"], "Teşekkür ederiz!") || !strings.Contains(files["csv/order_lines.csv"], "SKU-E") || !strings.Contains(files["csv/channels.csv"], "web-tr") ||
+		!strings.Contains(files["csv/seller_responses.csv"], "'\t=1+2 Teşekkür ederiz!") || !strings.Contains(files["csv/order_lines.csv"], "'\r@SKU-E") || !strings.Contains(files["csv/channels.csv"], "web-tr") ||
 		files["media/"+id+"/m_exportphoto0000000000/image-640.jpg"] != string(photo) ||
 		!strings.Contains(files["csv/review_history.csv"], "seller_response_published") {
 		var names []string

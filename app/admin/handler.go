@@ -44,8 +44,10 @@ type Handler struct {
 	Read    *readmodel.Service
 	Checks  *checks.Service
 	Brand   *brand.Service
-	Audit   *audit.Service
-	Privacy *privacy.Service
+	// Passwords: the signing and mail-event passwords (secrets.go).
+	Passwords *core.Passwords
+	Audit     *audit.Service
+	Privacy   *privacy.Service
 	// Channels: channels, domains and keys made from the panel.
 	Channels *channels.Service
 	// Marketplace serves the marketplace review endpoints (marketplace.go).

@@ -57,6 +57,9 @@ func TestInviteTemplates(t *testing.T) {
 		{with("html", `<p style="background:url(https://t.example/o.gif)">{{review_button}}</p>`), "invalid / image_tracking"},
 		{with("html", `<style>@import url(https://fonts.example/x.css); p{color:red}</style><p>{{review_button}}</p>`), "invalid / style_import"},
 		{with("html", `<p style="@import 'x'">{{review_button}}</p>`), "invalid / style_import"},
+		// A filled value is HTML-escaped, not CSS-escaped: no placeholder in a style.
+		{with("html", `<p style="color:{{customer_name}}">{{review_button}}</p>`), "invalid / placeholder_unknown"},
+		{with("html", `<style>p{font-family:{{brand}}}</style><p>{{review_button}}</p>`), "invalid / placeholder_unknown"},
 		{with("html", `<p>{{review_button}} {{coupon}}</p>`), "invalid / placeholder_unknown"},
 		{with("type", "newsletter"), "invalid / type"},
 		{with("language", "de"), "invalid / language"},

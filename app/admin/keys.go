@@ -71,17 +71,7 @@ func (h *Handler) handleKeyList(w http.ResponseWriter, r *http.Request, _ *core.
 		}
 		rows = append(rows, keyJSON(k.Key, k.Channel))
 	}
-	if l.Sort == "oldest" {
-		for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
-			rows[i], rows[j] = rows[j], rows[i]
-		}
-	}
-	items := []map[string]any{}
-	if off := l.Offset(); off < len(rows) {
-		items = rows[off:min(off+l.PageSize, len(rows))]
-	}
-	return web.JSON(w, http.StatusOK, map[string]any{"items": items, "total": len(rows), "page": l.Page,
-		"pages": core.PageCount(len(rows), l.PageSize), "page_size": l.PageSize})
+	return writeListPage(w, l, rows)
 }
 
 // handleKeyCreate serves POST /admin/v1/keys: a site key of a channel (server and

@@ -42,3 +42,20 @@ func readListQuery(r *http.Request) (core.ListQuery, error) {
 	}
 	return l, nil
 }
+
+// writeListPage answers one page of rows held in memory, newest first, in the
+// shared list contract (items, total, page, pages, page_size); sort oldest reverses
+// them.
+func writeListPage(w http.ResponseWriter, l core.ListQuery, rows []map[string]any) error {
+	if l.Sort == "oldest" {
+		for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
+			rows[i], rows[j] = rows[j], rows[i]
+		}
+	}
+	items := []map[string]any{}
+	if off := l.Offset(); off < len(rows) {
+		items = rows[off:min(off+l.PageSize, len(rows))]
+	}
+	return web.JSON(w, http.StatusOK, map[string]any{"items": items, "total": len(rows), "page": l.Page,
+		"pages": core.PageCount(len(rows), l.PageSize), "page_size": l.PageSize})
+}

@@ -339,8 +339,12 @@ func TestReviewFeedDefinitionErrors(t *testing.T) {
 		body map[string]any
 		code string
 	}{
-		{map[string]any{"channel": "web-tr"}, "invalid / field_missing: name"},
-		{map[string]any{"name": strings.Repeat("n", 101)}, "invalid / field_too_long: name"},
+		// Spec 3's form on the management API (spec 1's field_missing: <field> is
+		// for ingest only).
+		{map[string]any{"channel": "web-tr"}, "invalid / name_required"},
+		{map[string]any{"name": "  "}, "invalid / name_required"},
+		{map[string]any{"name": strings.Repeat("n", 101)}, "invalid / name_too_long"},
+		{map[string]any{"name": "x", "publisher_name": strings.Repeat("p", 121)}, "invalid / publisher_name_too_long"},
 		{map[string]any{"name": "x", "channel": "nope"}, "invalid / channel"},
 		{map[string]any{"name": "x", "channel": "web-tr", "market": "GB"}, "invalid / channel_market_mismatch"},
 		{map[string]any{"name": "x", "market": "gb"}, "invalid / market"},

@@ -26,6 +26,7 @@ var pathSamples = map[string]string{
 	"{id:conn_[0-9]+}":              "conn_999",
 	"{id:[0-9]+}":                   "999",
 	"{id:key_[0-9a-f]{16}}":         "key_0000000000000000",
+	"{id:pw_[0-9a-f]{16}}":          "pw_0000000000000000",
 	"{code}":                        "nope",
 	"{domain}":                      "nope.example",
 	"{id:sr_[0-9]+}":                "sr_999",

@@ -40,6 +40,10 @@ func (h *Handler) routes() []route {
 		{"GET", "/admin/v1/keys", panel, core.PermWrite, h.handleKeyList},
 		{"POST", "/admin/v1/keys", panel, core.PermWrite, h.handleKeyCreate},
 		{"DELETE", "/admin/v1/keys/{id:key_[0-9a-f]{16}}", panel, core.PermWrite, h.handleKeyDelete},
+		// Signing and mail-event passwords (secrets.go): as keys.
+		{"GET", "/admin/v1/secrets", panel, core.PermWrite, h.handleSecretList},
+		{"POST", "/admin/v1/secrets", panel, core.PermWrite, h.handleSecretCreate},
+		{"DELETE", "/admin/v1/secrets/{id:pw_[0-9a-f]{16}}", panel, core.PermWrite, h.handleSecretDelete},
 		{"GET", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsGet},
 		{"POST", "/admin/v1/settings", keyOrPanel, core.PermWrite, h.handleSettingsUpdate},
 		{"POST", "/admin/v1/settings/webhook-secret", panelRefusesKey, core.PermWrite, h.handleWebhookSecretCreate},

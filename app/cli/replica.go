@@ -46,6 +46,9 @@ func newReplicaCmd(e *env) *cobra.Command {
 					}
 					return t.Format(time.RFC3339)
 				}
+				for _, warning := range s.Warnings {
+					fmt.Fprintf(w, "warning            %s\n", warning)
+				}
 				fmt.Fprintf(w, "replica            %s\n", s.Replica)
 				fmt.Fprintf(w, "replica position   transaction %d, received %s\n", s.ReplicaTXID, at(s.ReplicaAt))
 				fmt.Fprintf(w, "restorable since   %s\n", at(s.OldestAt))

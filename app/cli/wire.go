@@ -29,11 +29,11 @@ func Surfaces(a *app.App, s *app.Server) []app.Surface {
 	return []app.Surface{
 		&storefront.Handler{Clock: a.Clock, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Transparency: a.Transparency, Auth: s.Auth, Limits: s.Limits,
 			CDN: a.Config.CDN.Purge.Kind != ""},
-		&admin.Handler{PublicURL: func() string { return a.Config.PublicURL }, Clock: a.Clock, Access: a.Access, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Marketplace: a.Marketplace, Catalogue: a.Catalogue, Exports: a.Exports, Feeds: a.Feeds, Insights: a.Insights, Auth: s.Auth, Limits: s.Limits},
+		&admin.Handler{PublicURL: func() string { return a.Config.PublicURL }, Clock: a.Clock, Access: a.Access, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Passwords: a.Passwords, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Marketplace: a.Marketplace, Catalogue: a.Catalogue, Exports: a.Exports, Feeds: a.Feeds, Insights: a.Insights, Auth: s.Auth, Limits: s.Limits},
 		&ingest.Handler{Orders: a.Orders, Catalogue: a.Catalogue, Auth: s.Auth, Limits: s.Limits},
 		&mailhook.Handler{Sending: a.Sending, Auth: s.Auth, Limits: s.Limits,
 			WhatsApp: mailhook.WhatsAppHook{AppSecret: a.Config.WhatsApp.AppSecret, VerifyToken: a.Config.WhatsApp.VerifyToken}},
-		&panel.Handler{Sessions: a.Access, PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, Auth: s.Auth,
+		&panel.Handler{Sessions: a.Access, Passwords: a.Passwords, PlainReplicaEndpoint: plainReplicaEndpoint(a.Config.Replica), PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, Auth: s.Auth,
 			Access: a.Access, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Orders: a.Orders, Marketplace: a.Marketplace, Read: a.Read, Checks: a.Checks,
 			Feeds: a.Feeds, Exports: a.Exports, Insights: a.Insights},
 	}
@@ -160,4 +160,13 @@ func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...ap
 		fmt.Fprintf(cmd.OutOrStdout(), "reviewd metrics on http://%s/metrics\n", ln.Addr())
 	}
 	return srv.ListenAndServe(cmd.Context(), addr, ready)
+}
+
+// plainReplicaEndpoint is replica.endpoint when the panel should warn about it
+// (plain http to another machine), else "".
+func plainReplicaEndpoint(c replica.Config) string {
+	if c.EndpointWarning() == "" {
+		return ""
+	}
+	return c.Endpoint
 }

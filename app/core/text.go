@@ -59,27 +59,52 @@ func StorableText(s string) bool {
 	return true
 }
 
-// Text trims v and checks it: field_missing when required and empty,
-// field_too_long over max characters, field_invalid for control characters or bad
-// UTF-8.
+// Text trims v and checks it, answering in spec 1's form (ingest): field_missing:
+// <field> when required and empty, field_too_long: <field> over max characters,
+// field_invalid: <field> for control characters or bad UTF-8.
 func Text(field, v string, max int, required bool) (string, error) {
+	v, problem := checkText(v, max, required)
+	if problem == "" {
+		return v, nil
+	}
+	return "", Invalidf("field_"+problem, field)
+}
+
+// FieldText is Text for the management API, answering in spec 3's form:
+// <field>_required, <field>_too_long, or <field> for a value that cannot be stored.
+func FieldText(field, v string, max int, required bool) (string, error) {
+	v, problem := checkText(v, max, required)
+	switch problem {
+	case "":
+		return v, nil
+	case "missing":
+		return "", Invalid(field + "_required")
+	case "too_long":
+		return "", Invalid(field + "_too_long")
+	}
+	return "", Invalid(field)
+}
+
+// checkText is the one text rule of Text and FieldText: the trimmed value, or the
+// problem (missing, too_long, invalid).
+func checkText(v string, max int, required bool) (string, string) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		if required {
-			return "", Invalidf("field_missing", field)
+			return "", "missing"
 		}
-		return "", nil
+		return "", ""
 	}
 	if !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
-		return "", Invalidf("field_invalid", field)
+		return "", "invalid"
 	}
 	if utf8.RuneCountInString(v) > max {
-		return "", Invalidf("field_too_long", field)
+		return "", "too_long"
 	}
 	if !StorableText(v) {
-		return "", Invalidf("field_invalid", field)
+		return "", "invalid"
 	}
-	return v, nil
+	return v, ""
 }
 
 // Title is text that may carry line breaks or tabs from a catalogue; they become
@@ -166,4 +191,14 @@ func ValidEmail(s string) bool {
 	}
 	a, err := mail.ParseAddress(s)
 	return err == nil && a.Address == s && a.Name == ""
+}
+
+// SpreadsheetSafe keeps a spreadsheet from reading a CSV cell as a formula: a cell
+// that starts with = + - @, a tab or a carriage return gets a leading '. The audit
+// files and the brand export use it.
+func SpreadsheetSafe(v string) string {
+	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
+		return "'" + v
+	}
+	return v
 }

@@ -70,7 +70,9 @@ var (
 // SanitizeTemplate checks and cleans a brand's template HTML. It returns the clean
 // HTML, or the first problem: style_import (an @import in a style), image_tracking
 // (an image hidden or of at most 2 pixels, or a style that loads a remote
-// resource), placeholder_unknown, cta_required (no {{review_button}} in the text).
+// resource), placeholder_unknown (an unknown placeholder, or any placeholder inside
+// a style attribute or <style> element), cta_required (no {{review_button}} in the
+// text).
 func SanitizeTemplate(raw string) (string, string, error) {
 	ctx := &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body}
 	nodes, err := html.ParseFragment(strings.NewReader(raw), ctx)
@@ -170,6 +172,9 @@ func clean(n *html.Node) string {
 				if p := checkCSS(css); p != "" {
 					return p
 				}
+				if rePlaceholder.MatchString(css) {
+					return ProblemPlaceholder
+				}
 				for gc := c.FirstChild; gc != nil; gc = c.FirstChild {
 					c.RemoveChild(gc)
 				}
@@ -243,6 +248,11 @@ func cleanAttrs(n *html.Node) string {
 		case "style":
 			if p := checkCSS(val); p != "" {
 				return p
+			}
+			// A value filled into a style is HTML-escaped, not CSS-escaped: a
+			// customer name could add declarations (a remote background).
+			if rePlaceholder.MatchString(a.Val) {
+				return ProblemPlaceholder
 			}
 			if reCSSUnsafe.MatchString(val) {
 				continue

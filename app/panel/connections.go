@@ -138,6 +138,8 @@ func (h *Handler) handleConnectionRemove(w http.ResponseWriter, r *http.Request,
 type diagnosticsData struct {
 	orders.ConnectionLog
 	Connection, Outcome, Prev, Next string
+	// PlainReplicaEndpoint: see Handler.
+	PlainReplicaEndpoint string
 }
 
 // handleDiagnostics serves GET /panel/diagnostics: the connection log
@@ -153,7 +155,7 @@ func (h *Handler) handleDiagnostics(w http.ResponseWriter, r *http.Request, a *c
 	if err != nil {
 		return err
 	}
-	d := diagnosticsData{ConnectionLog: log, Connection: f.Connection, Outcome: f.Outcome}
+	d := diagnosticsData{ConnectionLog: log, Connection: f.Connection, Outcome: f.Outcome, PlainReplicaEndpoint: h.PlainReplicaEndpoint}
 	d.Prev, d.Next = pager(r, "diagnostics", log.Page, log.Pages)
 	return h.show(w, r, a, "diagnostics", d)
 }

@@ -59,7 +59,13 @@ type Handler struct {
 	Sending   *sending.Service
 	// Access serves the own-account, member and key pages (the same service as
 	// Sessions).
-	Access      *access.Service
+	Access *access.Service
+	// PlainReplicaEndpoint is replica.endpoint when it is plain http to another
+	// machine (replica.Config.EndpointWarning); the diagnostics page warns who may
+	// change settings.
+	PlainReplicaEndpoint string
+	// Passwords serves the signing and mail-event password page.
+	Passwords   *core.Passwords
 	Channels    *channels.Service
 	Audit       *audit.Service
 	Privacy     *privacy.Service

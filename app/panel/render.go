@@ -18,7 +18,7 @@ import (
 
 // pageNames are the page templates; each is parsed with layout.html.
 var pageNames = []string{"sign-in", "error", "overview", "queue", "reviews", "review", "questions", "question",
-	"invitations", "settings", "password", "account", "users", "keys", "channels", "privacy", "privacy-request",
+	"invitations", "settings", "password", "account", "users", "keys", "secrets", "channels", "privacy", "privacy-request",
 	"access-log", "audit-log", "connections", "diagnostics", "marketplace", "market-source", "market-reviews", "rules", "terms",
 	"rating-topics", "invite-templates", "review-feeds", "brand-export", "themes"}
 
@@ -40,6 +40,7 @@ var sections = map[string][]navItem{
 		{"/panel/marketplace", "marketplace", core.PermWrite, []string{"market-source"}},
 		{"/panel/marketplace/reviews", "market-reviews", core.PermPersonalData, nil}},
 	"team": {{"/panel/users", "users", core.PermUsers, nil}, {"/panel/keys", "keys", core.PermWrite, nil},
+		{"/panel/secrets", "secrets", core.PermWrite, nil},
 		{"/panel/channels", "channels", core.PermRead, nil}, {"/panel/privacy", "privacy", core.PermPersonalData, []string{"privacy-request"}},
 		{"/panel/access-log", "access-log", core.PermExport, nil}, {"/panel/audit-log", "audit-log", core.PermExport, nil}},
 }

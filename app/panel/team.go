@@ -381,3 +381,59 @@ func (h *Handler) handleDomainRemove(w http.ResponseWriter, r *http.Request, a *
 	}
 	return back(w, r, "/panel/channels", "domain_removed")
 }
+
+// ---- signing and mail-event passwords ----
+
+type secretsData struct {
+	Items    []core.ListedPassword
+	Channels []channels.Row
+	Created  *shownOnce
+}
+
+// showSecrets renders the passwords page, with a new password shown once.
+func (h *Handler) showSecrets(w http.ResponseWriter, r *http.Request, a *core.Actor, created *shownOnce) error {
+	d := secretsData{Created: created}
+	var err error
+	if d.Items, err = h.Passwords.ListPasswords(r.Context()); err != nil {
+		return err
+	}
+	chs, err := h.Channels.ListChannels(r.Context(), core.ListQuery{Page: 1, PageSize: 100, Sort: "newest"})
+	if err != nil {
+		return err
+	}
+	d.Channels = chs.Items
+	return h.show(w, r, a, "secrets", d)
+}
+
+// handleSecrets serves GET /panel/secrets: the signing and mail-event passwords
+// (never the password) and the form that makes one.
+func (h *Handler) handleSecrets(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	return h.showSecrets(w, r, a, nil)
+}
+
+// handleSecretCreate serves POST /panel/secrets: purpose and channel, the password
+// shown once (core.Passwords.CreatePassword, as POST /admin/v1/secrets).
+func (h *Handler) handleSecretCreate(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	purpose := r.PostForm.Get("purpose")
+	if purpose != "" && !core.ManagedPurpose(purpose) {
+		return core.Invalid("purpose")
+	}
+	channel := ""
+	if purpose == core.PurposeSigning {
+		channel = r.PostForm.Get("channel")
+	}
+	p, err := h.Passwords.CreatePassword(r.Context(), a, purpose, channel)
+	if err != nil {
+		return err
+	}
+	return h.showSecrets(w, r, a, &shownOnce{Label: p.Purpose + " " + p.Channel, ID: p.ID, Secret: p.Secret})
+}
+
+// handleSecretDelete serves POST /panel/secrets/<id>/delete, the confirmation's
+// button (core.Passwords.RevokePassword, as DELETE /admin/v1/secrets/<id>).
+func (h *Handler) handleSecretDelete(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	if err := h.Passwords.RevokePassword(r.Context(), a, web.Vars(r)["id"]); err != nil {
+		return err
+	}
+	return back(w, r, "/panel/secrets", "secret_deleted")
+}

@@ -8,6 +8,7 @@ package replica
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,25 @@ func (c Config) Validate() error {
 	check("retention", c.Retention, time.Hour)
 	check("media_interval", c.MediaInterval, 100*time.Millisecond)
 	return errors.Join(errs...)
+}
+
+// EndpointWarning is a warning when replica.endpoint is plain http to a host that is
+// not this machine (localhost, 127.0.0.0/8, ::1): database pages, media files and
+// the master key would cross the network unencrypted. "" when there is nothing to
+// warn about.
+func (c Config) EndpointWarning() string {
+	u, err := url.Parse(c.Endpoint)
+	if _, _, s3 := c.S3Location(); !s3 || c.Endpoint == "" || err != nil || !strings.EqualFold(u.Scheme, "http") {
+		return ""
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return ""
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return ""
+	}
+	return fmt.Sprintf("replica.endpoint %s is plain http to %s: the database, the media files and the master key travel unencrypted; use https", c.Endpoint, host)
 }
 
 // S3Location is the bucket and key prefix (without slashes at the ends) of an

@@ -59,3 +59,31 @@ func TestSafeRel(t *testing.T) {
 		}
 	}
 }
+
+// TestEndpointWarning: an s3 replica over plain http to a host other than this
+// machine is warned about (at start and in replica status); https, loopback and
+// folder replicas are not.
+func TestEndpointWarning(t *testing.T) {
+	for _, tc := range []struct {
+		url, endpoint string
+		warn          bool
+	}{
+		{"s3://b/p", "http://minio.internal:9000", true},
+		{"s3://b/p", "HTTP://10.0.0.5:9000", true},
+		{"s3://b/p", "http://[2001:db8::1]:9000", true},
+		{"s3://b/p", "https://minio.internal:9000", false},
+		{"s3://b/p", "http://127.0.0.1:9000", false},
+		{"s3://b/p", "http://127.8.0.1:9000", false},
+		{"s3://b/p", "http://localhost:9000", false},
+		{"s3://b/p", "http://[::1]:9000", false},
+		{"s3://b/p", "", false},
+		{"/srv/replica", "http://minio.internal:9000", false},
+	} {
+		c := Defaults
+		c.URL, c.Endpoint = tc.url, tc.endpoint
+		w := c.EndpointWarning()
+		if (w != "") != tc.warn || (tc.warn && !strings.Contains(w, "plain http") || tc.warn && !strings.Contains(w, "use https")) {
+			t.Errorf("%s %s: warning %q, want one: %v", tc.url, tc.endpoint, w, tc.warn)
+		}
+	}
+}

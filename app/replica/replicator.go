@@ -48,6 +48,9 @@ func Start(ctx context.Context, c Config, p Paths, log *slog.Logger) (*Replicato
 		log = slog.Default()
 	}
 	log = log.With("component", "replica")
+	if w := c.EndpointWarning(); w != "" {
+		log.Warn(w)
+	}
 	t, err := openTarget(ctx, c)
 	if err != nil {
 		return nil, err

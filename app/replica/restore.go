@@ -154,6 +154,8 @@ type Status struct {
 	ReplicaMedia int  `json:"replica_media"`
 	PendingMedia int  `json:"pending_media"`
 	KeyPresent   bool `json:"key_present"`
+	// Warnings about the replica's configuration (Config.EndpointWarning).
+	Warnings []string `json:"warnings"`
 }
 
 // walPending reports whether the WAL of db holds frames after the part that
@@ -209,7 +211,10 @@ func ReadStatus(ctx context.Context, c Config, p Paths) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	s := Status{Replica: t.loc.String()}
+	s := Status{Replica: t.loc.String(), Warnings: []string{}}
+	if w := c.EndpointWarning(); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 	for level := litestream.SnapshotLevel; level >= 0; level-- {
 		itr, err := t.client.LTXFiles(ctx, level, 0, false)
 		if err != nil {

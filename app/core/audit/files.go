@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/xuri/excelize/v2"
+
+	"reviewd/app/core"
 )
 
 // File formats of downloads.
@@ -66,20 +68,12 @@ func csvBytes(t Table) ([]byte, error) {
 	for _, row := range append([][]string{t.Header}, t.Rows...) {
 		rec := make([]string, len(row))
 		for i, v := range row {
-			rec[i] = csvSafe(v)
+			rec[i] = core.SpreadsheetSafe(v)
 		}
 		_ = cw.Write(rec)
 	}
 	cw.Flush()
 	return b.Bytes(), cw.Error()
-}
-
-// csvSafe keeps a spreadsheet from reading a cell as a formula.
-func csvSafe(v string) string {
-	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
-		return "'" + v
-	}
-	return v
 }
 
 func xlsxBytes(tables []Table) ([]byte, error) {

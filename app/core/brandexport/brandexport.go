@@ -361,8 +361,8 @@ func (s *Service) write(ctx context.Context, id int64) (map[string]int, int64, s
 }
 
 // writeDataset writes one table as csv/<name>.csv and json/<name>.jsonl (one JSON
-// object per line) and returns its row count. CSV cells starting with = + - @ get a
-// leading ' so a spreadsheet does not run them.
+// object per line) and returns its row count. CSV cells go through
+// core.SpreadsheetSafe so a spreadsheet does not run them.
 func writeDataset(ctx context.Context, zw *zip.Writer, q *store.Q, d store.ExportDataset) (int, error) {
 	w, err := zw.Create("csv/" + d.Name + ".csv")
 	if err != nil {
@@ -377,10 +377,7 @@ func writeDataset(ctx context.Context, zw *zip.Writer, q *store.Q, d store.Expor
 	err = q.EachExportRow(ctx, d, func(row []string) error {
 		n++
 		for i, v := range row {
-			if v != "" && strings.ContainsRune("=+-@", rune(v[0])) {
-				v = "'" + v
-			}
-			cells[i] = v
+			cells[i] = core.SpreadsheetSafe(v)
 		}
 		return cw.Write(cells)
 	})

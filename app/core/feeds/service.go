@@ -103,15 +103,15 @@ type Input struct {
 }
 
 // CreateFeed saves a feed definition (201 with its address). Errors: invalid /
-// field_missing: name, field_too_long: name (100) or publisher_name (120), channel
+// name_required, name_too_long (100) or publisher_name_too_long (120), channel
 // (unknown code), market (not two capital letters), channel_market_mismatch, names
 // (not as_shown or masked); 409 feed_limit: 20.
 func (s *Service) CreateFeed(ctx context.Context, a *core.Actor, in Input) (View, error) {
-	name, err := core.Text("name", core.SingleLine(in.Name), 100, true)
+	name, err := core.FieldText("name", core.SingleLine(in.Name), 100, true)
 	if err != nil {
 		return View{}, err
 	}
-	pub, err := core.Text("publisher_name", core.SingleLine(in.PublisherName), 120, false)
+	pub, err := core.FieldText("publisher_name", core.SingleLine(in.PublisherName), 120, false)
 	if err != nil {
 		return View{}, err
 	}
