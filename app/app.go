@@ -10,6 +10,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/brandexport"
@@ -104,6 +105,7 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		Scanner:   &media.Scanner{Address: cfg.Clamd.Address},
 		Probe:     media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe},
 		Platforms: orders.NewPlatforms(magento.Reader{}, shopify.Reader{}, woocommerce.Reader{}),
+		AI:        cfg.AI,
 	})
 	ms, err := cfg.Media.Open(ctx, d.MediaDir())
 	if err != nil {
@@ -159,6 +161,8 @@ type Domain struct {
 	Insights *insights.Service
 	// Transparency is the public log of the decisions that make reviews visible or not.
 	Transparency *transparency.Service
+	// AI is the AI package (its Provider is nil when ai.provider is off).
+	AI *ai.Service
 }
 
 // Parts are what the domain services are built from: the database, keyring,
@@ -183,6 +187,8 @@ type Parts struct {
 	Probe media.Probe
 	// Platforms are the store-platform readers of order connections.
 	Platforms orders.Platforms
+	// AI is the AI package's configuration (provider "" is off).
+	AI ai.Config
 }
 
 // NewDomain builds the domain services bottom-up, each holding only its own
@@ -202,14 +208,18 @@ func NewDomain(p Parts) Domain {
 	d.Channels = channels.New(db, rec, p.Outbound, nil)
 	d.Brand.Senders = d.Channels
 	d.Checks = &checks.Service{DB: db, Recorder: rec}
+	d.AI = ai.New(db, p.AI, nil)
+	if d.AI.On() {
+		d.Checks.AI = d.AI
+	}
 	d.Buyer = &buyer.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Brand: d.Brand}
-	d.Read = readmodel.New(readmodel.Service{DB: db, Recorder: rec, Clock: clock, PublicURL: url, Brand: d.Brand, Outbound: p.Outbound})
+	d.Read = readmodel.New(readmodel.Service{DB: db, Recorder: rec, Clock: clock, PublicURL: url, Brand: d.Brand, Outbound: p.Outbound, AI: d.AI})
 	d.Sending = &sending.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
 		Mailer: p.Mailer, Outbound: p.Outbound, Buyer: d.Buyer, Brand: d.Brand}
 	d.Transparency = &transparency.Service{DB: db, Keys: keys, Clock: clock, PublicURL: url}
 	d.Reviews = &reviews.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
 		MediaDir: p.MediaDir, Scanner: p.Scanner, Probe: p.Probe,
-		Sending: d.Sending, Buyer: d.Buyer, Checks: d.Checks, Read: d.Read, Brand: d.Brand, Decisions: d.Transparency}
+		Sending: d.Sending, Buyer: d.Buyer, Checks: d.Checks, Read: d.Read, Brand: d.Brand, Decisions: d.Transparency, AI: d.AI}
 	d.QA = &qa.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url, Mailer: p.Mailer,
 		Sending: d.Sending, Buyer: d.Buyer, Brand: d.Brand}
 	d.Orders = &orders.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, Outbound: p.Outbound,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"reviewd/app/core/ai"
 	"reviewd/app/media"
 	"reviewd/app/replica"
 )
@@ -33,6 +34,8 @@ type Config struct {
 	Replica replica.Config `mapstructure:"replica"`
 	// Media says where photos and videos are kept (media.* keys).
 	Media media.Config `mapstructure:"media"`
+	// AI is the AI package (ai.* keys, CONTRACT "AI package").
+	AI ai.Config `mapstructure:"ai"`
 }
 
 // SMTP is the outgoing mail server; no host means e-mail sending is off.
@@ -112,6 +115,12 @@ func Defaults(v *viper.Viper) {
 	v.SetDefault("dns.server", "")
 	v.SetDefault("trusted_proxies", []string{})
 	v.SetDefault("jobs.enabled", true)
+	v.SetDefault("ai.provider", ai.ProviderBuiltin)
+	v.SetDefault("ai.endpoint", "")
+	v.SetDefault("ai.model", "")
+	v.SetDefault("ai.api_key", "")
+	v.SetDefault("ai.daily_requests", ai.DefaultDailyRequests)
+	v.SetDefault("ai.min_reviews", ai.DefaultMinReviews)
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "text")
 	v.SetDefault("metrics.listen", "")
@@ -235,6 +244,9 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("metrics.token: shorter than %d characters", MetricsMinToken))
 	}
 	if err := c.Replica.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.AI.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := c.Media.Validate(); err != nil {
