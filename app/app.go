@@ -209,6 +209,11 @@ func NewDomain(p Parts) Domain {
 	d.Brand.Senders = d.Channels
 	d.Checks = &checks.Service{DB: db, Recorder: rec}
 	d.AI = ai.New(db, p.AI, nil)
+	d.AI.Settings = func(ctx context.Context) (ai.Settings, error) {
+		st, err := d.Brand.LoadSettings(ctx, db.Read())
+		return ai.Settings{SummaryEnabled: st.AISummaryEnabled, TranslationEnabled: st.AITranslationEnabled,
+			ReplyTone: st.ReplyTone}, err
+	}
 	if d.AI.On() {
 		d.Checks.AI = d.AI
 	}

@@ -11,6 +11,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/brandexport"
@@ -58,6 +59,9 @@ type Handler struct {
 	Feeds *feeds.Service
 	// Insights serves the metrics, insights and overview (insights.go).
 	Insights *insights.Service
+	// AI serves /admin/v1/ai (ai.go); its routes exist only while ai.provider is
+	// not off.
+	AI *ai.Service
 	Auth     *web.Auth
 	Limits   *web.Limits
 }
@@ -157,6 +161,9 @@ func availableWhenInactive(path string) bool {
 // Mount adds every admin route to the router.
 func (h *Handler) Mount(r *mux.Router) {
 	for _, rt := range h.routes() {
+		if strings.HasPrefix(rt.path, "/admin/v1/ai") && !h.AI.On() {
+			continue // v1: no such route
+		}
 		r.Handle(rt.path, h.guard(rt)).Methods(rt.method)
 	}
 }

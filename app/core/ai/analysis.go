@@ -298,13 +298,23 @@ func Summarize(docs []Doc, minReviews int, now time.Time) *Summary {
 	}
 	covered := map[string]bool{}
 	usedDoc := map[int]bool{}
+	// A sentence nearly the same as one chosen (most words shared) adds nothing.
+	similarToChosen := func(folded string) bool {
+		ws := Words(folded)
+		for _, x := range chosen {
+			if jaccard(ws, Words(x.s.folded)) >= 0.6 {
+				return true
+			}
+		}
+		return false
+	}
 	pick := func(n int, want func(c *cand) bool) {
 		for pass := 0; pass < 2 && n > 0; pass++ {
 			for _, c := range cands {
 				if n == 0 {
 					break
 				}
-				if !want(c) || usedDoc[c.s.doc] || containsCand(chosen, c) {
+				if !want(c) || usedDoc[c.s.doc] || containsCand(chosen, c) || similarToChosen(c.s.folded) {
 					continue
 				}
 				fresh := false
@@ -339,4 +349,25 @@ func Summarize(docs []Doc, minReviews int, now time.Time) *Summary {
 	}
 	out.Text = strings.Join(texts, " ")
 	return out
+}
+
+// jaccard is the share of distinct words two word lists have in common.
+func jaccard(a, b []string) float64 {
+	set := map[string]int{}
+	for _, w := range a {
+		set[w] |= 1
+	}
+	for _, w := range b {
+		set[w] |= 2
+	}
+	both := 0
+	for _, v := range set {
+		if v == 3 {
+			both++
+		}
+	}
+	if len(set) == 0 {
+		return 0
+	}
+	return float64(both) / float64(len(set))
 }

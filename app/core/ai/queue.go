@@ -40,8 +40,12 @@ type StatusView struct {
 }
 
 // Status builds GET /admin/v1/ai.
-func (s *Service) Status(ctx context.Context, set Settings) (StatusView, error) {
+func (s *Service) Status(ctx context.Context) (StatusView, error) {
 	var v StatusView
+	set, err := s.Settings(ctx)
+	if err != nil {
+		return v, err
+	}
 	q := s.DB.Read()
 	v.Provider = s.Config.Provider
 	model := s.Provider.Model()
@@ -55,8 +59,7 @@ func (s *Service) Status(ctx context.Context, set Settings) (StatusView, error) 
 		"reply_drafts":  {Available: true, Enabled: true},
 		"review_checks": {Available: true, Enabled: true},
 	}
-	var err error
-	if v.Usage.RequestsToday, err = q.AIRequestsToday(ctx, day(time.Now())); err != nil {
+	if v.Usage.RequestsToday, err = q.AIRequestsToday(ctx, day(s.DB.Now())); err != nil {
 		return v, err
 	}
 	v.Usage.DailyRequests = s.Config.DailyRequests
@@ -144,16 +147,20 @@ const jobBatch = 100
 // RunJob is one run of the job ai: queued requests first, then the due summaries
 // (when the brand shows them), within ai.daily_requests; past it the work waits
 // for the next day.
-func (s *Service) RunJob(ctx context.Context, set Settings) error {
+func (s *Service) RunJob(ctx context.Context) error {
 	if !s.On() {
 		return nil
+	}
+	set, err := s.Settings(ctx)
+	if err != nil {
+		return err
 	}
 	reqs, err := s.DB.Read().QueuedAIRequests(ctx, jobBatch)
 	if err != nil {
 		return err
 	}
 	for _, r := range reqs {
-		if ok, err := s.allowance(ctx, time.Now()); err != nil || !ok {
+		if ok, err := s.allowance(ctx, s.DB.Now()); err != nil || !ok {
 			return err
 		}
 		if err := s.runRequest(ctx, r); err != nil {
@@ -163,12 +170,12 @@ func (s *Service) RunJob(ctx context.Context, set Settings) error {
 	if !set.SummaryEnabled {
 		return nil
 	}
-	due, err := s.DB.Read().DueAISummaries(ctx, s.Config.MinReviews, time.Now().Add(-SummaryInterval), jobBatch)
+	due, err := s.DB.Read().DueAISummaries(ctx, s.Config.MinReviews, s.DB.Now().Add(-SummaryInterval), jobBatch)
 	if err != nil {
 		return err
 	}
 	for _, ref := range due {
-		if ok, err := s.allowance(ctx, time.Now()); err != nil || !ok {
+		if ok, err := s.allowance(ctx, s.DB.Now()); err != nil || !ok {
 			return err
 		}
 		if err := s.BuildSummary(ctx, ref); err != nil {

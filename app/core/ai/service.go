@@ -18,6 +18,9 @@ type Service struct {
 	DB       *store.DB
 	Config   Config
 	Provider Provider // nil when ai.provider is off
+	// Settings reads the brand settings the package follows (connected by
+	// app.NewDomain to the brand service).
+	Settings func(ctx context.Context) (Settings, error)
 }
 
 // New builds the service for a configuration; the provider is builtin, the given
@@ -29,7 +32,7 @@ func New(db *store.DB, cfg Config, model Provider) *Service {
 	s := &Service{DB: db, Config: cfg}
 	switch cfg.Provider {
 	case ProviderBuiltin:
-		s.Provider = Builtin{}
+		s.Provider = Builtin{Now: func() time.Time { return db.Now() }}
 	case ProviderOpenAI:
 		s.Provider = model
 	}
@@ -43,6 +46,20 @@ func (s *Service) On() bool { return s != nil && s.Provider != nil }
 var summaryLabels = map[string]string{
 	"tr": "Bu özet yorumlardan otomatik olarak oluşturuldu; cümleler yorumlardan alıntıdır.",
 	"en": "This summary was generated automatically from reviews; its sentences are quoted from them.",
+}
+
+// words are the texts the storefront shows around a summary.
+var words = map[string]map[string]string{
+	"tr": {"heading": "Yorumların özeti", "source": "Kaynak yorum", Positive: "olumlu", Negative: "olumsuz", Mixed: "karışık"},
+	"en": {"heading": "Summary of reviews", "source": "Source review", Positive: "positive", Negative: "negative", Mixed: "mixed"},
+}
+
+// Word is one of the summary's texts in a language (en for others).
+func Word(lang, key string) string {
+	if w, ok := words[lang]; ok {
+		return w[key]
+	}
+	return words["en"][key]
 }
 
 // Label is the machine-made notice in a language (en for others).
@@ -165,7 +182,7 @@ func (s *Service) summarize(ctx context.Context, docs []Doc) (*Summary, error) {
 	if !s.Provider.Model() {
 		return s.Provider.Summarize(ctx, docs, s.Config.MinReviews)
 	}
-	now := time.Now()
+	now := s.DB.Now()
 	if ok, err := s.allowance(ctx, now); err != nil {
 		return nil, err
 	} else if ok {
@@ -183,7 +200,7 @@ func (s *Service) summarize(ctx context.Context, docs []Doc) (*Summary, error) {
 			return sm, nil
 		}
 	}
-	return Builtin{}.Summarize(ctx, docs, s.Config.MinReviews)
+	return Builtin{Now: func() time.Time { return s.DB.Now() }}.Summarize(ctx, docs, s.Config.MinReviews)
 }
 
 // MinGroundedSentences is the fewest grounded sentences a model summary needs.
@@ -273,7 +290,7 @@ const recentFingerprints = 5000
 // the template draft.
 func (s *Service) Draft(ctx context.Context, in DraftInput) (string, string, error) {
 	if s.Provider.Model() {
-		ok, err := s.allowance(ctx, time.Now())
+		ok, err := s.allowance(ctx, s.DB.Now())
 		if err != nil {
 			return "", "", err
 		}

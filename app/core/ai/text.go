@@ -133,7 +133,8 @@ func init() {
 		make made makes want wanted need needed think thought feel felt look looks looked seems seem using used use
 		works worked work working came come comes went goes going know knew said says thank thanks should cannot
 		cant isnt wasnt arent werent wont havent hasnt wouldnt couldnt shouldnt didnt doesnt dont youre theyre
-		also again yes yeah sure maybe perhaps almost already enough whole half full real right left`) {
+		also again yes yeah sure maybe perhaps almost already enough whole half full real right left started
+		start starts stays stay stayed keeps keep kept took take takes gave give gives tried try tries`) {
 		stopWords[Fold(w)] = true
 	}
 }
@@ -151,9 +152,23 @@ func TopicWord(folded string) bool {
 		}
 		n++
 	}
-	if n < MinTopicLetters || n > 40 || stopWords[folded] {
+	if n < MinTopicLetters || n > 40 || stopWords[folded] || adverbOrPast(folded) {
 		return false
 	}
 	_, polar := polarity(folded)
 	return !polar
+}
+
+// adverbOrPast recognises English adverbs (quickly, easily, really) and past
+// forms (arrived, washed) by their ending: they describe, they name no topic.
+func adverbOrPast(w string) bool {
+	if len(w) < 6 {
+		return false
+	}
+	for _, end := range []string{"ily", "ally", "ely", "tly", "dly", "kly", "rly", "wly", "fully", "ously"} {
+		if strings.HasSuffix(w, end) && w != "family" && w != "assembly" {
+			return true
+		}
+	}
+	return strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed")
 }

@@ -334,3 +334,12 @@ func brandText(body, lang string, refuse func(string) *core.Error) error {
 	}
 	return refuse(problem)
 }
+
+// ReviewRowID resolves a review's public id to its row id (false when unknown).
+func (c *Service) ReviewRowID(publicID string) (int64, bool) {
+	if !isReviewID(publicID) {
+		return 0, false
+	}
+	r, err := c.DB.Read().ReviewByPublicID(context.Background(), publicID)
+	return r.ID, err == nil
+}
