@@ -61,9 +61,9 @@ type Handler struct {
 	Insights *insights.Service
 	// AI serves /admin/v1/ai (ai.go); its routes exist only while ai.provider is
 	// not off.
-	AI *ai.Service
-	Auth     *web.Auth
-	Limits   *web.Limits
+	AI     *ai.Service
+	Auth   *web.Auth
+	Limits *web.Limits
 }
 
 // route is one line of the route table: method, path, who may call it, the

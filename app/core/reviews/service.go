@@ -9,9 +9,9 @@ import (
 	"sync"
 
 	"reviewd/app/core"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
-	"reviewd/app/core/ai"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/sending"
