@@ -265,7 +265,7 @@ type ReviewCheckView struct {
 	// Check and Reasons are set for the AI package's ai_review check only (its
 	// outcome is pass or hold; CONTRACT "AI package").
 	Check      string     `json:"check,omitempty"`
-	Reasons    []string   `json:"reasons,omitempty"`
+	Reasons    *[]string  `json:"reasons,omitempty"`
 	Kind       string     `json:"kind"`
 	Outcome    string     `json:"outcome"`
 	Finding    string     `json:"finding"`
@@ -415,9 +415,11 @@ func (c *Service) reviewDetail(ctx context.Context, q *store.Q, r store.AdminRev
 		v := ReviewCheckView{Kind: k.Kind, Outcome: k.Outcome, Finding: k.Finding, Field: k.Field,
 			Open: k.Open(), At: k.At, ResolvedAt: moderationTime(k.ResolvedAt), Resolution: k.Resolution}
 		if k.Kind == chk.CheckAIReview {
-			v.Check, v.Outcome, v.Reasons = chk.CheckAIReview, "pass", []string{}
+			reasons := []string{}
+			v.Check, v.Outcome, v.Reasons = chk.CheckAIReview, "pass", &reasons
 			if k.Outcome == chk.CheckFlagged {
-				v.Outcome, v.Reasons = "hold", strings.Split(k.Finding, chk.AIReasonSep)
+				reasons = strings.Split(k.Finding, chk.AIReasonSep)
+				v.Outcome = "hold"
 			}
 		}
 		d.Checks = append(d.Checks, v)
