@@ -32,6 +32,7 @@ import (
 	"reviewd/app/media"
 	"reviewd/app/metrics"
 	"reviewd/app/outbound"
+	"reviewd/app/platform/aichat"
 	"reviewd/app/platform/magento"
 	"reviewd/app/platform/shopify"
 	"reviewd/app/platform/woocommerce"
@@ -93,6 +94,15 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		db.Close()
 		return nil, fmt.Errorf("app: outbound: %w", err)
 	}
+	var model ai.Provider
+	if cfg.AI.Provider == ai.ProviderOpenAI {
+		hc, err := out.OperatorEndpoint(cfg.AI.Endpoint, 0)
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("app: ai.endpoint: %w", err)
+		}
+		model = aichat.New(cfg.AI, hc, 0, aichat.DefaultRetries, func() time.Time { return db.Now() })
+	}
 	d := NewDomain(Parts{
 		DB:        db,
 		Keys:      keys,
@@ -106,6 +116,7 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		Probe:     media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe},
 		Platforms: orders.NewPlatforms(magento.Reader{}, shopify.Reader{}, woocommerce.Reader{}),
 		AI:        cfg.AI,
+		AIModel:   model,
 	})
 	ms, err := cfg.Media.Open(ctx, d.MediaDir())
 	if err != nil {
@@ -187,8 +198,10 @@ type Parts struct {
 	Probe media.Probe
 	// Platforms are the store-platform readers of order connections.
 	Platforms orders.Platforms
-	// AI is the AI package's configuration (provider "" is off).
-	AI ai.Config
+	// AI is the AI package's configuration (provider "" is off) and AIModel the
+	// model provider for ai.provider openai.
+	AI      ai.Config
+	AIModel ai.Provider
 }
 
 // NewDomain builds the domain services bottom-up, each holding only its own
@@ -208,7 +221,7 @@ func NewDomain(p Parts) Domain {
 	d.Channels = channels.New(db, rec, p.Outbound, nil)
 	d.Brand.Senders = d.Channels
 	d.Checks = &checks.Service{DB: db, Recorder: rec}
-	d.AI = ai.New(db, p.AI, nil)
+	d.AI = ai.New(db, p.AI, p.AIModel)
 	d.AI.Settings = func(ctx context.Context) (ai.Settings, error) {
 		st, err := d.Brand.LoadSettings(ctx, db.Read())
 		return ai.Settings{SummaryEnabled: st.AISummaryEnabled, TranslationEnabled: st.AITranslationEnabled,

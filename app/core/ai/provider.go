@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Provider names (ai.provider).
@@ -43,9 +44,11 @@ func (c Config) Validate() error {
 		return nil // "" (a configuration built without defaults) is off
 	case ProviderBuiltin:
 	case ProviderOpenAI:
-		// The model provider is not part of this build yet; refusing it at start
-		// is better than running as if the package were off.
-		errs = append(errs, errors.New("ai.provider openai: not available in this build (use builtin or off)"))
+		if c.Endpoint == "" || c.Model == "" {
+			errs = append(errs, errors.New("ai.provider openai needs ai.endpoint and ai.model"))
+		} else if !strings.HasPrefix(c.Endpoint, "http://") && !strings.HasPrefix(c.Endpoint, "https://") {
+			errs = append(errs, fmt.Errorf("ai.endpoint: %q is not an http or https address", c.Endpoint))
+		}
 	default:
 		errs = append(errs, fmt.Errorf("ai.provider: %q is not builtin, openai or off", c.Provider))
 	}
