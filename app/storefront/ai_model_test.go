@@ -166,7 +166,7 @@ func TestAIModelSummary(t *testing.T) {
 		"invented quotes": {func(string, string) string {
 			return `{"sentences": [{"text": "Great.", "review_ids": ["r_x"], "quotes": ["nothing like this"]}]}`
 		}, "quoted"},
-		"not JSON": {func(string, string) string { return "Sure! Here is a summary: it is a kettle." }, "not the JSON"},
+		"not JSON":  {func(string, string) string { return "Sure! Here is a summary: it is a kettle." }, "not the JSON"},
 		"no answer": {nil, "model call"},
 	}
 	for name, c := range bad {

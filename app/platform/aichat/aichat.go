@@ -146,7 +146,9 @@ func truncate(s string, n int) string {
 }
 
 // Topics are the builtin ones (counted from the reviews).
-func (p *Provider) Topics(_ context.Context, docs []ai.Doc) ([]ai.Topic, error) { return ai.Topics(docs), nil }
+func (p *Provider) Topics(_ context.Context, docs []ai.Doc) ([]ai.Topic, error) {
+	return ai.Topics(docs), nil
+}
 
 var languageNames = map[string]string{"tr": "Turkish", "en": "English"}
 
