@@ -1664,3 +1664,14 @@ CREATE TABLE ai_translations (
 	created_at INTEGER NOT NULL,
 	PRIMARY KEY (review_id, language)
 ) WITHOUT ROWID;
+-- The reviews a stored summary quotes: a summary citing a review that is no longer
+-- published, or was erased, is rebuilt at the next run of the job ai.
+CREATE TABLE ai_summary_reviews (
+	scope       TEXT NOT NULL,
+	product_key TEXT NOT NULL,
+	market      TEXT NOT NULL,
+	review_id   INTEGER NOT NULL REFERENCES reviews (id) ON DELETE CASCADE,
+	PRIMARY KEY (scope, product_key, market, review_id)
+) WITHOUT ROWID;
+CREATE INDEX ai_summary_reviews_review ON ai_summary_reviews (review_id);
+

@@ -51,12 +51,22 @@ func (q *Q) AISummary(ctx context.Context, scope, key, market string) (AISummary
 	return r, translate(err)
 }
 
-// SaveAISummary stores a product's summary and moves the product's figures
-// revision on (the list answers and their ETags change with it); the summary
-// remembers the revision it was built at.
-func (q *Tx) SaveAISummary(ctx context.Context, r AISummaryRow) error {
+// SaveAISummary stores a product's summary with the reviews it cites and moves
+// the product's figures revision on (the list answers and their ETags change with
+// it); the summary remembers the revision it was built at.
+func (q *Tx) SaveAISummary(ctx context.Context, r AISummaryRow, cited []int64) error {
 	if err := q.BumpProductRevision(ctx, r.Scope, r.ProductKey, r.Market); err != nil {
 		return err
+	}
+	if _, err := q.c.ExecContext(ctx, `DELETE FROM ai_summary_reviews WHERE scope = ? AND product_key = ? AND market = ?`,
+		r.Scope, r.ProductKey, r.Market); err != nil {
+		return translate(err)
+	}
+	for _, id := range cited {
+		if _, err := q.c.ExecContext(ctx, `INSERT OR IGNORE INTO ai_summary_reviews (scope, product_key, market, review_id)
+			VALUES (?, ?, ?, ?)`, r.Scope, r.ProductKey, r.Market, id); err != nil {
+			return translate(err)
+		}
 	}
 	_, err := q.c.ExecContext(ctx, `INSERT INTO ai_summaries (scope, product_key, market, summary, seen_revision, built_at)
 		VALUES (?, ?, ?, ?, (SELECT coalesce(max(revision), 0) FROM product_stats WHERE scope = ? AND product_key = ? AND market = ?), ?)
@@ -81,12 +91,16 @@ type ProductRef struct {
 }
 
 // DueAISummaries lists up to limit products whose summary is due: never built
-// while the product has at least minReviews listed reviews, or built before
-// notAfter from a revision that has since moved on.
+// while the product has at least minReviews listed reviews, built before notAfter
+// from a revision that has since moved on, or citing a review that is no longer
+// published or was erased (whenever it was built).
 func (q *Q) DueAISummaries(ctx context.Context, minReviews int, notAfter time.Time, limit int) ([]ProductRef, error) {
 	rows, err := q.c.QueryContext(ctx, `SELECT p.scope, p.product_key, p.market FROM product_stats p
 		LEFT JOIN ai_summaries s ON s.scope = p.scope AND s.product_key = p.product_key AND s.market = p.market
 		WHERE (s.product_key IS NULL AND p.reviews >= ?) OR (s.seen_revision != p.revision AND s.built_at <= ?)
+		OR (s.seen_revision != p.revision AND EXISTS (SELECT 1 FROM ai_summary_reviews c JOIN reviews r ON r.id = c.review_id
+			WHERE c.scope = p.scope AND c.product_key = p.product_key AND c.market = p.market
+			AND (r.state != 'published' OR r.anonymized_at IS NOT NULL)))
 		ORDER BY coalesce(s.built_at, 0), p.product_key LIMIT ?`, minReviews, Ms(notAfter), limit)
 	return collect(rows, err, func(sc scanner) (ProductRef, error) {
 		var p ProductRef

@@ -151,6 +151,14 @@ func TestAISummaryInList(t *testing.T) {
 	if string(again.Body) != string(after.Body) {
 		t.Error("the answer changed without a change of the reviews")
 	}
+	// A review the summary quotes is hidden: the next run rebuilds it at once (not
+	// an hour later) and no sentence quotes that review any more.
+	gone := sm.Sentences[len(sm.Sentences)-1].ReviewIDs[0]
+	f.moderate(gone, "hidden")
+	runAIJob(t, f)
+	if body := f.list("product=SKU-1&lang=en").Body; strings.Contains(string(body), `"`+gone+`"`) {
+		t.Errorf("the summary still cites hidden review %s: %s", gone, body)
+	}
 	// SSR: text, label, citations; JSON-LD without the summary.
 	ssr := f.ssr("product=SKU-1&lang=en", nil)
 	if ssr.Status != 200 {

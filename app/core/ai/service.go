@@ -157,8 +157,29 @@ func (s *Service) BuildSummary(ctx context.Context, ref store.ProductRef) error 
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		return tx.SaveAISummary(ctx, store.AISummaryRow{Scope: ref.Scope, ProductKey: ref.Key, Market: ref.Market, Summary: body})
+		return tx.SaveAISummary(ctx, store.AISummaryRow{Scope: ref.Scope, ProductKey: ref.Key, Market: ref.Market, Summary: body},
+			citedRows(sm, rows))
 	})
+}
+
+// citedRows are the row ids of the reviews a summary cites.
+func citedRows(sm *Summary, rows []store.AIDoc) []int64 {
+	if sm == nil {
+		return nil
+	}
+	byID := map[string]int64{}
+	for _, r := range rows {
+		byID[r.PublicID] = r.ID
+	}
+	var out []int64
+	for _, c := range sm.Sentences {
+		for _, id := range c.ReviewIDs {
+			if n, ok := byID[id]; ok {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // sameSummary compares two stored summaries but for their creation time.
