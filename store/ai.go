@@ -248,8 +248,59 @@ func (q *Q) AIQueueCounts(ctx context.Context) (waiting, running, failed int, er
 	return waiting, running, failed, translate(err)
 }
 
-// SaveAITranslation stores a review's translation into a language.
+// AITranslations reads the stored translations of reviews into a language
+// (review id -> title, body).
+func (q *Q) AITranslations(ctx context.Context, ids []int64, language string) (map[int64][2]string, error) {
+	type tr struct {
+		id                    int64
+		language, title, body string
+	}
+	list, err := collectIn(ctx, q, `SELECT review_id, language, title, body FROM ai_translations WHERE review_id IN `, ids, ``,
+		func(sc scanner) (tr, error) {
+			var t tr
+			return t, translate(sc.Scan(&t.id, &t.language, &t.title, &t.body))
+		})
+	out := map[int64][2]string{}
+	for _, t := range list {
+		if t.language == language {
+			out[t.id] = [2]string{t.title, t.body}
+		}
+	}
+	return out, err
+}
+
+// QueueDueTranslations queues, for up to limit published own reviews written in
+// tr or en, a translation into the other language when neither a translation nor
+// a request for it exists; it returns how many were queued.
+func (q *Tx) QueueDueTranslations(ctx context.Context, limit int) (int64, error) {
+	res, err := q.c.ExecContext(ctx, `INSERT INTO ai_requests (kind, scope, review_id, language, state, created_at, updated_at)
+		SELECT 'translation', 'variant', r.id, CASE r.language WHEN 'tr' THEN 'en' ELSE 'tr' END, 'queued', ?, ?
+		FROM reviews r WHERE r.state = 'published' AND r.origin = 'own' AND r.language IN ('tr', 'en')
+		AND NOT EXISTS (SELECT 1 FROM ai_translations t WHERE t.review_id = r.id AND t.language != r.language)
+		AND NOT EXISTS (SELECT 1 FROM ai_requests a WHERE a.review_id = r.id AND a.kind = 'translation' AND a.language != r.language)
+		ORDER BY r.id DESC LIMIT ?`, Ms(q.Now), Ms(q.Now), limit)
+	if err != nil {
+		return 0, translate(err)
+	}
+	return res.RowsAffected()
+}
+
+// SaveAITranslation stores a review's translation into a language and moves its
+// product's figures revision on (the list answers show translations).
 func (q *Tx) SaveAITranslation(ctx context.Context, reviewID int64, language, title, body string) error {
+	var variant, group, market string
+	if err := q.c.QueryRowContext(ctx, `SELECT variant_key, group_key, market FROM reviews WHERE id = ?`, reviewID).
+		Scan(&variant, &group, &market); err != nil {
+		return translate(err)
+	}
+	if err := q.BumpProductRevision(ctx, ScopeVariant, variant, market); err != nil {
+		return err
+	}
+	if group != "" {
+		if err := q.BumpProductRevision(ctx, ScopeGroup, group, market); err != nil {
+			return err
+		}
+	}
 	_, err := q.c.ExecContext(ctx, `INSERT INTO ai_translations (review_id, language, title, body, created_at)
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT (review_id, language) DO UPDATE SET title = excluded.title,
 		body = excluded.body, created_at = excluded.created_at`, reviewID, language, title, body, Ms(q.Now))

@@ -210,6 +210,32 @@ func TestAIModelTranslationRequest(t *testing.T) {
 		t.Fatalf("stored translation %q %q %v", title, body, err)
 	}
 
+	// Shown in the review rows of answers in another language only once the brand
+	// turns translations on.
+	row := func(lang string) map[string]any {
+		return obj(f.mustList("product=SKU-1&lang=" + lang)["reviews"].([]any)[0])
+	}
+	if tr := row("tr")["translations"]; len(obj(tr)) != 0 {
+		t.Fatalf("translations shown before ai_translation_enabled: %v", tr)
+	}
+	f.settings(map[string]any{"ai_translation_enabled": true})
+	got := obj(obj(row("tr")["translations"])["tr"])
+	if got["title"] != "Su ısıtıcı" || got["body"] != "Suyu çabuk kaynatıyor." || got["generated_by"] != "model" ||
+		row("tr")["body"] != "It boils water quickly." {
+		t.Fatalf("row in tr = %v", row("tr"))
+	}
+	if tr := row("en")["translations"]; len(obj(tr)) != 0 {
+		t.Fatalf("translations in the review's own language: %v", tr)
+	}
+	// New reviews are translated by the job itself while translations are on.
+	more := f.seed(seedRev{lang: "tr", title: "Kupa", body: "Çok güzel bir kupa."})
+	runAIJob(t, f)
+	n := 0
+	if err := f.App.DB.Read().QueryRowForTest(ctx, `SELECT count(*) FROM ai_translations t JOIN reviews r ON r.id = t.review_id
+		WHERE r.public_id = '`+more[0]+`' AND t.language = 'en'`, &n); err != nil || n != 1 {
+		t.Fatalf("automatic translation: %d %v", n, err)
+	}
+
 	slow := newChatServer(t, nil)
 	g := newModelFx(t, slow, 0)
 	ids = g.seed(seedRev{lang: "en", title: "Kettle", body: "It boils water quickly."})

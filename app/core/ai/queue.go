@@ -141,12 +141,17 @@ func (s *Service) Request(ctx context.Context, publicID string) (RequestView, er
 // SummaryInterval is the shortest time between two builds of a product's summary.
 const SummaryInterval = time.Hour
 
-// jobBatch bounds the work of one run of the job.
-const jobBatch = 100
+// jobBatch bounds the work of one run of the job; translationBatch the
+// translations it queues by itself (ai_translation_enabled, with a model).
+const (
+	jobBatch         = 100
+	translationBatch = 20
+)
 
-// RunJob is one run of the job ai: queued requests first, then the due summaries
-// (when the brand shows them), within ai.daily_requests; past it the work waits
-// for the next day.
+// RunJob is one run of the job ai: the translations of new reviews are queued
+// (when the brand shows them and a model is configured), queued requests are
+// done, then the due summaries (when the brand shows them), within
+// ai.daily_requests; past it the work waits for the next day.
 func (s *Service) RunJob(ctx context.Context) error {
 	if !s.On() {
 		return nil
@@ -154,6 +159,14 @@ func (s *Service) RunJob(ctx context.Context) error {
 	set, err := s.Settings(ctx)
 	if err != nil {
 		return err
+	}
+	if set.TranslationEnabled && s.Provider.Model() {
+		if err := s.DB.WithTx(ctx, func(tx *store.Tx) error {
+			_, err := tx.QueueDueTranslations(ctx, translationBatch)
+			return err
+		}); err != nil {
+			return err
+		}
 	}
 	reqs, err := s.DB.Read().QueuedAIRequests(ctx, jobBatch)
 	if err != nil {

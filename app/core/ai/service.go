@@ -70,6 +70,16 @@ func Label(lang string) string {
 	return summaryLabels["en"]
 }
 
+// Translations reads the stored translations into lang of the given reviews
+// (row id -> title, body) when the brand shows translations and a model is
+// configured; nil otherwise.
+func (s *Service) Translations(ctx context.Context, q *store.Q, ids []int64, lang string, enabled bool) (map[int64][2]string, error) {
+	if !s.On() || !s.Provider.Model() || !enabled || len(ids) == 0 {
+		return nil, nil
+	}
+	return q.AITranslations(ctx, ids, lang)
+}
+
 // StoredSummary reads the summary shown for a product in a market, labelled in
 // lang; nil when there is none.
 func StoredSummary(ctx context.Context, q *store.Q, scope, key, market, lang string) (*Summary, error) {

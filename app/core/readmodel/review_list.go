@@ -472,7 +472,7 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 			return nil, err
 		}
 		out.rows, out.brand = rows, core.BrandOf(ch)
-		if out.Reviews, err = c.reviewRows(ctx, q, rows, ch.Market, lang); err != nil {
+		if out.Reviews, err = c.reviewRows(ctx, q, rows, ch.Market, lang, st.AITranslationEnabled); err != nil {
 			return nil, err
 		}
 	}
