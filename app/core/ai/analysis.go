@@ -66,6 +66,7 @@ type sentence struct {
 	doc      int
 	text     string
 	folded   string
+	words    []string
 	polarity int
 	topics   []string // folded topic words, distinct
 }
@@ -89,7 +90,7 @@ func analyse(docs []Doc) *analysis {
 		for k, p := range parts {
 			f := Fold(p)
 			ws := Words(f)
-			s := sentence{doc: i, folded: f, polarity: Polarity(ws)}
+			s := sentence{doc: i, folded: f, words: ws, polarity: Polarity(ws)}
 			if k > 0 || d.Title == "" {
 				s.text = p // titles are never quoted
 			}
@@ -265,7 +266,7 @@ func Summarize(docs []Doc, minReviews int, now time.Time) *Summary {
 		if n < minQuoteRunes || n > maxQuoteRunes || len(s.topics) == 0 {
 			continue
 		}
-		key := strings.Join(Words(s.folded), " ")
+		key := strings.Join(s.words, " ")
 		id := a.docs[s.doc].ID
 		if c, ok := byText[key]; ok {
 			if !contains(c.ids, id) {
@@ -277,7 +278,7 @@ func Summarize(docs []Doc, minReviews int, now time.Time) *Summary {
 		for _, w := range s.topics {
 			score += weight[w]
 		}
-		score /= math.Sqrt(float64(len(Words(s.folded))) + 1)
+		score /= math.Sqrt(float64(len(s.words)) + 1)
 		c := &cand{s: s, score: score, ids: []string{id}}
 		byText[key] = c
 		cands = append(cands, c)
@@ -299,10 +300,9 @@ func Summarize(docs []Doc, minReviews int, now time.Time) *Summary {
 	covered := map[string]bool{}
 	usedDoc := map[int]bool{}
 	// A sentence nearly the same as one chosen (most words shared) adds nothing.
-	similarToChosen := func(folded string) bool {
-		ws := Words(folded)
+	similarToChosen := func(ws []string) bool {
 		for _, x := range chosen {
-			if jaccard(ws, Words(x.s.folded)) >= 0.6 {
+			if jaccard(ws, x.s.words) >= 0.6 {
 				return true
 			}
 		}
@@ -314,7 +314,7 @@ func Summarize(docs []Doc, minReviews int, now time.Time) *Summary {
 				if n == 0 {
 					break
 				}
-				if !want(c) || usedDoc[c.s.doc] || containsCand(chosen, c) || similarToChosen(c.s.folded) {
+				if !want(c) || usedDoc[c.s.doc] || containsCand(chosen, c) || similarToChosen(c.s.words) {
 					continue
 				}
 				fresh := false

@@ -48,26 +48,37 @@ func Fold(s string) string {
 // Words splits folded text into its words (runs of letters and digits); an
 // apostrophe inside a word ("didn't", "Ankara'ya") joins its parts.
 func Words(folded string) []string {
-	var out []string
+	out := make([]string, 0, len(folded)/5+1)
 	start := -1
+	apos := false
+	word := func(end int) {
+		w := folded[start:end]
+		if apos {
+			w = apostrophes.Replace(w)
+		}
+		out = append(out, w)
+		start, apos = -1, false
+	}
 	for i, r := range folded {
-		word := unicode.IsLetter(r) || unicode.IsNumber(r)
-		if !word && (r == '\'' || r == '’') && start >= 0 {
+		isWord := unicode.IsLetter(r) || unicode.IsNumber(r)
+		if !isWord && (r == '\'' || r == '’') && start >= 0 {
+			apos = true
 			continue
 		}
 		switch {
-		case word && start < 0:
+		case isWord && start < 0:
 			start = i
-		case !word && start >= 0:
-			out = append(out, strings.NewReplacer("'", "", "’", "").Replace(folded[start:i]))
-			start = -1
+		case !isWord && start >= 0:
+			word(i)
 		}
 	}
 	if start >= 0 {
-		out = append(out, strings.NewReplacer("'", "", "’", "").Replace(folded[start:]))
+		word(len(folded))
 	}
 	return out
 }
+
+var apostrophes = strings.NewReplacer("'", "", "’", "")
 
 // Sentences splits text at . ! ? … and line breaks; the parts keep their
 // punctuation and are trimmed. Decimal points ("4.5") do not split.
