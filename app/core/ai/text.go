@@ -145,7 +145,8 @@ func init() {
 		works worked work working came come comes went goes going know knew said says thank thanks should cannot
 		cant isnt wasnt arent werent wont havent hasnt wouldnt couldnt shouldnt didnt doesnt dont youre theyre
 		also again yes yeah sure maybe perhaps almost already enough whole half full real right left started
-		start starts stays stay stayed keeps keep kept took take takes gave give gives tried try tries`) {
+		start starts stays stay stayed keeps keep kept took take takes gave give gives tried try tries holds changes
+		fits comes goes does seems feels looks makes gets`) {
 		stopWords[Fold(w)] = true
 	}
 }
