@@ -32,7 +32,7 @@ func Surfaces(a *app.App, s *app.Server) []app.Surface {
 		&mailhook.Handler{Sending: a.Sending, Auth: s.Auth, Limits: s.Limits},
 		&panel.Handler{Sessions: a.Access, PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, Auth: s.Auth,
 			Access: a.Access, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Orders: a.Orders, Marketplace: a.Marketplace, Read: a.Read, Checks: a.Checks,
-			Feeds: a.Feeds, Exports: a.Exports, Insights: a.Insights},
+			Feeds: a.Feeds, Exports: a.Exports, Insights: a.Insights, AI: a.AI},
 	}
 }
 
