@@ -73,9 +73,13 @@ func newChatServer(t *testing.T, answer func(system, user string) string) *chatS
 // newModelFx is a fixture with ai.provider openai at cs (loopback: allowed for
 // the configured endpoint), with a short time limit per call.
 func newModelFx(t *testing.T, cs *chatServer, retries int) *fx {
+	return newModelFxDaily(t, cs, retries, 100)
+}
+
+func newModelFxDaily(t *testing.T, cs *chatServer, retries, daily int) *fx {
 	t.Helper()
 	cfg := ai.Config{Provider: ai.ProviderOpenAI, Endpoint: cs.URL + "/v1", Model: "test-model", APIKey: "sk-test",
-		DailyRequests: 100, MinReviews: ai.DefaultMinReviews}
+		DailyRequests: daily, MinReviews: ai.DefaultMinReviews}
 	env := apptest.NewWith(t, cli.TestSurfaces, func(c *app.Config) { c.AI = cfg })
 	out, err := outbound.New(outbound.Config{})
 	if err != nil {
@@ -248,5 +252,38 @@ func TestAIModelTranslationRequest(t *testing.T) {
 	}
 	if st := aiStatus(t, g); obj(st["queue"])["failed"] != float64(1) || st["last_error"] == nil {
 		t.Fatalf("status = %v", st)
+	}
+}
+
+// TestAIDailyRequests: past ai.daily_requests the queued work waits (still
+// queued) for the next day, and the usage shows it.
+func TestAIDailyRequests(t *testing.T) {
+	cs := newChatServer(t, goodModel)
+	f := newModelFxDaily(t, cs, 0, 1)
+	ids := f.seed(seedRev{lang: "en", title: "Kettle", body: "It boils water quickly."},
+		seedRev{lang: "en", title: "Mug", body: "A heavy mug.", variant: "SKU-2"})
+	key := map[string]string{"Authorization": "Api-Key " + f.Key("api", "", "read")}
+	var reqs []string
+	for _, id := range ids {
+		q := f.Do("POST", "/admin/v1/ai/requests", map[string]any{"kind": "translation", "review": id, "language": "tr"}, key)
+		apptest.Expect(t, q, 202, "")
+		reqs = append(reqs, q.JSON["id"].(string))
+	}
+	runAIJob(t, f)
+	runAIJob(t, f)
+	first := f.Do("GET", "/admin/v1/ai/requests/"+reqs[0], nil, key)
+	second := f.Do("GET", "/admin/v1/ai/requests/"+reqs[1], nil, key)
+	if first.JSON["state"] != "done" || second.JSON["state"] != "queued" || cs.calls.Load() != 1 {
+		t.Fatalf("requests %s / %s after %d calls", first.JSON["state"], second.JSON["state"], cs.calls.Load())
+	}
+	st := aiStatus(t, f)
+	if u := obj(st["usage"]); num(u["requests_today"]) != 1 || num(u["daily_requests"]) != 1 || num(obj(st["queue"])["waiting"]) != 1 {
+		t.Fatalf("status = %v", st)
+	}
+	// The next day the waiting request is done.
+	f.Clock.T = f.Clock.T.Add(24 * time.Hour)
+	runAIJob(t, f)
+	if again := f.Do("GET", "/admin/v1/ai/requests/"+reqs[1], nil, key); again.JSON["state"] != "done" {
+		t.Fatalf("next day: %s", again)
 	}
 }
