@@ -80,9 +80,11 @@ func (s *Service) Translations(ctx context.Context, q *store.Q, ids []int64, lan
 	return q.AITranslations(ctx, ids, lang)
 }
 
-// StoredSummary reads the summary shown for a product in a market, labelled in
-// lang; nil when there is none.
-func StoredSummary(ctx context.Context, q *store.Q, scope, key, market, lang string) (*Summary, error) {
+// StoredSummary reads the summary shown for a product in a market as the JSON
+// of the answer's ai_summary, labelled in lang (nil when there is none). The
+// stored JSON is used as it is, with the label written into its last field, so
+// an answer pays one indexed read and no decoding.
+func StoredSummary(ctx context.Context, q *store.Q, scope, key, market, lang string) (json.RawMessage, error) {
 	row, err := q.AISummary(ctx, scope, key, market)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && row.Summary == "") {
 		return nil, nil
@@ -90,12 +92,29 @@ func StoredSummary(ctx context.Context, q *store.Q, scope, key, market, lang str
 	if err != nil {
 		return nil, err
 	}
-	var sm Summary
-	if err := json.Unmarshal([]byte(row.Summary), &sm); err != nil {
-		return nil, nil // a damaged row shows no summary; the job rebuilds it
+	body, ok := strings.CutSuffix(row.Summary, emptyLabel)
+	if !ok {
+		return nil, nil // not written by this version: the job rebuilds it
 	}
-	sm.Label = Label(lang)
-	return &sm, nil
+	label, _ := json.Marshal(Label(lang))
+	out := make([]byte, 0, len(body)+len(label)+10)
+	out = append(append(append(out, body...), `"label":`...), label...)
+	return append(out, '}'), nil
+}
+
+// emptyLabel ends every stored summary (Label is its last field and empty).
+const emptyLabel = `"label":""}`
+
+// ParseSummary reads an ai_summary answer JSON (for the server-rendered HTML).
+func ParseSummary(raw json.RawMessage) *Summary {
+	if raw == nil {
+		return nil
+	}
+	var sm Summary
+	if json.Unmarshal(raw, &sm) != nil {
+		return nil
+	}
+	return &sm
 }
 
 func docsOf(rows []store.AIDoc) []Doc {

@@ -289,7 +289,7 @@ type ReviewList struct {
 	brand     string // the channel's customer-facing name (author of the brand's notes)
 	rows      []store.Review
 	structAvg float64
-	summary   *ai.Summary // the shown ai_summary (nil: none)
+	summary   json.RawMessage // the shown ai_summary (nil: none)
 }
 
 // fallbackRule is used for a channel whose market has no rule: every sort, newest

@@ -314,7 +314,7 @@ func (c *Service) renderComponent(l *ReviewList, style, theme string, loc *time.
 		Topics: l.Topics, SortLocked: l.Core.Sort.Locked, MethodURL: l.Core.MethodStatement.URL,
 		MethodLabel: l.Core.MethodStatement.Label, PrivacyURL: l.PrivacyURL, More: l.Pages > l.Page,
 		PageLabel: brand.Word(lang, "page_of", "page", strconv.Itoa(l.Page), "pages", strconv.Itoa(l.Pages))}
-	v.Summary = newSummaryView(l.summary, lang)
+	v.Summary = newSummaryView(ai.ParseSummary(l.summary), lang)
 	if l.Shared > 0 {
 		v.SharedNote = brand.Word(lang, "shared_note")
 	}
