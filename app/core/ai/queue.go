@@ -85,7 +85,7 @@ type RequestInput struct {
 // Queue adds a request (POST /admin/v1/ai/requests). Errors: invalid / kind,
 // product, scope, review, language; 404 not_found for an unknown review.
 // reviewID resolves a review's public id.
-func (s *Service) Queue(ctx context.Context, in RequestInput, reviewID func(string) (int64, bool)) (RequestView, error) {
+func (s *Service) Queue(ctx context.Context, in RequestInput, reviewID func(context.Context, string) (int64, bool)) (RequestView, error) {
 	r := store.AIRequest{Kind: in.Kind}
 	switch in.Kind {
 	case KindSummary:
@@ -102,7 +102,7 @@ func (s *Service) Queue(ctx context.Context, in RequestInput, reviewID func(stri
 		}
 		r.ProductKey = in.Product
 	case KindTranslation:
-		id, ok := reviewID(in.Review)
+		id, ok := reviewID(ctx, in.Review)
 		if in.Review == "" {
 			return RequestView{}, core.Invalid("review")
 		}

@@ -336,10 +336,10 @@ func brandText(body, lang string, refuse func(string) *core.Error) error {
 }
 
 // ReviewRowID resolves a review's public id to its row id (false when unknown).
-func (c *Service) ReviewRowID(publicID string) (int64, bool) {
+func (c *Service) ReviewRowID(ctx context.Context, publicID string) (int64, bool) {
 	if !isReviewID(publicID) {
 		return 0, false
 	}
-	r, err := c.DB.Read().ReviewByPublicID(context.Background(), publicID)
+	r, err := c.DB.Read().ReviewByPublicID(ctx, publicID)
 	return r.ID, err == nil
 }
