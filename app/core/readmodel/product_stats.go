@@ -30,6 +30,7 @@ import (
 // Topic and gallery limits (spec 2, "Limits").
 const (
 	MaxTopics        = 5
+	topicSlack       = 15 // words read beyond MaxTopics, for the ones no longer topics
 	MinTopicLetters  = 4
 	MinTopicReviews  = 2
 	MaxGalleryItems  = 12
@@ -461,13 +462,17 @@ func (c *Service) RefreshProductStats(ctx context.Context, tx *store.Tx, variant
 func (c *Service) refreshProductStats(ctx context.Context, tx *store.Tx, ref productRef, w *statsWork) error {
 	st := &w.st
 	if w.topics || st.Revision == 0 {
-		top, err := tx.TopProductWords(ctx, ref.Scope, ref.Key, ref.Market, MinTopicReviews, MaxTopics)
+		// Words indexed before the stop words grew are skipped here too (they stay
+		// in product_words until the reviews are indexed again).
+		top, err := tx.TopProductWords(ctx, ref.Scope, ref.Key, ref.Market, MinTopicReviews, MaxTopics+topicSlack)
 		if err != nil {
 			return err
 		}
-		list := make([]TopicView, 0, len(top))
+		list := make([]TopicView, 0, MaxTopics)
 		for _, t := range top {
-			list = append(list, TopicView{Topic: t.Form, Count: t.Reviews})
+			if len(list) < MaxTopics && ai.TopicWord(t.Word) {
+				list = append(list, TopicView{Topic: t.Form, Count: t.Reviews})
+			}
 		}
 		st.Topics = jsonString(list)
 	}
