@@ -179,3 +179,30 @@ func TestAISummaryInList(t *testing.T) {
 		t.Errorf("JSON-LD carries the summary: %s", ld)
 	}
 }
+
+// TestListTopicsSkipNonTopics: the list's topics chips (v1's feature, with the
+// AI package's stop words) leave out comparisons, body parts of idioms,
+// ordinals, verbs and praise.
+func TestListTopicsSkipNonTopics(t *testing.T) {
+	f := newFx(t)
+	f.seed(
+		seedRev{lang: "en", body: "Better than the old blender; the second jar I bought. Jar lid fits, on hand every morning."},
+		seedRev{lang: "en", body: "Much better motor. Second blender, jar is glass, always at hand."},
+		seedRev{lang: "tr", body: "İkinci kez aldım, motor sessiz, hazne cam."},
+		seedRev{lang: "tr", body: "İkinci sipariş, hazne sağlam, motor güçlü."},
+	)
+	var got []string
+	for _, tp := range f.mustList("product=SKU-1")["topics"].([]any) {
+		got = append(got, obj(tp)["topic"].(string))
+	}
+	for _, stop := range []string{"better", "hand", "second", "ikinci", "bought", "aldım"} {
+		for _, g := range got {
+			if g == stop {
+				t.Errorf("topic %q in %v", stop, got)
+			}
+		}
+	}
+	if len(got) == 0 || got[0] != "motor" {
+		t.Errorf("topics %v, want motor first", got)
+	}
+}
