@@ -1763,3 +1763,66 @@ CREATE TRIGGER cdn_purges_answers_update AFTER UPDATE ON answers BEGIN
 	INSERT INTO cdn_purges (scope, product_key) SELECT 'group', group_key FROM questions
 		WHERE id = NEW.question_id AND group_key != ''
 		ON CONFLICT (scope, product_key) DO UPDATE SET seq = seq + 1, attempts = 0, next_at = 0; END;
+-- The AI package (CONTRACT "AI package"): one stored summary per product (scope,
+-- key) and market, built by the job ai from the published own reviews; seen_revision
+-- is the product's figures revision the summary was built at (a change of the
+-- reviews moves it on). The request queue, model calls per day, the last model
+-- error, the SimHash fingerprints of review texts for the near_duplicate reason,
+-- and translations of review texts (one per review and language).
+CREATE TABLE ai_summaries (
+	scope         TEXT NOT NULL,
+	product_key   TEXT NOT NULL,
+	market        TEXT NOT NULL,
+	summary       TEXT NOT NULL, -- JSON ai_summary object without its label; '' under ai.min_reviews
+	seen_revision INTEGER NOT NULL,
+	built_at      INTEGER NOT NULL,
+	PRIMARY KEY (scope, product_key, market)
+) WITHOUT ROWID;
+CREATE TABLE ai_requests (
+	id          INTEGER PRIMARY KEY,
+	kind        TEXT NOT NULL CHECK (kind IN ('summary', 'translation')),
+	scope       TEXT NOT NULL DEFAULT 'variant',
+	product_key TEXT NOT NULL DEFAULT '',
+	review_id   INTEGER REFERENCES reviews (id) ON DELETE CASCADE,
+	language    TEXT NOT NULL DEFAULT '',
+	state       TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+	error       TEXT NOT NULL DEFAULT '',
+	attempts    INTEGER NOT NULL DEFAULT 0,
+	created_at  INTEGER NOT NULL,
+	updated_at  INTEGER NOT NULL
+);
+CREATE INDEX ai_requests_state ON ai_requests (state, id);
+CREATE TABLE ai_usage (
+	day      TEXT PRIMARY KEY, -- YYYY-MM-DD (UTC)
+	requests INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE TABLE ai_status (
+	id            INTEGER PRIMARY KEY CHECK (id = 1),
+	last_error    TEXT NOT NULL DEFAULT '',
+	last_error_at INTEGER
+);
+CREATE TABLE ai_fingerprints (
+	review_id   INTEGER PRIMARY KEY REFERENCES reviews (id) ON DELETE CASCADE,
+	variant_key TEXT NOT NULL,
+	simhash     INTEGER NOT NULL
+);
+CREATE INDEX ai_fingerprints_variant ON ai_fingerprints (variant_key);
+CREATE TABLE ai_translations (
+	review_id  INTEGER NOT NULL REFERENCES reviews (id) ON DELETE CASCADE,
+	language   TEXT NOT NULL,
+	title      TEXT NOT NULL,
+	body       TEXT NOT NULL,
+	created_at INTEGER NOT NULL,
+	PRIMARY KEY (review_id, language)
+) WITHOUT ROWID;
+-- The reviews a stored summary quotes: a summary citing a review that is no longer
+-- published, or was erased, is rebuilt at the next run of the job ai.
+CREATE TABLE ai_summary_reviews (
+	scope       TEXT NOT NULL,
+	product_key TEXT NOT NULL,
+	market      TEXT NOT NULL,
+	review_id   INTEGER NOT NULL REFERENCES reviews (id) ON DELETE CASCADE,
+	PRIMARY KEY (scope, product_key, market, review_id)
+) WITHOUT ROWID;
+CREATE INDEX ai_summary_reviews_review ON ai_summary_reviews (review_id);
+

@@ -10,6 +10,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/brandexport"
@@ -31,6 +32,7 @@ import (
 	"reviewd/app/media"
 	"reviewd/app/metrics"
 	"reviewd/app/outbound"
+	"reviewd/app/platform/aichat"
 	"reviewd/app/platform/magento"
 	"reviewd/app/platform/shopify"
 	"reviewd/app/platform/woocommerce"
@@ -101,6 +103,15 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		db.Close()
 		return nil, fmt.Errorf("app: outbound: %w", err)
 	}
+	var model ai.Provider
+	if cfg.AI.Provider == ai.ProviderOpenAI {
+		hc, err := out.OperatorEndpoint(cfg.AI.Endpoint, 0)
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("app: ai.endpoint: %w", err)
+		}
+		model = aichat.New(cfg.AI, hc, 0, aichat.DefaultRetries, func() time.Time { return db.Now() })
+	}
 	d := NewDomain(Parts{
 		DB:        db,
 		Keys:      keys,
@@ -113,6 +124,8 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 		Scanner:   &media.Scanner{Address: cfg.Clamd.Address},
 		Probe:     media.Probe{FFmpeg: cfg.FFmpeg.FFmpeg, FFprobe: cfg.FFmpeg.FFprobe},
 		Platforms: orders.NewPlatforms(magento.Reader{}, shopify.Reader{}, woocommerce.Reader{}),
+		AI:        cfg.AI,
+		AIModel:   model,
 	})
 	ms, err := cfg.Media.Open(ctx, d.MediaDir())
 	if err != nil {
@@ -171,6 +184,8 @@ type Domain struct {
 	Insights *insights.Service
 	// Transparency is the public log of the decisions that make reviews visible or not.
 	Transparency *transparency.Service
+	// AI is the AI package (its Provider is nil when ai.provider is off).
+	AI *ai.Service
 }
 
 // Parts are what the domain services are built from: the database, keyring,
@@ -195,6 +210,10 @@ type Parts struct {
 	Probe media.Probe
 	// Platforms are the store-platform readers of order connections.
 	Platforms orders.Platforms
+	// AI is the AI package's configuration (provider "" is off) and AIModel the
+	// model provider for ai.provider openai.
+	AI      ai.Config
+	AIModel ai.Provider
 }
 
 // NewDomain builds the domain services bottom-up, each holding only its own
@@ -214,14 +233,23 @@ func NewDomain(p Parts) Domain {
 	d.Channels = channels.New(db, rec, p.Outbound, nil)
 	d.Brand.Senders = d.Channels
 	d.Checks = &checks.Service{DB: db, Recorder: rec}
+	d.AI = ai.New(db, p.AI, p.AIModel)
+	d.AI.Settings = func(ctx context.Context) (ai.Settings, error) {
+		st, err := d.Brand.LoadSettings(ctx, db.Read())
+		return ai.Settings{SummaryEnabled: st.AISummaryEnabled, TranslationEnabled: st.AITranslationEnabled,
+			ReplyTone: st.ReplyTone}, err
+	}
+	if d.AI.On() {
+		d.Checks.AI = d.AI
+	}
 	d.Buyer = &buyer.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Brand: d.Brand}
-	d.Read = readmodel.New(readmodel.Service{DB: db, Recorder: rec, Clock: clock, PublicURL: url, Brand: d.Brand, Outbound: p.Outbound})
+	d.Read = readmodel.New(readmodel.Service{DB: db, Recorder: rec, Clock: clock, PublicURL: url, Brand: d.Brand, Outbound: p.Outbound, AI: d.AI})
 	d.Sending = &sending.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
 		Mailer: p.Mailer, Outbound: p.Outbound, Buyer: d.Buyer, Brand: d.Brand}
 	d.Transparency = &transparency.Service{DB: db, Keys: keys, Clock: clock, PublicURL: url}
 	d.Reviews = &reviews.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
 		MediaDir: p.MediaDir, Scanner: p.Scanner, Probe: p.Probe,
-		Sending: d.Sending, Buyer: d.Buyer, Checks: d.Checks, Read: d.Read, Brand: d.Brand, Decisions: d.Transparency}
+		Sending: d.Sending, Buyer: d.Buyer, Checks: d.Checks, Read: d.Read, Brand: d.Brand, Decisions: d.Transparency, AI: d.AI}
 	d.QA = &qa.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url, Mailer: p.Mailer,
 		Sending: d.Sending, Buyer: d.Buyer, Brand: d.Brand}
 	d.Orders = &orders.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, Outbound: p.Outbound,

@@ -39,6 +39,8 @@ var layers = map[string]int{
 	"reviewd/app/core/insights": 3,
 	// The transparency log (reviews appends to it in the decision's transaction).
 	"reviewd/app/core/transparency": 1,
+
+	"reviewd/app/core/ai": 2,
 }
 
 // reviewStateWriters are the store methods that change a review's state, content

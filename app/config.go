@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/viper"
 
 	"reviewd/app/cdn"
+	"reviewd/app/core/ai"
 	"reviewd/app/media"
 	"reviewd/app/replica"
 	"reviewd/app/whatsapp"
@@ -36,6 +37,8 @@ type Config struct {
 	Replica replica.Config `mapstructure:"replica"`
 	// Media says where photos and videos are kept (media.* keys).
 	Media media.Config `mapstructure:"media"`
+	// AI is the AI package (ai.* keys, CONTRACT "AI package").
+	AI ai.Config `mapstructure:"ai"`
 	// CDN says where cache purges of the storefront's public answers go (cdn.* keys).
 	CDN cdn.Config `mapstructure:"cdn"`
 	// Follower makes this installation a read-only copy of the primary
@@ -134,6 +137,12 @@ func Defaults(v *viper.Viper) {
 	v.SetDefault("dns.server", "")
 	v.SetDefault("trusted_proxies", []string{})
 	v.SetDefault("jobs.enabled", true)
+	v.SetDefault("ai.provider", ai.ProviderBuiltin)
+	v.SetDefault("ai.endpoint", "")
+	v.SetDefault("ai.model", "")
+	v.SetDefault("ai.api_key", "")
+	v.SetDefault("ai.daily_requests", ai.DefaultDailyRequests)
+	v.SetDefault("ai.min_reviews", ai.DefaultMinReviews)
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "text")
 	v.SetDefault("metrics.listen", "")
@@ -287,6 +296,9 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("metrics.token: shorter than %d characters", MetricsMinToken))
 	}
 	if err := c.Replica.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.AI.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := c.Media.Validate(); err != nil {

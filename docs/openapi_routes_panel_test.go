@@ -159,6 +159,8 @@ func panelOps() []op {
 		form("/panel/reviews/{id}/seller-response/change", "Change the reply (as PATCH /admin/v1/reviews/<id>/seller-response)",
 			map[string]any{"body": str()}, "400 invalid / <field>", "409 conflict"),
 		form("/panel/reviews/{id}/seller-response/remove", "Withdraw the reply (as DELETE /admin/v1/reviews/<id>/seller-response)", nil),
+		formPage("/panel/reviews/{id}/seller-response/draft", "The review page with a reply draft in the reply form, nothing published (as POST /admin/v1/reviews/<id>/seller-response/draft)",
+			map[string]any{"tone": str()}, "400 invalid / <field>", "409 conflict"),
 		form("/panel/reviews/{id}/resolution", "Set the resolution note (as POST /admin/v1/reviews/<id>/resolution)",
 			map[string]any{"body": str()}, "400 invalid / <field>", "409 conflict"),
 		form("/panel/reviews/{id}/resolution/remove", "Remove the resolution note (as DELETE /admin/v1/reviews/<id>/resolution)", nil),

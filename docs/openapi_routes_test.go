@@ -154,6 +154,7 @@ func ops() []op {
 	out = append(out, storefrontOps()...)
 	out = append(out, adminOps()...)
 	out = append(out, privacyOps()...)
+	out = append(out, aiOps()...)
 	out = append(out, accessOps()...)
 	out = append(out, channelsOps()...)
 	out = append(out, marketOps()...)

@@ -18,6 +18,7 @@ import (
 	"reviewd/app"
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
+	"reviewd/app/core/ai"
 	"reviewd/docs"
 )
 
@@ -250,7 +251,11 @@ func TestOpenAPI(t *testing.T) {
 	}
 
 	// Walk the mounted router (serve's surfaces, with the token-guarded /metrics).
-	env := apptest.NewWith(t, cli.TestSurfaces, func(c *app.Config) { c.Metrics.Token = "metrics-token-for-walk" })
+	env := apptest.NewWith(t, cli.TestSurfaces, func(c *app.Config) {
+		c.Metrics.Token = "metrics-token-for-walk"
+		// The document describes the default configuration (ai.provider builtin).
+		c.AI = ai.Config{Provider: ai.ProviderBuiltin, DailyRequests: ai.DefaultDailyRequests, MinReviews: ai.DefaultMinReviews}
+	})
 	var mounted []mountedRoute
 	err := env.Server.Router().Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		tpl, err := r.GetPathTemplate()

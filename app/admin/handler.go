@@ -11,6 +11,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/brandexport"
@@ -60,8 +61,11 @@ type Handler struct {
 	Feeds *feeds.Service
 	// Insights serves the metrics, insights and overview (insights.go).
 	Insights *insights.Service
-	Auth     *web.Auth
-	Limits   *web.Limits
+	// AI serves /admin/v1/ai (ai.go); its routes exist only while ai.provider is
+	// not off.
+	AI     *ai.Service
+	Auth   *web.Auth
+	Limits *web.Limits
 }
 
 // route is one line of the route table: method, path, who may call it, the
@@ -159,6 +163,9 @@ func availableWhenInactive(path string) bool {
 // Mount adds every admin route to the router.
 func (h *Handler) Mount(r *mux.Router) {
 	for _, rt := range h.routes() {
+		if strings.HasPrefix(rt.path, "/admin/v1/ai") && !h.AI.On() {
+			continue // v1: no such route
+		}
 		r.Handle(rt.path, h.guard(rt)).Methods(rt.method)
 	}
 }

@@ -7,11 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"reviewd/app"
 	"reviewd/app/admin"
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/ai"
 )
 
 // pathSamples fills the path variables of the route table with values that match
@@ -42,6 +44,7 @@ var pathSamples = map[string]string{
 	"{id:tpl_[0-9]+}":               "tpl_999",
 	"{id:bx_[0-9]+}":                "bx_999",
 	"{id:rf_[0-9]+}":                "rf_999",
+	"{id:aireq_[0-9]+}":             "aireq_999",
 	"{key:[0-9a-f]{32}}":            "00000000000000000000000000000000",
 	"{code:" + channelCodeRe + "}":  "nope",
 	"{domain:" + domainNameRe + "}": "nope.example",
@@ -71,7 +74,10 @@ func samplePath(t *testing.T, path string) string {
 // scope_missing, a role with it gets past the guard (whatever the handler then
 // answers to an empty body and unknown ids).
 func TestRolesRouteByRoute(t *testing.T) {
-	env := apptest.New(t, cli.TestSurfaces)
+	// ai.provider builtin (the default), so the AI package's routes are mounted.
+	env := apptest.NewWith(t, cli.TestSurfaces, func(c *app.Config) {
+		c.AI = ai.Config{Provider: ai.ProviderBuiltin, DailyRequests: ai.DefaultDailyRequests, MinReviews: ai.DefaultMinReviews}
+	})
 	env.Channel("web-tr", "TR", "tr")
 	env.NoLimits()
 	const pw = "Amber-Canyon-63"

@@ -164,5 +164,9 @@ func (h *Handler) routes() []route {
 		{"GET", "/admin/v1/metrics", keyOrPanel, core.PermRead, h.handleMetrics},
 		{"GET", "/admin/v1/insights", keyOrPanel, core.PermRead, h.handleInsights},
 		{"GET", "/admin/v1/overview", keyOrPanel, core.PermRead, h.handleOverview},
+		// The AI package (ai.go); mounted only while ai.provider is not off.
+		{"GET", "/admin/v1/ai", keyOrPanel, core.PermRead, h.handleAIStatus},
+		{"POST", "/admin/v1/ai/requests", keyOrPanel, core.PermRead, h.handleAIRequestCreate},
+		{"GET", "/admin/v1/ai/requests/{id:aireq_[0-9]+}", keyOrPanel, core.PermRead, h.handleAIRequestGet},
 	}
 }

@@ -47,9 +47,21 @@ func (h *Handler) handleSellerResponseDelete(w http.ResponseWriter, r *http.Requ
 }
 
 // handleSellerResponseDraft serves POST /admin/v1/reviews/<id>/seller-response/draft:
-// 409 seller_response_refused / ai_package_off in v1.
+// 200 {"body", "tone", "generated_by"}; 409 seller_response_refused / ai_package_off
+// while ai.provider is off.
 func (h *Handler) handleSellerResponseDraft(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
-	return h.Reviews.DraftSellerResponse(r.Context(), web.Vars(r)["id"])
+	var in reviews.DraftInput
+	// While the package is off the answer is v1's, whatever the body.
+	if r.ContentLength != 0 && h.Reviews.AI.On() {
+		if err := web.DecodeJSON(r, maxNoteBody, web.ModeAPI, &in); err != nil {
+			return err
+		}
+	}
+	out, err := h.Reviews.DraftSellerResponse(r.Context(), web.Vars(r)["id"], in)
+	if err != nil {
+		return err
+	}
+	return web.JSON(w, http.StatusOK, out)
 }
 
 // handleResolutionSet serves POST /admin/v1/reviews/<id>/resolution: 201 with

@@ -16,7 +16,7 @@ func TestJobs(t *testing.T) {
 			t.Fatalf("job before any run = %v", j)
 		}
 	}
-	if got := strings.Join(names, ","); got != "cleanup,erasure,invitations,marketplace,media,order-sources,transparency" {
+	if got := strings.Join(names, ","); got != "ai,cleanup,erasure,invitations,marketplace,media,order-sources,transparency" {
 		t.Fatalf("jobs = %s", got)
 	}
 

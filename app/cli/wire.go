@@ -29,13 +29,13 @@ func Surfaces(a *app.App, s *app.Server) []app.Surface {
 	return []app.Surface{
 		&storefront.Handler{Clock: a.Clock, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Transparency: a.Transparency, Auth: s.Auth, Limits: s.Limits,
 			CDN: a.Config.CDN.Purge.Kind != ""},
-		&admin.Handler{PublicURL: func() string { return a.Config.PublicURL }, Clock: a.Clock, Access: a.Access, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Passwords: a.Passwords, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Marketplace: a.Marketplace, Catalogue: a.Catalogue, Exports: a.Exports, Feeds: a.Feeds, Insights: a.Insights, Auth: s.Auth, Limits: s.Limits},
+		&admin.Handler{PublicURL: func() string { return a.Config.PublicURL }, Clock: a.Clock, Access: a.Access, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Passwords: a.Passwords, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Marketplace: a.Marketplace, Catalogue: a.Catalogue, Exports: a.Exports, Feeds: a.Feeds, Insights: a.Insights, AI: a.AI, Auth: s.Auth, Limits: s.Limits},
 		&ingest.Handler{Orders: a.Orders, Catalogue: a.Catalogue, Auth: s.Auth, Limits: s.Limits},
 		&mailhook.Handler{Sending: a.Sending, Auth: s.Auth, Limits: s.Limits,
 			WhatsApp: mailhook.WhatsAppHook{AppSecret: a.Config.WhatsApp.AppSecret, VerifyToken: a.Config.WhatsApp.VerifyToken}},
 		&panel.Handler{Sessions: a.Access, Passwords: a.Passwords, PlainReplicaEndpoint: plainReplicaEndpoint(a.Config.Replica), PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, Auth: s.Auth,
 			Access: a.Access, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Orders: a.Orders, Marketplace: a.Marketplace, Read: a.Read, Checks: a.Checks,
-			Feeds: a.Feeds, Exports: a.Exports, Insights: a.Insights},
+			Feeds: a.Feeds, Exports: a.Exports, Insights: a.Insights, AI: a.AI},
 	}
 }
 
@@ -65,6 +65,7 @@ func buildRunner(a *app.App) *jobs.Runner {
 		jobs.Entry{Job: jobs.Erasure{Orders: a.Orders}, Schedule: "@every 1h"},
 		jobs.Entry{Job: jobs.Cleanup{DB: a.DB, Reviews: a.Reviews, Exports: a.Exports}, Schedule: "30 * * * *"}, // hourly: unattached uploads go within a day
 		jobs.Entry{Job: jobs.Transparency{Log: a.Transparency}, Schedule: "@every 1m"},
+		jobs.Entry{Job: jobs.AI{AI: a.AI}, Schedule: "@every 1m"},
 	)
 	if a.Metrics != nil {
 		r.Observe = a.Metrics.ObserveJob

@@ -19,6 +19,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/audit"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/brandexport"
@@ -78,7 +79,9 @@ type Handler struct {
 	Exports *brandexport.Service
 	// Insights gives the overview's figures of the last 30 days.
 	Insights *insights.Service
-	Auth     *web.Auth
+	// AI gives the AI package's status on the settings page and reply drafts.
+	AI   *ai.Service
+	Auth *web.Auth
 
 	pages *pages
 }

@@ -44,6 +44,10 @@ var messages = map[string]map[string]string{
 		"reset_requested":     "If the address belongs to a member, a link valid for one hour is on its way.",
 		"notice_password_set": "Your password is set. Sign in with it.",
 		"skip_link":           "Skip to content", "unanswered": "Unanswered", "moderation_time": "Waiting since", "reply_tone": "Reply tone",
+		"ai_package": "AI features", "ai_provider": "Provider", "ai_usage": "Model calls today", "ai_queue": "Queue (waiting / running / failed)",
+		"ai_last_error": "Last model error", "ai_summary_enabled": "Show review summaries and topic sentiment on product pages",
+		"ai_translation_enabled": "Show translations of reviews written in another language", "tone_formal": "Formal", "tone_warm": "Warm",
+		"reply_draft": "Suggest a draft", "reply_draft_note": "Draft only: check and edit it before publishing.",
 	},
 	"tr": {
 		"ev_approve": "Onayla", "ev_reject": "Reddet", "ev_hide": "Gizle", "ev_unhide": "Yeniden göster", "ev_remove": "Kaldır",
@@ -87,5 +91,9 @@ var messages = map[string]map[string]string{
 		"reset_requested":     "Adres bir üyeye aitse bir saat geçerli bir bağlantı gönderildi.",
 		"notice_password_set": "Parolanız belirlendi. Onunla giriş yapın.",
 		"skip_link":           "İçeriğe geç", "unanswered": "Cevapsız", "moderation_time": "Bekliyor", "reply_tone": "Cevap üslubu",
+		"ai_package": "Yapay zekâ özellikleri", "ai_provider": "Sağlayıcı", "ai_usage": "Bugünkü model çağrıları", "ai_queue": "Kuyruk (bekleyen / çalışan / başarısız)",
+		"ai_last_error": "Son model hatası", "ai_summary_enabled": "Ürün sayfalarında yorum özetini ve konu duygusunu göster",
+		"ai_translation_enabled": "Başka dilde yazılmış yorumların çevirisini göster", "tone_formal": "Resmî", "tone_warm": "Samimi",
+		"reply_draft": "Taslak öner", "reply_draft_note": "Yalnızca taslak: yayımlamadan önce kontrol edip düzenleyin.",
 	},
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
@@ -224,8 +225,11 @@ type reviewView struct {
 	RejectReasons []brand.CodeLabel
 	RemoveReasons []brand.CodeLabel
 	MediaReasons  []brand.CodeLabel
-	// NoteForm (reply, resolution) was refused; NoteBody is its text, shown again.
+	// NoteForm (reply, resolution) was refused; NoteBody is its text, shown again
+	// (or the reply draft asked for).
 	NoteForm, NoteBody string
+	// Drafts offers reply drafts (ai.provider is not off); Drafted marks a draft.
+	Drafts, Drafted bool
 }
 
 func (h *Handler) reviewView(r *http.Request, a *core.Actor, id, lang string) (*reviewView, error) {
@@ -235,7 +239,7 @@ func (h *Handler) reviewView(r *http.Request, a *core.Actor, id, lang string) (*
 	}
 	return &reviewView{AdminReviewDetail: d, RejectReasons: brand.Reasons(brand.ReasonsReviewRejection, lang),
 		RemoveReasons: brand.Reasons(brand.ReasonsReviewRemoval, lang),
-		MediaReasons:  brand.Reasons(brand.ReasonsMediaRemoval, lang)}, nil
+		MediaReasons:  brand.Reasons(brand.ReasonsMediaRemoval, lang), Drafts: h.AI.On()}, nil
 }
 
 // queuePageSize is how many waiting reviews one queue page lists.
@@ -515,10 +519,25 @@ func (h *Handler) handleSettings(w http.ResponseWriter, r *http.Request, a *core
 	if err != nil {
 		return err
 	}
+	d := settingsPage{SettingsView: s}
+	if h.AI.On() {
+		st, err := h.AI.Status(r.Context())
+		if err != nil {
+			return err
+		}
+		d.AI = &st
+	}
 	v := h.view(r, a, "settings")
-	v.Data = s
+	v.Data = d
 	h.render(w, r, http.StatusOK, v)
 	return nil
+}
+
+// settingsPage is the settings form's data: the settings and, while ai.provider
+// is not off, the AI package's status (its switches are shown then only).
+type settingsPage struct {
+	brand.SettingsView
+	AI *ai.StatusView
 }
 
 // settingsText and settingsNumber are the form fields sent as they are; booleans
@@ -526,7 +545,7 @@ func (h *Handler) handleSettings(w http.ResponseWriter, r *http.Request, a *core
 var (
 	settingsText   = []string{"time_zone", "send_window", "publishing_method", "reply_tone", "invite_delivery", "reminder_delivery", "webhook_url", "support_url", "sender_address"}
 	settingsNumber = []string{"invite_delay_days", "daily_limit", "reminder_after_days", "warning_limit"}
-	settingsBool   = []string{"questions_enabled", "whatsapp_fallback_email"}
+	settingsBool   = []string{"questions_enabled", "whatsapp_fallback_email", "ai_summary_enabled", "ai_translation_enabled"}
 )
 
 // handleSettingsSave serves POST /panel/settings: the fields of the form that

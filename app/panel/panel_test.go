@@ -14,6 +14,7 @@ import (
 
 	"github.com/pquerna/otp/totp"
 
+	"reviewd/app"
 	"reviewd/app/apptest"
 	"reviewd/app/cli"
 	"reviewd/app/core"
@@ -93,8 +94,11 @@ type fixture struct {
 	ch  store.Channel
 }
 
-func newFixture(t *testing.T) *fixture {
-	env := apptest.New(t, cli.TestSurfaces)
+func newFixture(t *testing.T) *fixture { return newFixtureWith(t, nil) }
+
+// newFixtureWith is newFixture with the configuration changed by edit.
+func newFixtureWith(t *testing.T, edit func(*app.Config)) *fixture {
+	env := apptest.NewWith(t, cli.TestSurfaces, edit)
 	env.Channel("web", "GB", "en")
 	ch, err := env.App.DB.Read().ChannelByCode(context.Background(), "web")
 	if err != nil {

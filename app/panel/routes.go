@@ -33,6 +33,7 @@ func (h *Handler) routes() []route {
 		{"POST", "/panel/reviews/{id}/seller-response", m, "POST /admin/v1/reviews/{id}/seller-response", h.handleReplyCreate},
 		{"POST", "/panel/reviews/{id}/seller-response/change", m, "PATCH /admin/v1/reviews/{id}/seller-response", h.handleReplyChange},
 		{"POST", "/panel/reviews/{id}/seller-response/remove", m, "DELETE /admin/v1/reviews/{id}/seller-response", h.handleReplyWithdraw},
+		{"POST", "/panel/reviews/{id}/seller-response/draft", m, "POST /admin/v1/reviews/{id}/seller-response/draft", h.handleReplyDraft},
 		{"POST", "/panel/reviews/{id}/resolution", m, "POST /admin/v1/reviews/{id}/resolution", h.handleResolutionSet},
 		{"POST", "/panel/reviews/{id}/resolution/remove", m, "DELETE /admin/v1/reviews/{id}/resolution", h.handleResolutionRemove},
 		{"POST", "/panel/reviews/{id}/reports/resolve", m, "POST /admin/v1/reviews/{id}/reports/resolve", h.handleReportsResolve},

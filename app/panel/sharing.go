@@ -55,6 +55,23 @@ func (h *Handler) handleReplyCreate(w http.ResponseWriter, r *http.Request, a *c
 	})
 }
 
+// handleReplyDraft serves POST /panel/reviews/<id>/seller-response/draft: the
+// review page again with a reply draft in the reply form (reviews.DraftSellerResponse,
+// as POST /admin/v1/reviews/<id>/seller-response/draft); nothing is published.
+func (h *Handler) handleReplyDraft(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	id := web.Vars(r)["id"]
+	out, err := h.Reviews.DraftSellerResponse(r.Context(), id, reviews.DraftInput{Tone: r.PostForm.Get("tone")})
+	d, derr := h.reviewView(r, a, id, language(r))
+	if derr != nil {
+		return derr
+	}
+	if err != nil {
+		return h.refused(w, r, a, "review", d, err)
+	}
+	d.NoteForm, d.NoteBody, d.Drafted = "reply", out.Body, true
+	return h.show(w, r, a, "review", d)
+}
+
 // handleReplyChange serves POST /panel/reviews/<id>/seller-response/change
 // (reviews.ChangeSellerResponse, as PATCH /admin/v1/reviews/<id>/seller-response).
 func (h *Handler) handleReplyChange(w http.ResponseWriter, r *http.Request, a *core.Actor) error {

@@ -86,6 +86,16 @@ function comp(t) {
 }
 
 // ---- markup (the same as GET /v1/ssr renders) ------------------------------
+// The machine-made summary (ai_summary): the texts are those of ai.Word.
+const AIW = {tr: {h: "Yorumların özeti", s: "Kaynak yorum", positive: "olumlu", negative: "olumsuz", mixed: "karışık"},
+  en: {h: "Summary of reviews", s: "Source review", positive: "positive", negative: "negative", mixed: "mixed"}};
+function aiHTML(d, id) {
+  const a = d.ai_summary, t = AIW[d.language] || AIW.en;
+  if (!a) return "";
+  let n = 0;
+  return `<section class="rvw-ai-summary" aria-labelledby="${id}-ai-summary" data-review-summary><h3 id="${id}-ai-summary">${esc(t.h)}</h3><p class="rvw-ai-label" data-review-summary-label>${esc(a.label)}</p><p class="rvw-ai-text">${a.sentences.map(x => `<span class="rvw-ai-sentence">${esc(x.text)}</span>${x.review_ids.map(r => ` <a href="#${esc(r)}-h" data-review-cite="${esc(r)}" aria-label="${esc(t.s)} ${++n}">[${n}]</a>`).join("")} `).join("")}</p>` +
+    (a.topics && a.topics.length ? `<ul class="rvw-ai-topics">${a.topics.map(p => `<li data-review-sentiment="${esc(p.sentiment)}">${esc(p.topic)} <span class="rvw-topic-count">(${p.count})</span> <span class="rvw-sentiment">${esc(t[p.sentiment])}</span></li>`).join("")}</ul>` : "") + "</section>";
+}
 function summaryHTML(c) {
   const d = c.data, w = d.words, ag = d.aggregate, L = d.language, co = d.core || {}, id = c.id;
   let s = `<header class="rvw-summary"><h2 class="rvw-title" id="${id}-title">${esc(w.reviews)}</h2>`;
@@ -98,6 +108,7 @@ function summaryHTML(c) {
     s += "</ul>" + (ag.imported_label ? `<p class="rvw-imported">${esc(ag.imported_label)}</p>` : "");
   } else s += `<p class="rvw-empty">${esc(w.no_reviews)}</p>`;
   if (d.aspects && d.aspects.length) s += `<section class="rvw-aspects" aria-labelledby="${id}-aspects"><h3 id="${id}-aspects">${esc(w.aspects)}</h3><dl>${d.aspects.map(a => `<div class="rvw-aspect" data-review-aspect="${esc(a.key)}"><dt>${esc(a.label)}</dt><dd><meter min="0" max="1" value="${a.position}">${esc(a.step_label)}</meter> <span class="rvw-aspect-step">${esc(a.step_label)}</span></dd></div>`).join("")}</dl></section>`;
+  s += aiHTML(d, id);
   if (d.topics && d.topics.length) s += `<section class="rvw-topics" aria-labelledby="${id}-topics"><h3 id="${id}-topics">${esc(w.topics)}</h3><ul>${d.topics.map(t => `<li><button type="button" data-review-topic="${esc(t.topic)}">${esc(t.topic)} <span class="rvw-topic-count">(${t.count})</span></button></li>`).join("")}</ul></section>`;
   const ms = co.method_statement || {};
   s += `<p class="rvw-links">${ms.url ? `<a href="${esc(ms.url)}" data-review-link="method-statement" rel="nofollow">${esc(ms.label)}</a>` : ""}${d.privacy_url ? ` <a href="${esc(d.privacy_url)}" data-review-link="privacy" rel="nofollow">${esc(w.privacy_notice)}</a>` : ""}</p>`;

@@ -25,6 +25,10 @@ const (
 	CheckHealthClaim  = "health_claim"  // claims of effects on illness or the body
 	CheckBrandTerm    = "brand_term"    // one of the brand's regular expressions
 	CheckDuplicate    = "duplicate"     // the same text as another review
+	// CheckAIReview is the AI package's content check (version 2): its finding
+	// holds its reasons joined by AIReasonSep.
+	CheckAIReview = "ai_review"
+	AIReasonSep   = "; "
 )
 
 // CheckKinds lists every check in the order they run.
@@ -297,9 +301,22 @@ func (c *Service) RunChecks(ctx context.Context, tx *store.Tx, r store.Review) (
 			rows = append(rows, store.ReviewCheck{ReviewID: r.ID, Kind: kind, Outcome: CheckPassed})
 		}
 	}
+	hold := false
+	if c.AI != nil {
+		reasons, err := c.AI.ReviewContent(ctx, tx, r)
+		if err != nil {
+			return false, err
+		}
+		row := store.ReviewCheck{ReviewID: r.ID, Kind: CheckAIReview, Outcome: CheckPassed}
+		if len(reasons) > 0 {
+			hold = true
+			row.Outcome, row.Finding = CheckFlagged, strings.Join(reasons, AIReasonSep)
+		}
+		rows = append(rows, row)
+	}
 	if err := tx.AddReviewChecks(ctx, rows); err != nil {
 		return false, err
 	}
-	flag := len(seen) > 0
+	flag := len(seen) > 0 || hold
 	return flag, tx.SetReviewFlag(ctx, r.ID, flag)
 }

@@ -4,6 +4,7 @@
 package checks
 
 import (
+	"context"
 	"regexp"
 	"sync"
 
@@ -17,6 +18,14 @@ type Service struct {
 	// Recorder writes the activity history.
 	*core.Recorder
 	terms termCache
+	// AI runs the ai_review check (nil while ai.provider is off: no such check).
+	AI ContentReviewer
+}
+
+// ContentReviewer gives the content reasons of the ai_review check of a stored
+// review in tx (app/core/ai; connected by app.NewDomain).
+type ContentReviewer interface {
+	ReviewContent(ctx context.Context, tx *store.Tx, r store.Review) ([]string, error)
 }
 
 // termCache keeps the compiled brand expressions of one service by their text.

@@ -12,9 +12,8 @@ import (
 	"time"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
-
 	"reviewd/app/core"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/brand"
 	"reviewd/store"
 )
@@ -31,6 +30,7 @@ import (
 // Topic and gallery limits (spec 2, "Limits").
 const (
 	MaxTopics        = 5
+	topicSlack       = 15 // words read beyond MaxTopics, for the ones no longer topics
 	MinTopicLetters  = 4
 	MinTopicReviews  = 2
 	MaxGalleryItems  = 12
@@ -41,23 +41,7 @@ const (
 // are indexed and for the q and topic parameters: lower case, the Turkish dotted and
 // dotless i (İ, I, ı, i) all become i, and diacritics are removed (ç->c, ş->s,
 // ğ->g, ö->o, ü->u, é->e, ß->ss).
-func SearchFold(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range norm.NFD.String(s) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-			continue
-		case r == 'I' || r == 'ı' || r == 'İ':
-			b.WriteByte('i')
-		case r == 'ß':
-			b.WriteString("ss")
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
+func SearchFold(s string) string { return ai.Fold(s) }
 
 // searchTokens splits folded text into the words the index holds (runs of letters
 // and digits, as the unicode61 tokenizer does).
@@ -65,26 +49,9 @@ func searchTokens(folded string) []string {
 	return strings.FieldsFunc(folded, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
 }
 
-// topicStopWords are frequent words that say nothing about a product (folded).
-var topicStopWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`
-		icin daha gibi kadar olarak ancak fakat bile bunu buna bence gercekten olan oldu oldugu olmus olmadi olur
-		olsun degil urun urunu urunun urune urunden urunler biraz sonra once simdi hala zaten hepsi herkes kendi
-		onun bunlar bizim benim yani veya diye icinde ayni tane aldim aldik almistim geldi gayet kesinlikle tavsiye
-		ederim ediyorum tesekkurler tesekkur guzel harika mukemmel begendim memnunum memnun siparis siparisim cunku
-		ama fiyat hemen gelen elime ulasti
-		this that with have very they them were from just really would will been what when your than then also
-		more much only some product there their about after because could does didn doesn dont which while these
-		those into over well even still like good great nice love loved recommend excellent perfect item bought
-		purchase order ordered arrived quite other thing things it's`) {
-		topicStopWords[SearchFold(w)] = true
-	}
-}
-
 // topicWords lists the distinct topic words of a review's title and body: runs of
-// at least 4 letters that are not stop words, folded, each with the form first
+// at least 4 letters that can name a topic (ai.TopicWord: no stop word, no
+// praise or blame), folded, each with the form first
 // written (lower case by the review's language).
 func topicWords(title, body, lang string) map[string]string {
 	out := map[string]string{}
@@ -98,7 +65,7 @@ func topicWords(title, body, lang string) map[string]string {
 			continue
 		}
 		f := SearchFold(w)
-		if topicStopWords[f] {
+		if !ai.TopicWord(f) {
 			continue
 		}
 		if _, seen := out[f]; seen {
@@ -495,13 +462,17 @@ func (c *Service) RefreshProductStats(ctx context.Context, tx *store.Tx, variant
 func (c *Service) refreshProductStats(ctx context.Context, tx *store.Tx, ref productRef, w *statsWork) error {
 	st := &w.st
 	if w.topics || st.Revision == 0 {
-		top, err := tx.TopProductWords(ctx, ref.Scope, ref.Key, ref.Market, MinTopicReviews, MaxTopics)
+		// Words indexed before the stop words grew are skipped here too (they stay
+		// in product_words until the reviews are indexed again).
+		top, err := tx.TopProductWords(ctx, ref.Scope, ref.Key, ref.Market, MinTopicReviews, MaxTopics+topicSlack)
 		if err != nil {
 			return err
 		}
-		list := make([]TopicView, 0, len(top))
+		list := make([]TopicView, 0, MaxTopics)
 		for _, t := range top {
-			list = append(list, TopicView{Topic: t.Form, Count: t.Reviews})
+			if len(list) < MaxTopics && ai.TopicWord(t.Word) {
+				list = append(list, TopicView{Topic: t.Form, Count: t.Reviews})
+			}
 		}
 		st.Topics = jsonString(list)
 	}

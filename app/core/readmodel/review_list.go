@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/brand"
 	"reviewd/store"
 )
@@ -292,6 +293,7 @@ type ReviewList struct {
 	brand     string // the channel's customer-facing name (author of the brand's notes)
 	rows      []store.Review
 	structAvg float64
+	summary   json.RawMessage // the shown ai_summary (nil: none)
 }
 
 // fallbackRule is used for a channel whose market has no rule: every sort, newest
@@ -434,6 +436,17 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 	out.Gallery = []GalleryItem{}
 	_ = jsonUnmarshal(own.Gallery, &out.Gallery)
 	out.MediaReviews = own.MediaReviews
+	if c.AI.On() && st.AISummaryEnabled {
+		// The stored summary (built by the job ai); saving one moves the product's
+		// revision on, so this answer's cache key changes with it.
+		sm, err := ai.StoredSummary(ctx, q, lq.scope, lq.product, ch.Market, lang)
+		if err != nil {
+			return nil, err
+		}
+		if sm != nil {
+			out.AISummary, out.summary = sm, sm
+		}
+	}
 	shared, sharedMedia := 0, 0
 	for _, s := range others {
 		shared += s.Syndicable
@@ -463,7 +476,7 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 			return nil, err
 		}
 		out.rows, out.brand = rows, core.BrandOf(ch)
-		if out.Reviews, err = c.reviewRows(ctx, q, rows, ch.Market, lang); err != nil {
+		if out.Reviews, err = c.reviewRows(ctx, q, rows, ch.Market, lang, st.AITranslationEnabled); err != nil {
 			return nil, err
 		}
 	}

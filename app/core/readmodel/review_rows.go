@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/url"
 	"reviewd/app/core"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/brand"
 	"reviewd/store"
 	"sort"
@@ -125,7 +126,7 @@ func aspectSummaries(stored, lang string) []AspectSummary {
 }
 
 // reviewRows builds the rows of a page (media and rating topics included).
-func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Review, market, lang string) ([]ReviewRow, error) {
+func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Review, market, lang string, translate bool) ([]ReviewRow, error) {
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
 		ids[i] = r.ID
@@ -144,6 +145,11 @@ func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Revie
 	if err != nil {
 		return nil, err
 	}
+	// Translations into the answer's language (ai_translation_enabled, a model).
+	tr, err := c.AI.Translations(ctx, q, ids, lang, translate)
+	if err != nil {
+		return nil, err
+	}
 	templates := map[string]*brand.AspectTemplate{}
 	out := make([]ReviewRow, 0, len(rows))
 	for _, r := range rows {
@@ -155,6 +161,9 @@ func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Revie
 			Aspects: []brand.AspectValue{}}
 		if row.Media == nil {
 			row.Media = []MediaItemView{}
+		}
+		if t, ok := tr[r.ID]; ok && r.Language != lang {
+			row.Translations[lang] = map[string]string{"title": t[0], "body": t[1], "generated_by": ai.ByModel}
 		}
 		row.SellerResponse, row.Resolution = notes.responses[r.ID], notes.resolutions[r.ID]
 		if r.Origin == core.OriginOwn {

@@ -5,6 +5,7 @@ package readmodel
 
 import (
 	"reviewd/app/core"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/brand"
 	"reviewd/app/outbound"
 	"reviewd/store"
@@ -28,6 +29,9 @@ type Service struct {
 	MediaPublicURL string
 	// Outbound fetches a method statement's external page to check it.
 	Outbound *outbound.Client
+	// AI is the AI package: the stored summaries shown while ai_summary_enabled
+	// (nil or off: ai_summary stays null).
+	AI *ai.Service
 }
 
 // New builds the read-model service from s (its exported fields), with empty caches.

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/brand"
 	"reviewd/assets"
 	"reviewd/store"
@@ -165,6 +166,7 @@ type ssrView struct {
 	ImportedLabel          string
 	Aspects                []AspectSummary
 	Topics                 []TopicView
+	Summary                *summaryView
 	Gallery                []galleryRow
 	Sorts                  []sortOption
 	SortLocked             bool
@@ -174,6 +176,51 @@ type ssrView struct {
 	Reviews                []reviewView
 	More                   bool
 	PageLabel              string
+}
+
+// summaryView is the shown ai_summary: heading, label, the sentences with links
+// to the reviews they cite, and the topics with their sentiment.
+type summaryView struct {
+	Heading, Label string
+	Sentences      []summarySentence
+	Topics         []summaryTopic
+}
+
+type summarySentence struct {
+	Text  string
+	Cites []summaryCite
+}
+
+type summaryCite struct {
+	ID, Label string
+	N         int
+}
+
+type summaryTopic struct {
+	Topic, Sentiment, Label string
+	Count                   int
+}
+
+// newSummaryView builds the view of a shown summary (nil: none).
+func newSummaryView(sm *ai.Summary, lang string) *summaryView {
+	if sm == nil {
+		return nil
+	}
+	v := &summaryView{Heading: ai.Word(lang, "heading"), Label: sm.Label}
+	n := 0
+	for _, s := range sm.Sentences {
+		row := summarySentence{Text: s.Text}
+		for _, id := range s.ReviewIDs {
+			n++
+			row.Cites = append(row.Cites, summaryCite{ID: id, N: n, Label: ai.Word(lang, "source") + " " + strconv.Itoa(n)})
+		}
+		v.Sentences = append(v.Sentences, row)
+	}
+	for _, t := range sm.Topics {
+		v.Topics = append(v.Topics, summaryTopic{Topic: t.Topic, Sentiment: t.Sentiment, Count: t.Count,
+			Label: ai.Word(lang, t.Sentiment)})
+	}
+	return v
 }
 
 type starsView struct {
@@ -268,6 +315,7 @@ func (c *Service) renderComponent(l *ReviewList, style, theme string, loc *time.
 		Topics: l.Topics, SortLocked: l.Core.Sort.Locked, MethodURL: l.Core.MethodStatement.URL,
 		MethodLabel: l.Core.MethodStatement.Label, PrivacyURL: l.PrivacyURL, More: l.Pages > l.Page,
 		PageLabel: brand.Word(lang, "page_of", "page", strconv.Itoa(l.Page), "pages", strconv.Itoa(l.Pages))}
+	v.Summary = newSummaryView(ai.ParseSummary(l.summary), lang)
 	if l.Shared > 0 {
 		v.SharedNote = brand.Word(lang, "shared_note")
 	}

@@ -12,6 +12,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
+	chk "reviewd/app/core/checks"
 	"reviewd/app/core/readmodel"
 	"reviewd/store"
 )
@@ -262,6 +263,10 @@ type ReviewHistoryEntry struct {
 
 // ReviewCheckView is one automatic check result.
 type ReviewCheckView struct {
+	// Check and Reasons are set for the AI package's ai_review check only (its
+	// outcome is pass or hold; CONTRACT "AI package").
+	Check      string     `json:"check,omitempty"`
+	Reasons    *[]string  `json:"reasons,omitempty"`
 	Kind       string     `json:"kind"`
 	Outcome    string     `json:"outcome"`
 	Finding    string     `json:"finding"`
@@ -408,8 +413,17 @@ func (c *Service) reviewDetail(ctx context.Context, q *store.Q, r store.AdminRev
 		return d, err
 	}
 	for _, k := range checks {
-		d.Checks = append(d.Checks, ReviewCheckView{Kind: k.Kind, Outcome: k.Outcome, Finding: k.Finding, Field: k.Field,
-			Open: k.Open(), At: k.At, ResolvedAt: moderationTime(k.ResolvedAt), Resolution: k.Resolution})
+		v := ReviewCheckView{Kind: k.Kind, Outcome: k.Outcome, Finding: k.Finding, Field: k.Field,
+			Open: k.Open(), At: k.At, ResolvedAt: moderationTime(k.ResolvedAt), Resolution: k.Resolution}
+		if k.Kind == chk.CheckAIReview {
+			reasons := []string{}
+			v.Check, v.Outcome, v.Reasons = chk.CheckAIReview, "pass", &reasons
+			if k.Outcome == chk.CheckFlagged {
+				reasons = strings.Split(k.Finding, chk.AIReasonSep)
+				v.Outcome = "hold"
+			}
+		}
+		d.Checks = append(d.Checks, v)
 	}
 	reports, err := q.ReportsOfReview(ctx, r.ID)
 	if err != nil {

@@ -3,10 +3,12 @@ package reviews
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 	"unicode/utf8"
 
 	"reviewd/app/core"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/readmodel"
 	"reviewd/store"
@@ -199,14 +201,73 @@ func (c *Service) WithdrawSellerResponse(ctx context.Context, a *core.Actor, pub
 	return c.removeNote(ctx, a, publicID, (*store.Tx).DeleteSellerResponse, EventResponseWithdrawn, "seller_response.withdrawn")
 }
 
-// DraftSellerResponse answers POST /admin/v1/reviews/<id>/seller-response/draft:
-// reply drafts belong to a v2 package, off in v1. Errors: 404 not_found,
-// 409 seller_response_refused / ai_package_off.
-func (c *Service) DraftSellerResponse(ctx context.Context, publicID string) error {
-	if _, err := adminReview(ctx, c.DB.Read(), publicID); err != nil {
-		return err
+// DraftInput is the body of POST /admin/v1/reviews/<id>/seller-response/draft.
+type DraftInput struct {
+	Tone string `json:"tone"`
+}
+
+// DraftView is a reply draft (nothing is published).
+type DraftView struct {
+	Body        string `json:"body"`
+	Tone        string `json:"tone"`
+	GeneratedBy string `json:"generated_by"`
+}
+
+// DraftSellerResponse writes a reply draft of a review (POST
+// /admin/v1/reviews/<id>/seller-response/draft) in the review's language and the
+// tone asked for (default the setting reply_tone); nothing is stored. A draft that
+// fails the seller-reply checks is refused. Errors: invalid / tone; 404
+// not_found; 409 seller_response_refused / ai_package_off (ai.provider off),
+// ai_draft_unusable.
+func (c *Service) DraftSellerResponse(ctx context.Context, publicID string, in DraftInput) (DraftView, error) {
+	q := c.DB.Read()
+	r, err := adminReview(ctx, q, publicID)
+	if err != nil {
+		return DraftView{}, err
 	}
-	return SellerResponseRefused("ai_package_off")
+	if !c.AI.On() {
+		return DraftView{}, SellerResponseRefused("ai_package_off")
+	}
+	tone := in.Tone
+	switch tone {
+	case "":
+		st, err := c.Brand.LoadSettings(ctx, q)
+		if err != nil {
+			return DraftView{}, err
+		}
+		tone = st.ReplyTone
+		if tone != ai.ToneWarm {
+			tone = ai.ToneFormal
+		}
+	case ai.ToneFormal, ai.ToneWarm:
+	default:
+		return DraftView{}, core.Invalid("tone")
+	}
+	d := ai.DraftInput{Rating: r.Rating, Title: r.Title, Body: r.Body, Language: r.Language, Tone: tone}
+	if !r.HideName && r.AnonymizedAt.IsZero() {
+		d.AuthorName, _, _ = strings.Cut(strings.TrimSpace(r.AuthorName), " ")
+	}
+	if ch, err := q.ChannelByID(ctx, r.ChannelID); err == nil {
+		d.Brand = ch.BrandName
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return DraftView{}, err
+	}
+	body, by, err := c.AI.Draft(ctx, d)
+	if err != nil {
+		return DraftView{}, err
+	}
+	body, err = noteBody(body, MaxSellerResponse)
+	if err == nil {
+		err = brandText(body, r.Language, SellerResponseRefused)
+	}
+	if err != nil {
+		var ce *core.Error
+		if errors.As(err, &ce) {
+			return DraftView{}, SellerResponseRefused("ai_draft_unusable")
+		}
+		return DraftView{}, err
+	}
+	return DraftView{Body: body, Tone: tone, GeneratedBy: by}, nil
 }
 
 // SetResolution writes the resolution note of a published or temporarily hidden
@@ -272,4 +333,13 @@ func brandText(body, lang string, refuse func(string) *core.Error) error {
 		return err
 	}
 	return refuse(problem)
+}
+
+// ReviewRowID resolves a review's public id to its row id (false when unknown).
+func (c *Service) ReviewRowID(ctx context.Context, publicID string) (int64, bool) {
+	if !isReviewID(publicID) {
+		return 0, false
+	}
+	r, err := c.DB.Read().ReviewByPublicID(ctx, publicID)
+	return r.ID, err == nil
 }

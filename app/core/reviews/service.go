@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"reviewd/app/core"
+	"reviewd/app/core/ai"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/checks"
@@ -41,6 +42,8 @@ type Service struct {
 	Buyer *buyer.Service
 	// Checks runs the automatic content checks.
 	Checks *checks.Service
+	// AI writes reply drafts (its Provider is nil while ai.provider is off).
+	AI *ai.Service
 	// Read is the read model every review-state write refreshes.
 	Read *readmodel.Service
 	// Brand reads the settings, market rules and rating-topic templates.
