@@ -251,7 +251,7 @@ func TestThemesPage(t *testing.T) {
 	csrf := owner.signIn("olive", "owner-password-1")
 	expectPage(t, "site key", owner.do("POST", "/panel/keys", url.Values{"csrf": {csrf}, "channel": {"web"}, "label": {"site"}}, nil), 200, `id="new-secret"`)
 	p := b.do("GET", "/panel/themes?channel=web&product=SKU-1&theme=night&style=sidebar", nil, nil)
-	expectPage(t, "themes", p, 200, `<iframe class="preview component" sandbox=""`)
+	expectPage(t, "themes", p, 200, `<iframe class="preview component" sandbox="allow-same-origin" data-fit`)
 	src := regexp.MustCompile(`srcdoc="([^"]*)"`).FindStringSubmatch(p.body)
 	if src == nil || !strings.Contains(html.UnescapeString(src[1]), "/static/reviews.css") || !strings.Contains(html.UnescapeString(src[1]), "night") {
 		t.Fatalf("preview frame: %v\n%s", src, p.body)

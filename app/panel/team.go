@@ -201,6 +201,8 @@ type keysData struct {
 	Channels []channels.Row
 	Created  *shownOnce
 	Scopes   []string
+	// Embeds are the copyable product-page snippets of the channels with a site key.
+	Embeds []channelEmbed
 }
 
 func (h *Handler) keys(r *http.Request) (keysData, error) {
@@ -211,6 +213,11 @@ func (h *Handler) keys(r *http.Request) (keysData, error) {
 	}
 	chs, err := h.Channels.ListChannels(r.Context(), core.ListQuery{Page: 1, PageSize: 100, Sort: "newest"})
 	d.Channels, d.Scopes = chs.Items, access.APIScopes
+	for _, ch := range d.Channels {
+		if key := siteKeyOf(d.Items, ch.Code); key != "" {
+			d.Embeds = append(d.Embeds, channelEmbed{Channel: ch.Code, Snippet: embedSnippet(h.PublicURL, key, "", "", "")})
+		}
+	}
 	return d, err
 }
 
