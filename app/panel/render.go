@@ -20,7 +20,8 @@ import (
 var pageNames = []string{"sign-in", "error", "overview", "queue", "reviews", "review", "questions", "question",
 	"invitations", "settings", "password", "account", "users", "keys", "channels", "privacy", "privacy-request",
 	"access-log", "audit-log", "connections", "diagnostics", "marketplace", "market-source", "market-reviews", "rules", "terms",
-	"rating-topics", "invite-templates", "review-feeds", "brand-export", "themes"}
+	"rating-topics", "invite-templates", "review-feeds", "brand-export", "themes",
+	"key-revoke"}
 
 // navItem is one link of a section's second menu.
 type navItem struct {
@@ -39,7 +40,7 @@ var sections = map[string][]navItem{
 	"connections": {{"/panel/connections", "connections", core.PermWrite, nil}, {"/panel/diagnostics", "diagnostics", core.PermRead, nil},
 		{"/panel/marketplace", "marketplace", core.PermWrite, []string{"market-source"}},
 		{"/panel/marketplace/reviews", "market-reviews", core.PermPersonalData, nil}},
-	"team": {{"/panel/users", "users", core.PermUsers, nil}, {"/panel/keys", "keys", core.PermWrite, nil},
+	"team": {{"/panel/users", "users", core.PermUsers, nil}, {"/panel/keys", "keys", core.PermWrite, []string{"key-revoke"}},
 		{"/panel/channels", "channels", core.PermRead, nil}, {"/panel/privacy", "privacy", core.PermPersonalData, []string{"privacy-request"}},
 		{"/panel/access-log", "access-log", core.PermExport, nil}, {"/panel/audit-log", "audit-log", core.PermExport, nil}},
 }
