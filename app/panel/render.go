@@ -94,11 +94,12 @@ var assetVersion = func() string {
 }()
 
 var funcs = template.FuncMap{
-	"asset":  func(name string) string { return "/panel/assets/" + name + "?v=" + assetVersion },
-	"stars":  func(n int) string { return strings.Repeat("★", n) + strings.Repeat("☆", 5-n) },
-	"add":    func(a, b int) int { return a + b },
-	"list":   func(s ...string) []string { return s },
-	"mul100": func(f float64) float64 { return f * 100 },
+	"asset":   func(name string) string { return "/panel/assets/" + name + "?v=" + assetVersion },
+	"stars":   func(n int) string { return strings.Repeat("★", n) + strings.Repeat("☆", 5-n) },
+	"add":     func(a, b int) int { return a + b },
+	"heading": heading,
+	"list":    func(s ...string) []string { return s },
+	"mul100":  func(f float64) float64 { return f * 100 },
 	"pct": func(part, whole int) int {
 		if whole == 0 {
 			return 0

@@ -50,7 +50,7 @@ func TestReviewNotesForms(t *testing.T) {
 	posted(t, "change", b.do("POST", base+"/seller-response/change", url.Values{"csrf": {csrf}, "body": {"Thank you, Ada."}}, nil), base+"?notice=reply_changed")
 	posted(t, "resolution", b.do("POST", base+"/resolution", url.Values{"csrf": {csrf}, "body": {"Replaced the strap."}}, nil), base+"?notice=resolution_saved")
 	page := b.do("GET", base, nil, nil)
-	for _, want := range []string{"Thank you, Ada.</blockquote>", "Replaced the strap.</blockquote>", "seller_response_changed", "resolution_created",
+	for _, want := range []string{"Thank you, Ada.</blockquote>", "Replaced the strap.</blockquote>", "<td>Reply changed</td>", "<td>Resolution note added</td>",
 		`action="` + base + `/seller-response/remove"`} {
 		if !strings.Contains(page.body, want) {
 			t.Fatalf("review page without %q:\n%s", want, page.body)
