@@ -51,3 +51,16 @@ func TestCodeWords(t *testing.T) {
 		t.Errorf("heading of a long text = %q", got)
 	}
 }
+
+// TestHumanSize: byte counts in the units people read, in both languages.
+func TestHumanSize(t *testing.T) {
+	for _, c := range []struct {
+		n      int64
+		en, tr string
+	}{{0, "0 B", "0 B"}, {1023, "1023 B", "1023 B"}, {1536, "1.5 KB", "1,5 KB"}, {762237, "744 KB", "744 KB"},
+		{5 << 20, "5 MB", "5 MB"}, {3 << 29, "1.5 GB", "1,5 GB"}} {
+		if en, tr := humanSize(c.n, "en"), humanSize(c.n, "tr"); en != c.en || tr != c.tr {
+			t.Errorf("humanSize(%d) = %q, %q; want %q, %q", c.n, en, tr, c.en, c.tr)
+		}
+	}
+}

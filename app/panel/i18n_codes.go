@@ -1,6 +1,8 @@
 package panel
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -175,3 +177,32 @@ func heading(title, body string) string {
 	}
 	return strings.TrimRight(cut, " ,.;:") + "…"
 }
+
+// humanSize is a byte count as people read it, in lang's number format: bytes
+// below 1 KB, else KB, MB or GB (1024-based) with one decimal below 10
+// ("762237" is "744 KB"; 1536 is "1.5 KB", in Turkish "1,5 KB").
+func humanSize(n int64, lang string) string {
+	if n < 1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	units := []string{"KB", "MB", "GB", "TB"}
+	f, u := float64(n)/1024, 0
+	for f >= 1024 && u < len(units)-1 {
+		f /= 1024
+		u++
+	}
+	var s string
+	if f < 10 {
+		s = strconv.FormatFloat(math.Round(f*10)/10, 'f', 1, 64)
+		s = strings.TrimSuffix(s, ".0")
+	} else {
+		s = strconv.FormatFloat(math.Round(f), 'f', 0, 64)
+	}
+	if lang == "tr" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s + " " + units[u]
+}
+
+// Size is humanSize in the page's language.
+func (v *view) Size(n int64) string { return humanSize(n, v.Lang) }

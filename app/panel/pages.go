@@ -384,7 +384,12 @@ func (h *Handler) handleReviewTransition(w http.ResponseWriter, r *http.Request,
 	in := reviews.ReviewTransitionInput{Event: r.PostForm.Get("event"), Reason: r.PostForm.Get("reason")}
 	id := web.Vars(r)["id"]
 	if _, err := h.Reviews.TransitionReview(r.Context(), a, id, in); err != nil {
-		return err
+		// A refusal (a reason not chosen, for one) is shown on the review's page.
+		d, derr := h.reviewView(r, a, id, language(r))
+		if derr != nil {
+			return err
+		}
+		return h.refused(w, r, a, "review", d, err)
 	}
 	return back(w, r, "/panel/reviews/"+id, in.Event)
 }

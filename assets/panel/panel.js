@@ -162,6 +162,8 @@
   const decide = async (event, reason) => {
     const li = current();
     if (!li) return;
+    // A rejection needs a chosen reason (the list starts empty).
+    if (event === "reject" && !reason) { say(queue.dataset.reasonRequired, true); return; }
     const id = li.dataset.id;
     try {
       await api("POST", `/admin/v1/reviews/${id}/transition`, { event, reason: reason || "" });
@@ -181,6 +183,7 @@
       const action = ev.submitter && ev.submitter.value;
       const ids = items().filter((li) => li.querySelector("input").checked).map((li) => li.dataset.id);
       if (!ids.length) return;
+      if (action === "reject" && !f.elements.reason.value) { say(queue.dataset.reasonRequired, true); f.elements.reason.focus(); return; }
       try {
         const out = await api("POST", "/admin/v1/moderation/bulk", { ids, action, reason: action === "reject" ? f.elements.reason.value : "" });
         gone(ids.filter((id) => !out.skipped_ids.includes(id)));
