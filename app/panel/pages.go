@@ -82,6 +82,9 @@ type overviewData struct {
 	// Deliveries are the message-log attempts per route of the overview's window
 	// (only with WhatsApp configured, as GET /admin/v1/overview).
 	Deliveries map[string]store.RouteFigures
+	// MailWaiting counts the invitations and notices waiting because e-mail
+	// sending is not set up (sending.WaitingForMail).
+	MailWaiting int
 }
 
 // bars lays out vertical bars of values in a w x h chart (labels below).
@@ -139,6 +142,9 @@ func (h *Handler) handleOverview(w http.ResponseWriter, r *http.Request, a *core
 		return err
 	}
 	d.FailedInvites = inv.Counters.Failed
+	if d.MailWaiting, err = h.Sending.WaitingForMail(ctx); err != nil {
+		return err
+	}
 	if a.Can(core.PermWrite) {
 		// As GET /admin/v1/order-sources and GET /admin/v1/marketplace/sources
 		// (change-settings).
