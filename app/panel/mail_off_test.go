@@ -56,4 +56,3 @@ func TestMailOffAlert(t *testing.T) {
 		t.Fatal("the alert stays with a mail server set")
 	}
 }
-
