@@ -49,7 +49,7 @@ func TestEligibilityReviewedHint(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := len(f.rejectionNotices("H-1")) // the rejection's own notice
-	f.Clock.Advance(61 * time.Minute)          // a notice within the hour is not sent again
+	f.Clock.Advance(61 * time.Minute)        // a notice within the hour is not sent again
 	f.order("H-2", "can@example.com")
 	f.mustWrite(f.issue(buyer.TokenInvitation, "H-2", "1"), row("1"))
 
