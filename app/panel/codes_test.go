@@ -7,6 +7,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/checks"
+	"reviewd/app/core/orders"
 	"reviewd/app/core/reviews"
 	"reviewd/store"
 )
@@ -30,6 +31,7 @@ func TestCodeWords(t *testing.T) {
 		"media_state":  {store.MediaUploaded, store.MediaProcessing, store.MediaReady, store.MediaFailed, store.MediaQuarantined, store.MediaRemoved},
 		"media_kind":   {"image", "video"},
 		"reason":       {brand.MediaRemovalSource},
+		"read_failure": append(append([]string{}, orders.FailureCodes...), "http_status: 503"),
 	}
 	for _, kind := range brand.ReasonKinds {
 		for _, r := range brand.Reasons(kind, "en") {

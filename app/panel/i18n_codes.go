@@ -95,6 +95,27 @@ var codeWords = map[string]map[string][2]string{
 		"mail_disabled":     {"e-mail sending is not set up", "e-posta gönderimi kurulmamış"},
 		"smtp_status":       {"the mail server answered", "e-posta sunucusunun yanıtı"},
 	},
+	// Why an order connection's read failed (orders.FailureCodes).
+	"read_failure": {
+		"shop_address_invalid":      {"the shop address is not valid", "mağaza adresi geçerli değil"},
+		"credentials_missing":       {"the login details are missing", "giriş bilgileri eksik"},
+		"api_credentials_missing":   {"the API login details are missing", "API giriş bilgileri eksik"},
+		"login_refused":             {"the shop refused the login", "mağaza girişi reddetti"},
+		"api_credentials_refused":   {"the shop refused the API login details", "mağaza API giriş bilgilerini reddetti"},
+		"api_scope_missing":         {"the API key may not read orders", "API anahtarı siparişleri okuyamıyor"},
+		"throttled":                 {"the shop asked to slow down", "mağaza yavaşlamayı istedi"},
+		"host_unresolved":           {"the shop's address was not found", "mağazanın adresi bulunamadı"},
+		"address_refused":           {"the shop's address may not be reached from here (a private or local address)", "mağazanın adresine buradan erişilemez (özel veya yerel adres)"},
+		"port_refused":              {"the shop's port may not be reached from here", "mağazanın bağlantı noktasına buradan erişilemez"},
+		"connection_failed":         {"the shop could not be reached", "mağazaya ulaşılamadı"},
+		"timeout":                   {"the shop did not answer in time", "mağaza zamanında yanıt vermedi"},
+		"redirect_refused":          {"the shop sent the request elsewhere", "mağaza isteği başka yere yönlendirdi"},
+		"answer_invalid":            {"the shop's answer could not be read", "mağazanın yanıtı okunamadı"},
+		"credentials_undecryptable": {"the stored login details cannot be opened (another secret key?)", "saklanan giriş bilgileri açılamıyor (başka bir gizli anahtar mı?)"},
+		"no_order_saved":            {"no order could be saved", "hiçbir sipariş kaydedilemedi"},
+		"unexpected":                {"an unexpected error", "beklenmeyen bir hata"},
+		"http_status":               {"the shop answered with HTTP status", "mağaza şu HTTP durumuyla yanıt verdi:"},
+	},
 	"report_state": {
 		"open":   {"open", "açık"},
 		"closed": {"closed", "kapandı"},
@@ -138,6 +159,11 @@ func codeText(group, code, lang string) string {
 				why += " " + status
 			}
 			return codeWords["notice"]["failed"][i] + ": " + why
+		}
+	}
+	if group == "read_failure" {
+		if status, ok := strings.CutPrefix(code, "http_status: "); ok {
+			return codeText(group, "http_status", lang) + " " + status
 		}
 	}
 	if group == "reason" {
