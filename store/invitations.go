@@ -81,6 +81,14 @@ func (q *Tx) CreateInvitation(ctx context.Context, i Invitation) (Invitation, bo
 	return i, true, nil
 }
 
+// CountQueuedWaiting counts the queued messages whose last attempt was put off
+// for reason (their last_error).
+func (q *Q) CountQueuedWaiting(ctx context.Context, reason string) (int, error) {
+	var n int
+	err := q.c.QueryRowContext(ctx, `SELECT count(*) FROM invitations WHERE state = 'queued' AND last_error = ?`, reason).Scan(&n)
+	return n, translate(err)
+}
+
 // InvitationByID finds a message by id.
 func (q *Q) InvitationByID(ctx context.Context, id int64) (Invitation, error) {
 	return scanInvitation(q.c.QueryRowContext(ctx, `SELECT `+qInvitationCols+` FROM invitations i WHERE i.id = ?`, id))

@@ -286,9 +286,9 @@ test("keys: a key made in the panel shows its secret once, the copy button copie
   assert.ok(secret.length >= 20, "a secret is shown");
   assert.deepEqual(await axe(page), [], "axe: the page with a new secret");
   if (shots) await shoot(page, "keys-created-1280");
-  await page.click("button[data-copy]");
+  await page.click("[data-created] button[data-copy]");
   await until(async () => assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret, "the copy button copies the secret"));
-  await until(async () => assert.match(await page.locator("[data-copied]").textContent(), /Copied/));
+  await until(async () => assert.match(await page.locator("[data-created] [data-copied]").textContent(), /Copied/));
   const keys = (await panelGet(page, "/admin/v1/keys?page_size=100")).items;
   const made = keys.find((k) => k.label === label);
   assert.ok(made && made.kind === "site" && made.key === secret && !made.revoked_at, "the key is listed with the shown secret");
@@ -296,7 +296,12 @@ test("keys: a key made in the panel shows its secret once, the copy button copie
   await page.goto(env.base + "/panel/keys");
   assert.equal(await page.locator("#new-secret").count(), 0, "the secret is not shown again");
   const row = page.locator(`tr[data-key='${made.id}']`);
-  await Promise.all([page.waitForURL(/notice=key_revoked/), row.locator("button[type=submit]").click()]);
+  // Revoking asks first: a page says what stops working and a box is ticked.
+  await Promise.all([page.waitForURL(/\/revoke$/), row.locator("a.danger").click()]);
+  assert.match(await page.locator("[data-revoke-effect]").textContent(), /shows no reviews/);
+  assert.deepEqual(await axe(page), [], "axe: the revoke confirmation");
+  await page.check("input[name=confirm]");
+  await Promise.all([page.waitForURL(/notice=key_revoked/), page.click("main button.danger[type=submit]")]);
   await until(async () => assert.ok((await panelGet(page, "/admin/v1/keys?page_size=100")).items.find((k) => k.id === made.id).revoked_at, "revoked"));
   assert.match(await page.locator(`tr[data-key='${made.id}']`).textContent(), /Revoked/);
   assert.deepEqual(page.errors, []);

@@ -47,6 +47,10 @@ type demoChannel struct {
 	SiteKey         string `json:"site_key"`
 	SigningID       string `json:"signing_password_id"`
 	SigningPassword string `json:"signing_password"`
+	// TryOrder and TryEmail are a delivered order nobody has reviewed yet: enter
+	// them in the product page's order check to try the writing flow.
+	TryOrder string `json:"try_order"`
+	TryEmail string `json:"try_email"`
 }
 
 // demoInfo is what seedDemo created; it is stored in demo-data/demo.json (0600).
@@ -149,6 +153,9 @@ func printDemo(w io.Writer, dir, base string, info demoInfo) {
 		fmt.Fprintf(w, "    server key       %s\n", c.ServerKey)
 		fmt.Fprintf(w, "    site key         %s\n", c.SiteKey)
 		fmt.Fprintf(w, "    signing password %s (id %s)\n", c.SigningPassword, c.SigningID)
+		if c.TryOrder != "" {
+			fmt.Fprintf(w, "    order to review  %s, e-mail %s (not reviewed yet: try the writing flow)\n", c.TryOrder, c.TryEmail)
+		}
 	}
 	fmt.Fprintf(w, "\nThese credentials are kept in %s; stop with Ctrl-C.\n", filepath.Join(dir, demoFile))
 }

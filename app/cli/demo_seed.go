@@ -255,11 +255,12 @@ func seedDemoContent(ctx context.Context, a *app.App, info *demoInfo) error {
 		return demoErr("rating topics", err)
 	}
 	var states []*demoChannelState
-	for _, dc := range info.Channels {
+	for i, dc := range info.Channels {
 		st, err := seedDemoChannel(ctx, a, dc)
 		if err != nil {
 			return err
 		}
+		info.Channels[i].TryOrder, info.Channels[i].TryEmail = st.dc.TryOrder, st.dc.TryEmail
 		states = append(states, st)
 		for _, p := range demoPages {
 			info.Catalog = append(info.Catalog, demoProduct{Code: p.code, Scope: p.scope, Channel: dc.Code, Market: dc.Market,
@@ -309,6 +310,16 @@ func seedDemoChannel(ctx context.Context, a *app.App, dc demoChannel) (*demoChan
 				Title: it.title[dc.Language], FulfilmentState: core.LineDelivered, DeliveredAt: delivered.Format(time.RFC3339)}},
 		})
 	}
+	// One more delivered order that gets no review: the order to try the writing flow with.
+	try := demoItemByKey("demo-mug-speckled")
+	st.dc.TryOrder, st.dc.TryEmail = demoOrderID(dc, len(reviews)), demoEmail(dc, len(reviews))
+	delivered := now.Add(-24 * time.Hour)
+	req.Orders = append(req.Orders, orders.OrderInput{
+		ExternalID: st.dc.TryOrder, PaymentState: core.PaymentPaid, PlacedAt: delivered.Add(-72 * time.Hour).Format(time.RFC3339),
+		CustomerEmail: st.dc.TryEmail, Language: dc.Language,
+		Items: []orders.LineInput{{LineReference: "1", VariantKey: try.key, GroupKey: try.group, CatalogID: try.key,
+			Title: try.title[dc.Language], FulfilmentState: core.LineDelivered, DeliveredAt: delivered.Format(time.RFC3339)}},
+	})
 	if _, err := a.Orders.IngestOrders(ctx, access.KeyActor(srv, core.ViaServerKey), req); err != nil {
 		return nil, demoErr("orders", err)
 	}

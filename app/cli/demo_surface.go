@@ -59,12 +59,14 @@ func (d *demoSurface) handleIndex(w http.ResponseWriter, r *http.Request) error 
 		SiteKeyID   string `json:"site_key_id"`
 		SiteKey     string `json:"site_key"`
 		SigningID   string `json:"signing_password_id"`
+		TryOrder    string `json:"try_order"`
+		TryEmail    string `json:"try_email"`
 	}
 	chs := make([]channel, 0, len(d.info.Channels))
 	siteKeys := map[string]string{}
 	for _, c := range d.info.Channels {
 		chs = append(chs, channel{Code: c.Code, Market: c.Market, Language: c.Language, ServerKeyID: c.ServerKeyID,
-			SiteKeyID: c.SiteKeyID, SiteKey: c.SiteKey, SigningID: c.SigningID})
+			SiteKeyID: c.SiteKeyID, SiteKey: c.SiteKey, SigningID: c.SigningID, TryOrder: c.TryOrder, TryEmail: c.TryEmail})
 		siteKeys[c.Code] = c.SiteKey
 	}
 	products := make([]demoIndexProduct, 0, len(d.info.Catalog))

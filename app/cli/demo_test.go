@@ -19,6 +19,7 @@ import (
 	"reviewd/app"
 	"reviewd/app/core"
 	"reviewd/app/core/access"
+	"reviewd/app/core/buyer"
 	"reviewd/app/core/channels"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
@@ -80,6 +81,28 @@ func TestSeedDemo(t *testing.T) {
 	}
 
 	checkDemoContent(t, a, info)
+
+	// Each channel has a delivered order nobody reviewed yet: its order check passes.
+	for _, c := range info.Channels {
+		if c.TryOrder == "" || c.TryEmail == "" {
+			t.Fatalf("channel %s has no order to try: %+v", c.Code, c)
+		}
+		ch, err := a.DB.Read().ChannelByCode(ctx, c.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acc, err := a.Access.VerifySiteKey(ctx, c.SiteKey, "http://localhost", "", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if el, err := a.Buyer.CheckEligibility(ctx, access.KeyActor(acc.Key, core.ViaSiteKey), ch,
+			buyer.EligibilityInput{Order: c.TryOrder, Email: c.TryEmail}); err != nil || el.Mode != buyer.ModeWrite {
+			t.Fatalf("order check of %s %s: %+v %v", c.TryOrder, c.TryEmail, el, err)
+		}
+	}
+	if raw, err := os.ReadFile(filepath.Join(dir, demoFile)); err != nil || !bytes.Contains(raw, []byte(`"try_order": "`+info.Channels[0].TryOrder+`"`)) {
+		t.Fatalf("demo.json lacks the order to try: %s %v", raw, err)
+	}
 
 	again, err := seedDemo(ctx, a)
 	if err != nil || !again.Reused || again.Password != info.Password || again.APIKey != info.APIKey {
@@ -204,7 +227,9 @@ func TestDemoSurface(t *testing.T) {
 		Panel    string              `json:"panel"`
 	}
 	if status != 200 || json.Unmarshal(body, &idx) != nil || len(idx.Channels) != 2 || len(idx.Products) != 8 ||
-		idx.Panel != "http://demo.test/admin/v1/session" || idx.Channels[0]["site_key"] != info.Channels[0].SiteKey {
+		idx.Panel != "http://demo.test/admin/v1/session" || idx.Channels[0]["site_key"] != info.Channels[0].SiteKey ||
+		idx.Channels[1]["try_order"] != info.Channels[1].TryOrder || idx.Channels[1]["try_email"] != info.Channels[1].TryEmail ||
+		info.Channels[1].TryOrder == "" {
 		t.Fatalf("GET /demo/index.json = %d %s", status, body)
 	}
 	for _, p := range idx.Products {
@@ -323,6 +348,9 @@ func TestDemoCommand(t *testing.T) {
 	}
 	second := run()
 	signIn := regexp.MustCompile(`panel sign-in\s+(.*)`)
+	if !regexp.MustCompile(`order to review\s+GB-\d+, e-mail \S+@example.com`).MatchString(first) {
+		t.Fatalf("demo prints no order to review:\n%s", first)
+	}
 	if !strings.Contains(first, "created data folder") || !strings.Contains(second, "reused data folder") ||
 		signIn.FindString(first) != signIn.FindString(second) {
 		t.Fatalf("second start does not reuse the demo:\n%s\n---\n%s", first, second)

@@ -12,7 +12,12 @@ const (
 	ViaConsole   = "console"
 	ViaSystem    = "system"
 	ViaMailCode  = "mail_code"
+	// ViaCustomer names a customer in a review's history (a write through a site key).
+	ViaCustomer = "customer"
 )
+
+// ActorKinds lists every way of acting a review's history or a record names.
+var ActorKinds = []string{ViaSession, ViaAPIKey, ViaServerKey, ViaSiteKey, ViaSignature, ViaConsole, ViaSystem, ViaMailCode, ViaCustomer}
 
 // Permissions of admin operations. Key scopes are read, moderate, export, write
 // (plus orders and ssr on server keys); panel roles map onto the same names plus the

@@ -16,6 +16,9 @@ const (
 	ReviewRemoved   = "removed"
 )
 
+// ReviewStates lists every review state.
+var ReviewStates = []string{ReviewPending, ReviewPublished, ReviewRejected, ReviewHidden, ReviewRemoved}
+
 // Publishing methods (settings publishing_method).
 const (
 	PublishAutomatic = "automatic"
@@ -63,7 +66,13 @@ const (
 
 	VerifiedByInvite     = "tokenized_invite" // product or shopping-experience invitation
 	VerifiedByOrderCheck = "order_check"
+	// ProofSourcePlatform is the proof shown for an imported review: the
+	// marketplace it was read from.
+	ProofSourcePlatform = "source_platform"
 )
+
+// ProofMethods lists every proof a review shows in the panel.
+var ProofMethods = []string{VerifiedByInvite, VerifiedByOrderCheck, ProofSourcePlatform}
 
 // Limits of review writing (spec 2, "Review writing" and "Limits").
 const (

@@ -83,6 +83,9 @@ type overviewData struct {
 	// Deliveries are the message-log attempts per route of the overview's window
 	// (only with WhatsApp configured, as GET /admin/v1/overview).
 	Deliveries map[string]store.RouteFigures
+	// MailWaiting counts the invitations and notices waiting because e-mail
+	// sending is not set up (sending.WaitingForMail).
+	MailWaiting int
 }
 
 // bars lays out vertical bars of values in a w x h chart (labels below).
@@ -140,6 +143,9 @@ func (h *Handler) handleOverview(w http.ResponseWriter, r *http.Request, a *core
 		return err
 	}
 	d.FailedInvites = inv.Counters.Failed
+	if d.MailWaiting, err = h.Sending.WaitingForMail(ctx); err != nil {
+		return err
+	}
 	if a.Can(core.PermWrite) {
 		// As GET /admin/v1/order-sources and GET /admin/v1/marketplace/sources
 		// (change-settings).
@@ -388,7 +394,12 @@ func (h *Handler) handleReviewTransition(w http.ResponseWriter, r *http.Request,
 	in := reviews.ReviewTransitionInput{Event: r.PostForm.Get("event"), Reason: r.PostForm.Get("reason")}
 	id := web.Vars(r)["id"]
 	if _, err := h.Reviews.TransitionReview(r.Context(), a, id, in); err != nil {
-		return err
+		// A refusal (a reason not chosen, for one) is shown on the review's page.
+		d, derr := h.reviewView(r, a, id, language(r))
+		if derr != nil {
+			return err
+		}
+		return h.refused(w, r, a, "review", d, err)
 	}
 	return back(w, r, "/panel/reviews/"+id, in.Event)
 }

@@ -20,7 +20,8 @@ import (
 var pageNames = []string{"sign-in", "error", "overview", "queue", "reviews", "review", "questions", "question",
 	"invitations", "settings", "password", "account", "users", "keys", "secrets", "channels", "privacy", "privacy-request",
 	"access-log", "audit-log", "connections", "diagnostics", "marketplace", "market-source", "market-reviews", "rules", "terms",
-	"rating-topics", "invite-templates", "review-feeds", "brand-export", "themes"}
+	"rating-topics", "invite-templates", "review-feeds", "brand-export", "themes",
+	"key-revoke"}
 
 // navItem is one link of a section's second menu.
 type navItem struct {
@@ -39,7 +40,7 @@ var sections = map[string][]navItem{
 	"connections": {{"/panel/connections", "connections", core.PermWrite, nil}, {"/panel/diagnostics", "diagnostics", core.PermRead, nil},
 		{"/panel/marketplace", "marketplace", core.PermWrite, []string{"market-source"}},
 		{"/panel/marketplace/reviews", "market-reviews", core.PermPersonalData, nil}},
-	"team": {{"/panel/users", "users", core.PermUsers, nil}, {"/panel/keys", "keys", core.PermWrite, nil},
+	"team": {{"/panel/users", "users", core.PermUsers, nil}, {"/panel/keys", "keys", core.PermWrite, []string{"key-revoke"}},
 		{"/panel/secrets", "secrets", core.PermWrite, nil},
 		{"/panel/channels", "channels", core.PermRead, nil}, {"/panel/privacy", "privacy", core.PermPersonalData, []string{"privacy-request"}},
 		{"/panel/access-log", "access-log", core.PermExport, nil}, {"/panel/audit-log", "audit-log", core.PermExport, nil}},
@@ -94,11 +95,12 @@ var assetVersion = func() string {
 }()
 
 var funcs = template.FuncMap{
-	"asset":  func(name string) string { return "/panel/assets/" + name + "?v=" + assetVersion },
-	"stars":  func(n int) string { return strings.Repeat("★", n) + strings.Repeat("☆", 5-n) },
-	"add":    func(a, b int) int { return a + b },
-	"list":   func(s ...string) []string { return s },
-	"mul100": func(f float64) float64 { return f * 100 },
+	"asset":   func(name string) string { return "/panel/assets/" + name + "?v=" + assetVersion },
+	"stars":   func(n int) string { return strings.Repeat("★", n) + strings.Repeat("☆", 5-n) },
+	"add":     func(a, b int) int { return a + b },
+	"heading": heading,
+	"list":    func(s ...string) []string { return s },
+	"mul100":  func(f float64) float64 { return f * 100 },
 	"pct": func(part, whole int) int {
 		if whole == 0 {
 			return 0

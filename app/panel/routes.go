@@ -64,6 +64,7 @@ func (h *Handler) routes() []route {
 		{"GET", "/panel/keys", w, "GET /admin/v1/keys", h.handleKeys},
 		{"POST", "/panel/keys", w, "POST /admin/v1/keys", h.handleKeyCreate},
 		{"POST", "/panel/keys/api", w, "POST /admin/v1/channels", h.handleAPIKeyCreate},
+		{"GET", "/panel/keys/{id:key_[0-9a-f]{16}}/revoke", w, "GET /admin/v1/keys", h.handleKeyRevokeConfirm},
 		{"POST", "/panel/keys/{id:key_[0-9a-f]{16}}/revoke", w, "DELETE /admin/v1/keys/{id}", h.handleKeyRevoke},
 		{"GET", "/panel/secrets", w, "GET /admin/v1/secrets", h.handleSecrets},
 		{"POST", "/panel/secrets", w, "POST /admin/v1/secrets", h.handleSecretCreate},

@@ -213,7 +213,15 @@ type sharingData struct {
 	// Form is what a refused feed form sent; Channels are the codes it offers.
 	Form     feeds.Input
 	Channels []string
+	// Building is true while an archive is being built: the page then refreshes
+	// itself every RefreshSeconds.
+	Building       bool
+	RefreshSeconds int
 }
+
+// exportRefreshSeconds is how often the brand-export page reloads while an
+// archive is being built.
+const exportRefreshSeconds = 5
 
 // handleFeeds serves GET /panel/review-feeds: the product-review feeds with their
 // addresses (feeds.Feeds, as GET /admin/v1/review-feeds).
@@ -273,7 +281,11 @@ func (h *Handler) handleExports(w http.ResponseWriter, r *http.Request, a *core.
 	if err != nil {
 		return err
 	}
-	return h.show(w, r, a, "brand-export", sharingData{Exports: list})
+	d := sharingData{Exports: list, RefreshSeconds: exportRefreshSeconds}
+	for _, e := range list {
+		d.Building = d.Building || e.State == brandexport.StateBuilding
+	}
+	return h.show(w, r, a, "brand-export", d)
 }
 
 // handleExportStart serves POST /panel/brand-export (brandexport.Start, as POST

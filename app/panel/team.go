@@ -201,6 +201,8 @@ type keysData struct {
 	Channels []channels.Row
 	Created  *shownOnce
 	Scopes   []string
+	// Embeds are the copyable product-page snippets of the channels with a site key.
+	Embeds []channelEmbed
 }
 
 func (h *Handler) keys(r *http.Request) (keysData, error) {
@@ -211,6 +213,11 @@ func (h *Handler) keys(r *http.Request) (keysData, error) {
 	}
 	chs, err := h.Channels.ListChannels(r.Context(), core.ListQuery{Page: 1, PageSize: 100, Sort: "newest"})
 	d.Channels, d.Scopes = chs.Items, access.APIScopes
+	for _, ch := range d.Channels {
+		if key := siteKeyOf(d.Items, ch.Code); key != "" {
+			d.Embeds = append(d.Embeds, channelEmbed{Channel: ch.Code, Snippet: embedSnippet(h.PublicURL, key, "", "", "")})
+		}
+	}
 	return d, err
 }
 
@@ -246,7 +253,9 @@ func (h *Handler) handleKeyCreate(w http.ResponseWriter, r *http.Request, a *cor
 }
 
 // handleAPIKeyCreate serves POST /panel/keys/api: label, channel, scopes
-// (access.CreatePanelKey, as POST /admin/v1/channels with kind api_key).
+// (access.CreatePanelKey, as POST /admin/v1/channels with kind api_key). A form
+// without scopes_shown (the server-key form) sends no scopes: a server key of
+// the channel.
 func (h *Handler) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	var scopes *[]string
 	if r.PostForm.Get("scopes_shown") == "1" {
@@ -263,9 +272,51 @@ func (h *Handler) handleAPIKeyCreate(w http.ResponseWriter, r *http.Request, a *
 	return h.showCreated(w, r, a, shownOnce{Label: k.Label, ID: k.PublicID, Secret: k.Secret})
 }
 
+// keyRevokeData is the confirmation page of a revocation.
+type keyRevokeData struct {
+	Key access.KeyRow
+}
+
+// revokable is the key of the address that may still be revoked: 404 not_found
+// when unknown or already revoked.
+func (h *Handler) revokable(r *http.Request) (keyRevokeData, error) {
+	id := web.Vars(r)["id"]
+	keys, err := h.Access.ListKeys(r.Context())
+	if err != nil {
+		return keyRevokeData{}, err
+	}
+	for _, k := range keys {
+		if k.PublicID == id && k.RevokedAt.IsZero() {
+			return keyRevokeData{Key: k}, nil
+		}
+	}
+	return keyRevokeData{}, core.ErrNotFound
+}
+
+// errRevokeUnconfirmed refuses a revocation whose box was not ticked.
+var errRevokeUnconfirmed = core.Invalid("confirm_required")
+
+// handleKeyRevokeConfirm serves GET /panel/keys/<id>/revoke: what stops working
+// when the key is revoked, and the form that revokes it once a box is ticked.
+func (h *Handler) handleKeyRevokeConfirm(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	d, err := h.revokable(r)
+	if err != nil {
+		return err
+	}
+	return h.show(w, r, a, "key-revoke", d)
+}
+
 // handleKeyRevoke serves POST /panel/keys/<id>/revoke (access.RevokeKeyByID, as
-// DELETE /admin/v1/keys/<id>).
+// DELETE /admin/v1/keys/<id>). Without confirm=1 (the box on the confirmation
+// page) nothing is revoked: the page again with invalid / confirm_required.
 func (h *Handler) handleKeyRevoke(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	if r.PostForm.Get("confirm") != "1" {
+		d, err := h.revokable(r)
+		if err != nil {
+			return err
+		}
+		return h.refused(w, r, a, "key-revoke", d, errRevokeUnconfirmed)
+	}
 	if err := h.Access.RevokeKeyByID(r.Context(), a, web.Vars(r)["id"]); err != nil {
 		return err
 	}

@@ -72,6 +72,16 @@ func TestKeysPage(t *testing.T) {
 	if res := f.env.Do("GET", "/admin/v1/reviews", nil, map[string]string{"Authorization": "Api-Key " + apiSecret}); res.Status != 200 {
 		t.Fatalf("the shown API key does not read: %d", res.Status)
 	}
+	// A server key of a channel: the server-key form sends no scopes; the key is
+	// shown once and sends orders.
+	expectPage(t, "server key form", b.do("GET", "/panel/keys", nil, nil), 200, "New server key")
+	srv := b.do("POST", "/panel/keys/api", url.Values{"csrf": {csrf}, "label": {"shop server"}, "channel": {"web"}}, nil)
+	expectPage(t, "server key", srv, 200, `id="new-secret"`)
+	srvSecret := regexp.MustCompile(`id="new-secret">([^<]+)<`).FindStringSubmatch(srv.body)[1]
+	if k, detail, err := f.env.App.Access.LookupKey(context.Background(), srvSecret); err != nil || detail != "" ||
+		k.Kind != access.KindServer || k.ChannelID != f.ch.ID || !strings.HasPrefix(srvSecret, "rvd_srv_") {
+		t.Fatalf("the shown server key: %+v %s %v", k, detail, err)
+	}
 	expectPage(t, "webhook secret", b.do("POST", "/panel/keys/webhook-secret", url.Values{"csrf": {csrf}}, nil), 200, `id="new-secret"`)
 
 	// Refusals: no CSRF token; a viewer's forged post; a viewer's page.
@@ -84,7 +94,24 @@ func TestKeysPage(t *testing.T) {
 		t.Fatal("a viewer is offered the keys page")
 	}
 
-	posted(t, "revoke", b.do("POST", "/panel/keys/"+id+"/revoke", url.Values{"csrf": {csrf}}, nil), "/panel/keys?notice=key_revoked")
+	// Revoking asks first: the keys page links to a page that says what stops
+	// working; a post without the ticked box revokes nothing.
+	expectPage(t, "revoke link", b.do("GET", "/panel/keys", nil, nil), 200, `href="/panel/keys/`+id+`/revoke"`)
+	confirm := b.do("GET", "/panel/keys/"+id+"/revoke", nil, nil)
+	expectPage(t, "revoke page", confirm, 200, "every product page of the channel web that embeds this site key shows no reviews any more")
+	expectPage(t, "revoke box", confirm, 200, `<input type="checkbox" name="confirm" value="1" required>`)
+	expectPage(t, "revoke page in Turkish", b.do("GET", "/panel/keys/"+id+"/revoke", nil, map[string]string{"Accept-Language": "tr"}), 200,
+		"web kanalında bu site anahtarını kullanan her ürün sayfası artık yorum göstermez")
+	expectPage(t, "revoke unticked", b.do("POST", "/panel/keys/"+id+"/revoke", url.Values{"csrf": {csrf}}, nil), 400,
+		"Tick the box to confirm; the key was not revoked.")
+	keys, _ = f.env.App.Access.ListKeys(context.Background())
+	for _, k := range keys {
+		if k.PublicID == id && !k.RevokedAt.IsZero() {
+			t.Fatal("a post without the ticked box revoked the key")
+		}
+	}
+	posted(t, "revoke", b.do("POST", "/panel/keys/"+id+"/revoke", url.Values{"csrf": {csrf}, "confirm": {"1"}}, nil), "/panel/keys?notice=key_revoked")
+	expectPage(t, "revoke page of a revoked key", b.do("GET", "/panel/keys/"+id+"/revoke", nil, nil), 404, "not_found")
 	keys, _ = f.env.App.Access.ListKeys(context.Background())
 	for _, k := range keys {
 		if k.PublicID == id && k.RevokedAt.IsZero() {

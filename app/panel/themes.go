@@ -22,6 +22,9 @@ type themesData struct {
 	HTML, Refusal string
 	// RefusalText is the refusal in the user's language ("" when none is known).
 	RefusalText string
+	// Snippet is the product-page markup for this product, theme and layout with
+	// the channel's site key ("" when the channel has none).
+	Snippet string
 }
 
 // handleThemes serves GET /panel/themes (channel, product, style, theme): the
@@ -61,6 +64,10 @@ func (h *Handler) handleThemes(w http.ResponseWriter, r *http.Request, a *core.A
 		return err
 	}
 	d.SavedStyle, d.SavedTheme = ch.Style, ch.Theme
+	keys, err := h.Access.ListKeys(ctx)
+	if err != nil {
+		return err
+	}
 	if d.Style == "" {
 		d.Style = ch.Style
 	}
@@ -83,6 +90,9 @@ func (h *Handler) handleThemes(w http.ResponseWriter, r *http.Request, a *core.A
 			return err
 		}
 		d.HTML = ans.HTML
+		if key := siteKeyOf(keys, ch.Code); key != "" {
+			d.Snippet = embedSnippet(h.PublicURL, key, d.Product, d.Theme, d.Style)
+		}
 	}
 	return h.show(w, r, a, "themes", d)
 }

@@ -14,7 +14,9 @@ const maxWriteBody = 16 << 10
 // handleEligibility serves POST /v1/eligibility: the order check. Every failure is
 // the one general refusal 403 token_refused / not_eligible and counts against the
 // address and the order number; after 10 failures in an hour either answers 429
-// rate_limited before any look-up.
+// rate_limited before any look-up. A refused check of an order that has a review
+// its author may still correct sends that order's address the correction link
+// (reviews.HintReviewedOrder); the answer is the same refusal either way.
 func (h *Handler) handleEligibility(w http.ResponseWriter, r *http.Request) error {
 	a, acc, err := h.Auth.SiteKey(r, true)
 	if err != nil {
@@ -35,6 +37,9 @@ func (h *Handler) handleEligibility(w http.ResponseWriter, r *http.Request) erro
 	if err == buyer.ErrNotEligible {
 		h.EligibilityEmail.Allow(emailKey)
 		h.EligibilityOrder.Allow(orderKey)
+		if _, err := h.Reviews.HintReviewedOrder(r.Context(), acc.Channel, in); err != nil {
+			return err
+		}
 		return buyer.ErrNotEligible.AsRefusal()
 	}
 	if err != nil {

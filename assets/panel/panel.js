@@ -15,18 +15,35 @@
     }
   }
   // A secret shown once: the copy button puts it on the clipboard.
-  for (const b of document.querySelectorAll("button[data-copy]")) {
-    b.hidden = false;
-    b.addEventListener("click", async () => {
-      const out = b.parentElement.querySelector("[data-copied]");
-      try {
-        await navigator.clipboard.writeText(document.getElementById(b.dataset.copy).textContent);
-        if (out) out.textContent = b.dataset.done || "✓";
-      } catch (e) {
-        if (out) out.textContent = String(e.message || e);
-      }
-    });
-  }
+  // (One listener on the page: sections swapped in later keep working.)
+  const showCopy = () => { for (const b of document.querySelectorAll("button[data-copy]")) b.hidden = false; };
+  showCopy();
+  document.addEventListener("click", async (ev) => {
+    const b = ev.target.closest && ev.target.closest("button[data-copy]");
+    if (!b) return;
+    const out = b.parentElement.querySelector("[data-copied]");
+    try {
+      await navigator.clipboard.writeText(document.getElementById(b.dataset.copy).textContent);
+      if (out) out.textContent = b.dataset.done || "✓";
+    } catch (e) {
+      if (out) out.textContent = String(e.message || e);
+    }
+  });
+  // A component preview (a frame without scripts of this origin) grows to its
+  // content, so nothing of it is cut off; without this script it scrolls.
+  const fit = (f) => {
+    try {
+      const h = f.contentDocument && f.contentDocument.documentElement.scrollHeight;
+      if (h) f.style.height = (h + 4) + "px";
+    } catch { /* not readable: keep the scrolling frame */ }
+  };
+  const fitFrames = () => {
+    for (const f of document.querySelectorAll("iframe[data-fit]")) {
+      f.addEventListener("load", () => fit(f));
+      fit(f);
+    }
+  };
+  fitFrames();
   // Themes: a changed choice swaps the preview and the save form (the page answer
   // of the same GET form, read and both sections taken over) and keeps it in the
   // address.
@@ -37,10 +54,12 @@
       const res = await fetch(url, { credentials: "same-origin" });
       if (!res.ok) return;
       const doc = new DOMParser().parseFromString(await res.text(), "text/html");
-      for (const sel of ["[data-theme-preview]", "[data-theme-save]"]) {
+      for (const sel of ["[data-theme-preview]", "[data-theme-save]", "[data-theme-embed]"]) {
         const next = doc.querySelector(sel), now = document.querySelector(sel);
         if (next && now) now.replaceWith(document.adoptNode(next));
       }
+      showCopy();
+      fitFrames();
       history.replaceState(null, "", url);
     });
   }
@@ -143,6 +162,8 @@
   const decide = async (event, reason) => {
     const li = current();
     if (!li) return;
+    // A rejection needs a chosen reason (the list starts empty).
+    if (event === "reject" && !reason) { say(queue.dataset.reasonRequired, true); return; }
     const id = li.dataset.id;
     try {
       await api("POST", `/admin/v1/reviews/${id}/transition`, { event, reason: reason || "" });
@@ -162,6 +183,7 @@
       const action = ev.submitter && ev.submitter.value;
       const ids = items().filter((li) => li.querySelector("input").checked).map((li) => li.dataset.id);
       if (!ids.length) return;
+      if (action === "reject" && !f.elements.reason.value) { say(queue.dataset.reasonRequired, true); f.elements.reason.focus(); return; }
       try {
         const out = await api("POST", "/admin/v1/moderation/bulk", { ids, action, reason: action === "reject" ? f.elements.reason.value : "" });
         gone(ids.filter((id) => !out.skipped_ids.includes(id)));

@@ -40,6 +40,17 @@ const (
 	CheckFlagged = "flagged"
 )
 
+// CheckOutcomes lists the outcomes of a check.
+var CheckOutcomes = []string{CheckPassed, CheckFlagged}
+
+// FindingWords are the values of a finding that name a kind of thing (the others
+// are a listed word, term_<id> or another review's id); CheckFields the fields
+// the checks read.
+var (
+	FindingWords = []string{"email", "phone", "url"}
+	CheckFields  = []string{"title", "body", "author_name"}
+)
+
 // MinDuplicateLength is the shortest normalised body (in characters) the duplicate
 // check compares; short praise ("Very good, recommended") is naturally repeated.
 const MinDuplicateLength = 40

@@ -68,6 +68,11 @@ const (
 	FailUnexpected            = "unexpected"
 )
 
+// FailureCodes lists every Fail* code (besides "http_status: <code>").
+var FailureCodes = []string{FailShopAddressInvalid, FailCredentialsMissing, FailAPICredentialsMissing, FailLoginRefused,
+	FailCredentialsRefused, FailScopeMissing, FailThrottled, FailHostUnresolved, FailAddressRefused, FailPortRefused,
+	FailConnection, FailTimeout, FailRedirect, FailAnswerInvalid, FailUndecryptable, FailNothingSaved, FailUnexpected}
+
 // ReadFailure is why a platform read or a connection try failed. Code is one of the
 // Fail* codes or "http_status: <code>"; Err is the cause, for logs only.
 type ReadFailure struct {

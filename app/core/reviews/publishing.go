@@ -35,7 +35,7 @@ func historyActor(a *core.Actor) (typ, id, name string) {
 	case a == nil:
 		return core.ViaSystem, "", "system"
 	case a.Via == core.ViaSiteKey:
-		return "customer", "", ""
+		return core.ViaCustomer, "", ""
 	}
 	return a.Via, a.ID, a.Name
 }
@@ -80,7 +80,19 @@ const (
 	eventSubmitted  = "submitted"
 	eventRevised    = "revised"
 	eventAnonymized = "anonymized"
+	eventReturned   = "returned"
+	eventMediaGone  = "media_removed"
+	eventReportsEnd = "reports_resolved"
 )
+
+// HistoryEvents lists every event a review's history can hold.
+var HistoryEvents = []string{eventSubmitted, eventRevised, eventAnonymized, eventReturned, eventMediaGone, eventReportsEnd,
+	EventApprove, EventReject, EventHide, EventUnhide, EventRemove, EventImported, EventSourceUpdated, EventSourceRemoved,
+	EventResponsePublished, EventResponseChanged, EventResponseWithdrawn, EventResolutionSet, EventResolutionRemoved}
+
+// ResponseNotices lists the recorded outcomes of the reviewer's e-mail about a
+// seller response; a failure is "failed: <reason>" with a mail.SendError reason.
+var ResponseNotices = []string{sending.OutcomeSent, ResponseNoticeNoAddress, ResponseNoticeOptedOut, ResponseNoticeMailOff}
 
 // DecisionLog is the transparency log as reviews uses it (transparency.Service;
 // tests may wrap it).
@@ -214,7 +226,7 @@ func (c *Service) MarkReturned(ctx context.Context, tx *store.Tx, a *core.Actor,
 		if _, err := c.Checks.RunChecks(ctx, tx, r); err != nil {
 			return err
 		}
-		if err := c.AddReviewEvent(ctx, tx, a, r.ID, "returned", r.State, r.State, "", nil); err != nil {
+		if err := c.AddReviewEvent(ctx, tx, a, r.ID, eventReturned, r.State, r.State, "", nil); err != nil {
 			return err
 		}
 		if err := c.afterReviewStateChange(ctx, tx, r.ID); err != nil {

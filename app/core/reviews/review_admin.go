@@ -343,7 +343,7 @@ func (c *Service) PanelReviewURL(reviewPublicID string) string {
 func (c *Service) reviewProof(ctx context.Context, q *store.Q, r store.Review) (ReviewProof, error) {
 	p := ReviewProof{Method: r.VerificationMethod, Returned: !r.ReturnedAt.IsZero(), ReturnedAt: moderationTime(r.ReturnedAt)}
 	if r.Origin == core.OriginImported {
-		p.Method = "source_platform"
+		p.Method = core.ProofSourcePlatform
 		return p, nil
 	}
 	if r.OrderID == 0 {
@@ -513,7 +513,7 @@ func (c *Service) RemoveReviewMedia(ctx context.Context, a *core.Actor, reviewPu
 			return err
 		}
 		detail := map[string]any{"media": m.PublicID, "kind": m.Kind}
-		if err := c.AddReviewEvent(ctx, tx, a, r.ID, "media_removed", r.State, r.State, reason, detail); err != nil {
+		if err := c.AddReviewEvent(ctx, tx, a, r.ID, eventMediaGone, r.State, r.State, reason, detail); err != nil {
 			return err
 		}
 		if err := c.Record(ctx, tx, a, "review.media_removed", "review", r.PublicID,
@@ -552,7 +552,7 @@ func (c *Service) ResolveReports(ctx context.Context, a *core.Actor, reviewPubli
 			return err
 		}
 		detail := map[string]any{"closed": closed, "note": note}
-		if err := c.AddReviewEvent(ctx, tx, a, r.ID, "reports_resolved", r.State, r.State, "", detail); err != nil {
+		if err := c.AddReviewEvent(ctx, tx, a, r.ID, eventReportsEnd, r.State, r.State, "", detail); err != nil {
 			return err
 		}
 		return c.Record(ctx, tx, a, "review.reports_resolved", "review", r.PublicID, map[string]any{"closed": closed})

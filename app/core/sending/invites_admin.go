@@ -259,3 +259,13 @@ func (c *Service) ListSendLogs(ctx context.Context, a *core.Actor, f SendLogFilt
 	})
 	return out, err
 }
+
+// WaitingForMail counts the messages waiting because e-mail sending is not set
+// up (no SMTP host): queued, their last attempt put off with WaitMailOff. It is 0
+// once a host is configured (they go at their next attempt).
+func (c *Service) WaitingForMail(ctx context.Context) (int, error) {
+	if c.Mailer.Enabled() {
+		return 0, nil
+	}
+	return c.DB.Read().CountQueuedWaiting(ctx, WaitMailOff)
+}
