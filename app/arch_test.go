@@ -41,6 +41,10 @@ var layers = map[string]int{
 	"reviewd/app/core/transparency": 1,
 
 	"reviewd/app/core/ai": 2,
+	// The review trace: one timeline read over the reviews service.
+	"reviewd/app/core/reviewtrace": 6,
+	// The hint after a refused order check (re-sends a correction link).
+	"reviewd/app/core/orderhint": 6,
 }
 
 // reviewStateWriters are the store methods that change a review's state, content

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/reviewtrace"
 	"reviewd/app/web"
 )
 
@@ -21,7 +22,7 @@ var traceHeader = []string{"review_id", "open_in_panel", "at", "subject_type", "
 func (h *Handler) handleReviewTrace(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	format := r.URL.Query().Get("format")
 	id := web.Vars(r)["id"]
-	t, err := h.Reviews.TraceOf(r.Context(), a, id, format)
+	t, err := reviewtrace.TraceOf(r.Context(), h.Reviews, a, id, format)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"reviewd/app/core"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/orderhint"
 	"reviewd/app/web"
 )
 
@@ -16,7 +17,7 @@ const maxWriteBody = 16 << 10
 // address and the order number; after 10 failures in an hour either answers 429
 // rate_limited before any look-up. A refused check of an order that has a review
 // its author may still correct sends that order's address the correction link
-// (reviews.HintReviewedOrder); the answer is the same refusal either way.
+// (orderhint.HintReviewedOrder); the answer is the same refusal either way.
 func (h *Handler) handleEligibility(w http.ResponseWriter, r *http.Request) error {
 	a, acc, err := h.Auth.SiteKey(r, true)
 	if err != nil {
@@ -37,7 +38,7 @@ func (h *Handler) handleEligibility(w http.ResponseWriter, r *http.Request) erro
 	if err == buyer.ErrNotEligible {
 		h.EligibilityEmail.Allow(emailKey)
 		h.EligibilityOrder.Allow(orderKey)
-		if _, err := h.Reviews.HintReviewedOrder(r.Context(), acc.Channel, in); err != nil {
+		if _, err := orderhint.HintReviewedOrder(r.Context(), h.Reviews, acc.Channel, in); err != nil {
 			return err
 		}
 		return buyer.ErrNotEligible.AsRefusal()

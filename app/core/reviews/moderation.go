@@ -238,11 +238,11 @@ func (c *Service) TransitionReview(ctx context.Context, a *core.Actor, publicID 
 		if done, err = c.applyReviewEvent(ctx, tx, a, r, in.Event, to, in.Reason, false); err != nil {
 			return err
 		}
-		row, err := adminReview(ctx, tx.Q, publicID)
+		row, err := AdminReview(ctx, tx.Q, publicID)
 		if err != nil {
 			return err
 		}
-		out = ReviewTransitionResult{AdminReviewRow: adminReviewRow(row),
+		out = ReviewTransitionResult{AdminReviewRow: AdminRowOf(row),
 			AvailableEvents: AvailableReviewEvents(row.State, !row.AnonymizedAt.IsZero())}
 		return nil
 	})

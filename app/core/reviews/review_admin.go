@@ -93,7 +93,7 @@ type AdminReviewList struct {
 	PageSize int              `json:"page_size"`
 }
 
-func adminReviewRow(r store.AdminReviewRow) AdminReviewRow {
+func AdminRowOf(r store.AdminReviewRow) AdminReviewRow {
 	row := AdminReviewRow{ID: r.PublicID, Channel: r.ChannelCode, Market: r.Market, Language: r.Language, State: r.State,
 		Experience: r.Experience, Origin: r.Origin, Rating: r.Rating, Title: r.Title, Body: r.Body, Author: r.AuthorName,
 		NameHidden: r.HideName, Verified: core.Verified(r.Review), Incentivized: r.Incentivized, VariantKey: r.VariantKey, GroupKey: r.GroupKey,
@@ -169,7 +169,7 @@ func (c *Service) ListAdminReviews(ctx context.Context, a *core.Actor, f AdminRe
 	}
 	out.Total, out.Pages = total, core.PageCount(total, f.PageSize)
 	for _, r := range rows {
-		out.Items = append(out.Items, adminReviewRow(r))
+		out.Items = append(out.Items, AdminRowOf(r))
 	}
 	if sf.Q == "" {
 		return out, nil
@@ -209,7 +209,7 @@ func (c *Service) ExportAdminReviews(ctx context.Context, a *core.Actor, f Admin
 		return out, err
 	}
 	for _, r := range rows {
-		out.Items = append(out.Items, adminReviewRow(r))
+		out.Items = append(out.Items, AdminRowOf(r))
 	}
 	out.Filters = map[string]string{}
 	for k, v := range map[string]string{"q": sf.Q, "state": f.State, "channel": f.Channel, "market": sf.Market,
@@ -339,8 +339,8 @@ func (c *Service) PanelReviewURL(reviewPublicID string) string {
 	return strings.TrimRight(c.PublicURL, "/") + "/admin/reviews/" + reviewPublicID
 }
 
-// reviewProof builds the proof of a review.
-func (c *Service) reviewProof(ctx context.Context, q *store.Q, r store.Review) (ReviewProof, error) {
+// ProofOf builds the proof of a review.
+func (c *Service) ProofOf(ctx context.Context, q *store.Q, r store.Review) (ReviewProof, error) {
 	p := ReviewProof{Method: r.VerificationMethod, Returned: !r.ReturnedAt.IsZero(), ReturnedAt: moderationTime(r.ReturnedAt)}
 	if r.Origin == core.OriginImported {
 		p.Method = core.ProofSourcePlatform
@@ -370,8 +370,8 @@ func rawDetail(s string) json.RawMessage {
 	return json.RawMessage(s)
 }
 
-// adminReview loads one review with its list fields.
-func adminReview(ctx context.Context, q *store.Q, publicID string) (store.AdminReviewRow, error) {
+// AdminReview loads one review with its list fields.
+func AdminReview(ctx context.Context, q *store.Q, publicID string) (store.AdminReviewRow, error) {
 	if !isReviewID(publicID) {
 		return store.AdminReviewRow{}, core.ErrNotFound
 	}
@@ -387,17 +387,17 @@ func adminReview(ctx context.Context, q *store.Q, publicID string) (store.AdminR
 
 // reviewDetail builds the panel view of a review over q.
 func (c *Service) reviewDetail(ctx context.Context, q *store.Q, r store.AdminReviewRow) (AdminReviewDetail, error) {
-	d := AdminReviewDetail{AdminReviewRow: adminReviewRow(r), History: []ReviewHistoryEntry{}, Checks: []ReviewCheckView{},
+	d := AdminReviewDetail{AdminReviewRow: AdminRowOf(r), History: []ReviewHistoryEntry{}, Checks: []ReviewCheckView{},
 		Reports: []ReviewReportView{}, AvailableEvents: AvailableReviewEvents(r.State, !r.AnonymizedAt.IsZero()),
 		Media: []AdminMediaItem{}, MediaRemovalReasons: mediaRemovalCodes()}
 	var err error
-	if d.Proof, err = c.reviewProof(ctx, q, r.Review); err != nil {
+	if d.Proof, err = c.ProofOf(ctx, q, r.Review); err != nil {
 		return d, err
 	}
 	if r.Origin == core.OriginImported {
 		d.Imported = &ImportedView{Platform: r.SourcePlatform, Name: r.SourceName, URL: r.SourceURL, ReviewID: r.SourceReviewID}
 	}
-	if d.SellerResponse, d.Resolution, err = currentNotes(ctx, q, r.ID); err != nil {
+	if d.SellerResponse, d.Resolution, err = CurrentNotes(ctx, q, r.ID); err != nil {
 		return d, err
 	}
 	events, err := q.ReviewEvents(ctx, r.ID)
@@ -463,7 +463,7 @@ func mediaRemovalCodes() []string {
 func (c *Service) AdminReviewDetailOf(ctx context.Context, a *core.Actor, publicID string) (AdminReviewDetail, error) {
 	var d AdminReviewDetail
 	q := c.DB.Read()
-	r, err := adminReview(ctx, q, publicID)
+	r, err := AdminReview(ctx, q, publicID)
 	if err != nil {
 		return d, err
 	}
@@ -566,4 +566,26 @@ func moderationTime(t time.Time) *time.Time {
 		return nil
 	}
 	return &t
+}
+
+// CurrentNotes reads a review's seller response and resolution note (nil when
+// none).
+func CurrentNotes(ctx context.Context, q *store.Q, reviewID int64) (*SellerResponseView, *ResolutionView, error) {
+	var resp *SellerResponseView
+	var res *ResolutionView
+	n, err := q.SellerResponseOf(ctx, reviewID)
+	switch {
+	case err == nil:
+		resp = &SellerResponseView{Body: n.Body, PublishedAt: n.At, Notice: n.Notice}
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, nil, err
+	}
+	n, err = q.ResolutionOf(ctx, reviewID)
+	switch {
+	case err == nil:
+		res = &ResolutionView{Body: n.Body, CreatedAt: n.At}
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, nil, err
+	}
+	return resp, res, nil
 }

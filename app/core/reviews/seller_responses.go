@@ -221,7 +221,7 @@ type DraftView struct {
 // ai_draft_unusable.
 func (c *Service) DraftSellerResponse(ctx context.Context, publicID string, in DraftInput) (DraftView, error) {
 	q := c.DB.Read()
-	r, err := adminReview(ctx, q, publicID)
+	r, err := AdminReview(ctx, q, publicID)
 	if err != nil {
 		return DraftView{}, err
 	}

@@ -1,15 +1,18 @@
-package reviews
+// Package reviewtrace is the review trace (GET /admin/v1/reviews/<id>/trace):
+// everything that happened to a review on one timeline, read over the reviews
+// service.
+package reviewtrace
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
 	"reviewd/store"
 )
@@ -48,17 +51,17 @@ type TraceEntry struct {
 
 // TraceReviewView is the review object of a trace.
 type TraceReviewView struct {
-	AdminReviewRow
-	Proof ReviewProof `json:"proof"`
+	reviews.AdminReviewRow
+	Proof reviews.ReviewProof `json:"proof"`
 }
 
 // ReviewTrace is the answer of GET /admin/v1/reviews/<id>/trace. SellerResponse
 // and Resolution are the brand's current notes (null when none).
 type ReviewTrace struct {
-	Review         TraceReviewView     `json:"review"`
-	SellerResponse *SellerResponseView `json:"seller_response"`
-	Resolution     *ResolutionView     `json:"resolution"`
-	Timeline       []TraceEntry        `json:"timeline"`
+	Review         TraceReviewView             `json:"review"`
+	SellerResponse *reviews.SellerResponseView `json:"seller_response"`
+	Resolution     *reviews.ResolutionView     `json:"resolution"`
+	Timeline       []TraceEntry                `json:"timeline"`
 	// PanelURL is the open-in-panel address; CSV and Excel downloads carry it, JSON
 	// does not.
 	PanelURL string `json:"-"`
@@ -77,18 +80,18 @@ func noteOf(detail string) string {
 // personal-data access log). With a download format (json, csv or xlsx) the
 // download is also recorded in the activity history (review_history.downloaded).
 // Errors: 404 not_found; invalid / format.
-func (c *Service) TraceOf(ctx context.Context, a *core.Actor, publicID, format string) (ReviewTrace, error) {
+func TraceOf(ctx context.Context, c *reviews.Service, a *core.Actor, publicID, format string) (ReviewTrace, error) {
 	var t ReviewTrace
 	if format != "" && !slices.Contains(TraceFormats, format) {
 		return t, core.Invalid("format")
 	}
 	q := c.DB.Read()
-	r, err := adminReview(ctx, q, publicID)
+	r, err := reviews.AdminReview(ctx, q, publicID)
 	if err != nil {
 		return t, err
 	}
-	t.Review.AdminReviewRow = adminReviewRow(r)
-	if t.Review.Proof, err = c.reviewProof(ctx, q, r.Review); err != nil {
+	t.Review.AdminReviewRow = reviews.AdminRowOf(r)
+	if t.Review.Proof, err = c.ProofOf(ctx, q, r.Review); err != nil {
 		return t, err
 	}
 	t.PanelURL = c.PanelReviewURL(r.PublicID)
@@ -103,14 +106,14 @@ func (c *Service) TraceOf(ctx context.Context, a *core.Actor, publicID, format s
 		switch e.Event {
 		case "reports_resolved":
 			entry.SubjectType, entry.Note = TraceResolution, noteOf(e.Detail)
-		case EventResponsePublished, EventResponseChanged, EventResponseWithdrawn:
+		case reviews.EventResponsePublished, reviews.EventResponseChanged, reviews.EventResponseWithdrawn:
 			entry.SubjectType, entry.Note = TraceSellerResponse, noteOf(e.Detail)
-		case EventResolutionSet, EventResolutionRemoved:
+		case reviews.EventResolutionSet, reviews.EventResolutionRemoved:
 			entry.SubjectType, entry.Note = TraceResolutionNote, noteOf(e.Detail)
 		}
 		t.Timeline = append(t.Timeline, entry)
 	}
-	if t.SellerResponse, t.Resolution, err = currentNotes(ctx, q, r.ID); err != nil {
+	if t.SellerResponse, t.Resolution, err = reviews.CurrentNotes(ctx, q, r.ID); err != nil {
 		return t, err
 	}
 	reports, err := q.ReportsOfReview(ctx, r.ID)
@@ -160,26 +163,4 @@ func (c *Service) TraceOf(ctx context.Context, a *core.Actor, publicID, format s
 			map[string]any{"format": format, "entries": len(t.Timeline)})
 	})
 	return t, err
-}
-
-// currentNotes reads a review's seller response and resolution note (nil when
-// none).
-func currentNotes(ctx context.Context, q *store.Q, reviewID int64) (*SellerResponseView, *ResolutionView, error) {
-	var resp *SellerResponseView
-	var res *ResolutionView
-	n, err := q.SellerResponseOf(ctx, reviewID)
-	switch {
-	case err == nil:
-		resp = &SellerResponseView{Body: n.Body, PublishedAt: n.At, Notice: n.Notice}
-	case !errors.Is(err, store.ErrNotFound):
-		return nil, nil, err
-	}
-	n, err = q.ResolutionOf(ctx, reviewID)
-	switch {
-	case err == nil:
-		res = &ResolutionView{Body: n.Body, CreatedAt: n.At}
-	case !errors.Is(err, store.ErrNotFound):
-		return nil, nil, err
-	}
-	return resp, res, nil
 }

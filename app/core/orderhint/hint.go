@@ -1,4 +1,7 @@
-package reviews
+// Package orderhint follows a refused order check: the order's own address is told
+// how to correct a review it may still change, while the caller's answer stays the
+// one refusal.
+package orderhint
 
 import (
 	"context"
@@ -10,6 +13,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
 	"reviewd/app/core/buyer"
+	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
 	"reviewd/store"
 )
@@ -25,7 +29,7 @@ const hintEvery = time.Hour
 // link (mode revise) to the order's address, at most once per hintEvery per
 // review; the invitations job sends it. Nothing is told to the caller: only the
 // order's own address hears of it. It returns how many notices it queued.
-func (c *Service) HintReviewedOrder(ctx context.Context, site store.Channel, in buyer.EligibilityInput) (int, error) {
+func HintReviewedOrder(ctx context.Context, c *reviews.Service, site store.Channel, in buyer.EligibilityInput) (int, error) {
 	if err := in.Normalize(); err != nil {
 		return 0, nil
 	}
@@ -93,7 +97,7 @@ func lastRejectReason(ctx context.Context, tx *store.Tx, reviewID int64) (string
 	}
 	reason := ""
 	for _, e := range evs {
-		if e.Event == EventReject {
+		if e.Event == reviews.EventReject {
 			reason = e.Reason
 		}
 	}
