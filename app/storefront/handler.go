@@ -100,7 +100,7 @@ func (h *Handler) Mount(r *mux.Router) {
 		h.memo = &answerMemo{}
 	}
 	if h.badgeMemo == nil {
-		h.badgeMemo = &badgeMemo{m: map[[32]byte]*badgeEntry{}}
+		h.badgeMemo = &badgeMemo{}
 	}
 	if h.EligibilityEmail == nil {
 		h.EligibilityEmail = web.NewLimiter(EligibilityFailures, time.Hour, h.Clock.Now)

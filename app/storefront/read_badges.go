@@ -1,11 +1,9 @@
 package storefront
 
 import (
-	"crypto/sha256"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 
 	"reviewd/app/cdn"
 	"reviewd/app/core/readmodel"
@@ -86,34 +84,6 @@ type badgeEntry struct {
 	caller readmodel.CachedCaller
 	out    readmodel.Answer
 	hs     readHeaders
-}
-
-// badgeMemo holds the remembered badge answers (emptied when full, as answerMemo).
-type badgeMemo struct {
-	mu sync.RWMutex
-	m  map[[sha256.Size]byte]*badgeEntry
-}
-
-func (m *badgeMemo) get(k memoKey) *badgeEntry {
-	if !k.ok {
-		return nil
-	}
-	m.mu.RLock()
-	e := m.m[k.sum]
-	m.mu.RUnlock()
-	return e
-}
-
-func (m *badgeMemo) put(k memoKey, e *badgeEntry) {
-	if !k.ok {
-		return
-	}
-	m.mu.Lock()
-	if len(m.m) >= maxMemoEntries {
-		m.m = map[[sha256.Size]byte]*badgeEntry{}
-	}
-	m.m[k.sum] = e
-	m.mu.Unlock()
 }
 
 // badgeTags names a badge answer for a CDN: every answer, each product asked for

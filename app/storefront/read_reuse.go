@@ -84,12 +84,20 @@ type memoEntry struct {
 	hs     readHeaders
 }
 
-type answerMemo struct {
+// memo remembers read answers by request (memoKey); it is emptied when it holds
+// maxMemoEntries. Its entries are never changed once stored.
+type memo[E any] struct {
 	mu sync.RWMutex
-	m  map[[sha256.Size]byte]*memoEntry
+	m  map[[sha256.Size]byte]*E
 }
 
-func (m *answerMemo) get(k memoKey) *memoEntry {
+// answerMemo remembers list and SSR answers; badgeMemo badge answers.
+type (
+	answerMemo = memo[memoEntry]
+	badgeMemo  = memo[badgeEntry]
+)
+
+func (m *memo[E]) get(k memoKey) *E {
 	if !k.ok {
 		return nil
 	}
@@ -99,13 +107,13 @@ func (m *answerMemo) get(k memoKey) *memoEntry {
 	return e
 }
 
-func (m *answerMemo) put(k memoKey, e *memoEntry) {
-	if !k.ok || e.ref == nil {
+func (m *memo[E]) put(k memoKey, e *E) {
+	if !k.ok {
 		return
 	}
 	m.mu.Lock()
 	if m.m == nil || len(m.m) >= maxMemoEntries {
-		m.m = map[[sha256.Size]byte]*memoEntry{}
+		m.m = map[[sha256.Size]byte]*E{}
 	}
 	m.m[k.sum] = e
 	m.mu.Unlock()
@@ -134,5 +142,7 @@ func (h *Handler) reuseAnswer(w http.ResponseWriter, r *http.Request, kind byte)
 
 // remember keeps the answer of a read request for the next identical one.
 func (h *Handler) remember(k memoKey, caller readmodel.CachedCaller, out readmodel.Answer, hs readHeaders) {
-	h.memo.put(k, &memoEntry{caller: caller, ref: out.Ref, hs: hs})
+	if out.Ref != nil {
+		h.memo.put(k, &memoEntry{caller: caller, ref: out.Ref, hs: hs})
+	}
 }
