@@ -76,13 +76,8 @@ func (c *Service) prepareConfirmation(ctx context.Context, tx *store.Tx, o store
 	if err != nil {
 		return skip(sending.OutcomeFailedStart + sending.ErrRenderFailed)
 	}
-	from := ch.SenderAddress
-	if from == "" {
-		from = st.SenderAddress
-	}
-	return &confirmationMail{orderID: o.ID, reviews: len(written), msg: mail.Message{From: from, FromName: brandName,
-		To: o.CustomerEmail, Subject: subject, Text: text, HTML: html, ListUnsubscribeURL: data.UnsubscribeURL,
-		MessageID: mail.NewMessageID(sending.MessageIDDomain(from, c.PublicURL))}}, nil
+	return &confirmationMail{orderID: o.ID, reviews: len(written),
+		msg: c.customerMessage(ch.SenderAddress, st.SenderAddress, brandName, o.CustomerEmail, subject, text, html, data.UnsubscribeURL)}, nil
 }
 
 // sendConfirmation sends a prepared confirmation e-mail once and records its

@@ -81,13 +81,20 @@ func (c *Service) prepareResponseMail(ctx context.Context, tx *store.Tx, r store
 	if err != nil {
 		return skip(sending.OutcomeFailedStart + sending.ErrRenderFailed)
 	}
-	from := ch.SenderAddress
+	return &responseMail{reviewID: r.ID,
+		msg: c.customerMessage(ch.SenderAddress, st.SenderAddress, brandName, o.CustomerEmail, subject, text, html, data.UnsubscribeURL)}, nil
+}
+
+// customerMessage is an e-mail of the brand to a customer: from the channel's
+// sender address, else the brand's, under the brand's name, with the stop link
+// and a Message-ID of reviewd's.
+func (c *Service) customerMessage(channelFrom, brandFrom, brandName, to, subject, text, html, unsubscribe string) mail.Message {
+	from := channelFrom
 	if from == "" {
-		from = st.SenderAddress
+		from = brandFrom
 	}
-	return &responseMail{reviewID: r.ID, msg: mail.Message{From: from, FromName: brandName, To: o.CustomerEmail,
-		Subject: subject, Text: text, HTML: html, ListUnsubscribeURL: data.UnsubscribeURL,
-		MessageID: mail.NewMessageID(sending.MessageIDDomain(from, c.PublicURL))}}, nil
+	return mail.Message{From: from, FromName: brandName, To: to, Subject: subject, Text: text, HTML: html,
+		ListUnsubscribeURL: unsubscribe, MessageID: mail.NewMessageID(sending.MessageIDDomain(from, c.PublicURL))}
 }
 
 // sendResponseMail sends a prepared e-mail once and records sent or failed:
