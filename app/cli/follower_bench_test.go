@@ -44,13 +44,43 @@ func TestFollowerBenchmark(t *testing.T) {
 	follower := startServe(t, bin, fenv, "serve", "--follow", "--listen", freeAddr(t), "--data", filepath.Join(t.TempDir(), "follower"))
 	fbase := "http://" + follower.addr
 
-	// Lag while the primary ingests: each acknowledged review is polled on the
-	// follower every 10ms until it is served.
+	// Lag while the primary ingests: a background load of ingestRate orders a
+	// second (batches of 100 every 50ms from a server key of its own), and beside
+	// it the writers' orders and reviews; each acknowledged review is polled on
+	// the follower every 10ms until it is served.
 	var mu sync.Mutex
 	var lags []time.Duration
 	var watchers sync.WaitGroup
 	var wg sync.WaitGroup
 	stop := time.Now().Add(20 * time.Second)
+	const ingestRate, batch = 2000, 100
+	var ingested, ingestFailed int
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s := shopper{base: pbase, server: servers[0], c: &http.Client{Timeout: 10 * time.Second}}
+		tick := time.NewTicker(time.Second * batch / ingestRate)
+		defer tick.Stop()
+		for n := 0; time.Now().Before(stop); n++ {
+			<-tick.C
+			now := time.Now().UTC()
+			orders := make([]any, batch)
+			for i := range orders {
+				ext := fmt.Sprintf("L%06d", n*batch+i)
+				orders[i] = map[string]any{"external_id": ext, "payment_state": "paid",
+					"placed_at": now.Add(-12 * 24 * time.Hour).Format(time.RFC3339), "customer_email": "l." + ext + "@example.com",
+					"items": []any{map[string]any{"line_reference": "1", "variant_key": fmt.Sprintf("SKU-L%d", i%50), "title": "Kettle",
+						"fulfilment_state": "delivered", "delivered_at": now.Add(-48 * time.Hour).Format(time.RFC3339)}}}
+			}
+			if _, err := s.json("/v1/ingest/orders", map[string]any{"channel": "web", "orders": orders},
+				map[string]string{"Authorization": "Bearer " + s.server}); err != nil {
+				ingestFailed += batch
+				continue
+			}
+			ingested += batch
+		}
+	}()
+	began := time.Now()
 	for w := range writers {
 		wg.Add(1)
 		go func() {
@@ -88,6 +118,8 @@ func TestFollowerBenchmark(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	t.Logf("background ingest: %d orders in %s (%.0f orders/s, target %d), %d refused", ingested,
+		time.Since(began).Round(time.Millisecond), float64(ingested)/time.Since(began).Seconds(), ingestRate, ingestFailed)
 	watchers.Wait()
 	slices.Sort(lags)
 	pct := func(d []time.Duration, p float64) time.Duration {
