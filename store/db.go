@@ -40,7 +40,9 @@ type DB struct {
 	read  *sql.DB
 	write *sql.DB
 	stmts *stmtCache // prepared statements of the read pool
-	path  string
+	// wstmts are the prepared statements of the write pool (stmt_cache_tx.go).
+	wstmts *stmtCache
+	path   string
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 	// UpgradedFrom is the schema version the file had when Open upgraded it (0 for a
@@ -115,6 +117,7 @@ func Open(ctx context.Context, path, schemaSQL string) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	db.read = r
 	db.stmts = newStmtCache(r)
+	db.wstmts = newStmtCache(w)
 	return db, nil
 }
 
@@ -124,6 +127,9 @@ func (db *DB) Close() error {
 		_ = db.watch.pollConn.Close()
 	}
 	db.stmts.close()
+	if db.wstmts != nil {
+		db.wstmts.close()
+	}
 	return errors.Join(db.read.Close(), db.write.Close())
 }
 
@@ -151,7 +157,9 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		begun := time.Now()
 		defer func() { obs(begun.Sub(asked), time.Since(begun), committed) }()
 	}
-	tx := &Tx{Q: &Q{c: sqlTx, Now: db.Now(), w: &txWatch{}}, tx: sqlTx}
+	tc := newTxConn(sqlTx, db.wstmts)
+	defer func() { tc.done(committed) }() // after the rollback below
+	tx := &Tx{Q: &Q{c: tc, Now: db.Now(), w: &txWatch{}}, tx: sqlTx}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = sqlTx.Rollback()

@@ -40,3 +40,23 @@ func QueryPlan(db *DB, query string, args ...any) ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// WriteStmtCached reports whether the write pool has query prepared, and how many
+// statements it holds.
+func WriteStmtCached(db *DB, query string) (bool, int) {
+	db.wstmts.mu.Lock()
+	defer db.wstmts.mu.Unlock()
+	_, ok := db.wstmts.m[query]
+	return ok, db.wstmts.lru.Len()
+}
+
+// TxExec runs query in tx (as the store's write methods do).
+func TxExec(tx *Tx, query string, args ...any) error {
+	_, err := tx.c.ExecContext(context.Background(), query, args...)
+	return err
+}
+
+// TxQueryRow reads one row in tx.
+func TxQueryRow(tx *Tx, query string, dest ...any) error {
+	return tx.c.QueryRowContext(context.Background(), query).Scan(dest...)
+}

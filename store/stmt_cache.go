@@ -44,14 +44,31 @@ func newStmtCache(db *sql.DB) *stmtCache {
 // cache is closed or the statement cannot be prepared (the caller then runs the
 // query directly and gets its error). A non-nil result is given back with release.
 func (c *stmtCache) acquire(query string) *cachedStmt {
-	c.mu.Lock()
-	if e, ok := c.m[query]; ok {
-		c.lru.MoveToFront(e)
-		cs := e.Value.(*cachedStmt)
-		cs.users++
-		c.mu.Unlock()
+	if cs := c.lookup(query); cs != nil {
 		return cs
 	}
+	return c.prepare(query)
+}
+
+// lookup returns the statement of query when it is cached (given back with
+// release), nil when not.
+func (c *stmtCache) lookup(query string) *cachedStmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[query]
+	if !ok {
+		return nil
+	}
+	c.lru.MoveToFront(e)
+	cs := e.Value.(*cachedStmt)
+	cs.users++
+	return cs
+}
+
+// prepare prepares query on the pool and caches it; nil when the cache is closed
+// or the statement cannot be prepared. A non-nil result is given back with release.
+func (c *stmtCache) prepare(query string) *cachedStmt {
+	c.mu.Lock()
 	closed := c.closed
 	c.mu.Unlock()
 	if closed {
