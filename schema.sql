@@ -1592,9 +1592,21 @@ CREATE TABLE transparency_entries (
 	at INTEGER NOT NULL,
 	data BLOB NOT NULL -- the record as hashed into the tree and served (one JSON line)
 );
-CREATE INDEX transparency_entries_review ON transparency_entries (review_hash);
--- Covers the report's grouped count (the rows carry the records, which it never reads).
-CREATE INDEX transparency_entries_at ON transparency_entries (at, event, reason, rating);
+-- The entries' lookup columns, copied by the checkpoint signer with their Merkle
+-- hashes, off the decision's path (a decision writes one row at the end of
+-- transparency_entries and no index): receipts find a review's entries and the
+-- report counts through these indexes.
+CREATE TABLE transparency_keys (
+	idx INTEGER PRIMARY KEY, -- the entry's idx
+	review_hash TEXT NOT NULL,
+	rating INTEGER NOT NULL,
+	event TEXT NOT NULL,
+	reason TEXT NOT NULL,
+	at INTEGER NOT NULL
+);
+CREATE INDEX transparency_keys_review ON transparency_keys (review_hash);
+-- Covers the report's grouped count.
+CREATE INDEX transparency_keys_at ON transparency_keys (at, event, reason, rating);
 CREATE TABLE transparency_hashes (
 	id INTEGER PRIMARY KEY, -- tlog.StoredHashIndex
 	hash BLOB NOT NULL

@@ -130,17 +130,36 @@ func (q *Q) TransparencyEntries(ctx context.Context, start, end int64) ([]Transp
 	return collect(rows, err, scanTransparencyEntry)
 }
 
-// TransparencyEntriesOf lists the entries of one review hash, in order.
+// TransparencyEntriesOf lists the entries of one review hash, in order: those the
+// checkpoint signer has keyed (AddTransparencyKeys) through its index, the few
+// appended since by a scan.
 func (q *Q) TransparencyEntriesOf(ctx context.Context, reviewHash string) ([]TransparencyEntry, error) {
 	rows, err := q.c.QueryContext(ctx, `SELECT `+qTransparencyEntryCols+` FROM transparency_entries
-		WHERE review_hash = ? ORDER BY idx`, reviewHash)
+		WHERE idx IN (SELECT idx FROM transparency_keys WHERE review_hash = ?1) AND review_hash = ?1
+		UNION ALL
+		SELECT `+qTransparencyEntryCols+` FROM transparency_entries
+		WHERE idx >= (SELECT coalesce(max(idx) + 1, 0) FROM transparency_keys) AND review_hash = ?1
+		ORDER BY 1`, reviewHash)
 	return collect(rows, err, scanTransparencyEntry)
 }
 
+// AddTransparencyKeys keeps the lookup columns of entries (the checkpoint signer
+// adds them with the entries' hashes).
+func (q *Tx) AddTransparencyKeys(ctx context.Context, es []TransparencyEntry) error {
+	for _, e := range es {
+		if _, err := q.c.ExecContext(ctx, `INSERT OR REPLACE INTO transparency_keys (idx, review_hash, rating, event, reason, at)
+			VALUES (?, ?, ?, ?, ?, ?)`, e.Index, e.ReviewHash, e.Rating, e.Event, e.Reason, Ms(e.At)); err != nil {
+			return fmt.Errorf("store: add transparency keys: %w", translate(err))
+		}
+	}
+	return nil
+}
+
 // TransparencyReport counts the entries with index below size and from <= at < to
-// by event, reason and rating.
+// by event, reason and rating, from their keys (every entry below a signed
+// checkpoint's size is keyed).
 func (q *Q) TransparencyReport(ctx context.Context, size int64, from, to time.Time) ([]TransparencyCount, error) {
-	rows, err := q.c.QueryContext(ctx, `SELECT event, reason, rating, count(*) FROM transparency_entries
+	rows, err := q.c.QueryContext(ctx, `SELECT event, reason, rating, count(*) FROM transparency_keys
 		WHERE idx < ? AND at >= ? AND at < ? GROUP BY event, reason, rating ORDER BY event, reason, rating`,
 		size, Ms(from), Ms(to))
 	return collect(rows, err, func(sc scanner) (TransparencyCount, error) {

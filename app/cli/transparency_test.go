@@ -156,15 +156,15 @@ func TestTransparencyVerify(t *testing.T) {
 		t.Fatalf("verify of a tampered entry: %v\n%s", r.Error, r.Out)
 	}
 	mustExec(t, db, `UPDATE transparency_entries SET data = ? WHERE idx = 2`, data)
-	// A changed column: the next report the log counts no longer matches its
-	// entries.
-	mustExec(t, db, `UPDATE transparency_entries SET rating = 5 WHERE idx = 2`)
+	// A changed lookup column (the report counts from them): the next report no
+	// longer matches the entries.
+	mustExec(t, db, `UPDATE transparency_keys SET rating = 5 WHERE idx = 2`)
 	f.decide(ids[3], reviews.EventHide, "")
 	f.sign()
 	if r := f.verify(state); r.Error == nil || !strings.Contains(r.Error.Error(), "report") {
 		t.Fatalf("verify of a tampered report: %v\n%s", r.Error, r.Out)
 	}
-	mustExec(t, db, `UPDATE transparency_entries SET rating = 3 WHERE idx = 2`)
+	mustExec(t, db, `UPDATE transparency_keys SET rating = 3 WHERE idx = 2`)
 	f.decide(ids[3], reviews.EventUnhide, "")
 	f.sign()
 	if r := f.verify(state); r.Error != nil {

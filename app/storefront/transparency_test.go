@@ -507,6 +507,12 @@ func TestTransparencyHeldReview(t *testing.T) {
 		t.Fatalf("receipt: %v", rc)
 	}
 	f.decide(w["id"].(string), reviews.EventApprove, "")
+	// Logged, not yet in a checkpoint (nor keyed by the signer): listed without proof.
+	rc = f.logJSON("/v1/transparency/receipt/" + w["id"].(string) + "?token=" + w["receipt"].(string))
+	if es := rc["entries"].([]any); len(es) != 1 || !strings.Contains(fmt.Sprint(es[0]), "event:published") ||
+		es[0].(map[string]any)["hashes"] != nil {
+		t.Fatalf("receipt before the next checkpoint: %v", rc)
+	}
 	f.sign()
 	rc = f.logJSON("/v1/transparency/receipt/" + w["id"].(string) + "?token=" + w["receipt"].(string))
 	if es := rc["entries"].([]any); len(es) != 1 || !strings.Contains(fmt.Sprint(es[0]), "event:published") ||

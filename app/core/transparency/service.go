@@ -247,7 +247,8 @@ func (s *Service) Append(ctx context.Context, tx *store.Tx, d Decision) error {
 }
 
 // hashEntries stores, in tx, the Merkle hashes of the entries below n that have
-// none yet, in order (each entry's hashes depend on those before it).
+// none yet, in order (each entry's hashes depend on those before it), and their
+// lookup keys.
 func hashEntries(ctx context.Context, tx *store.Tx, n int64) error {
 	stored, err := tx.TransparencyHashCount(ctx)
 	if err != nil {
@@ -265,6 +266,9 @@ func hashEntries(ctx context.Context, tx *store.Tx, n int64) error {
 	for start := int64(k); start < n; start += MaxEntries {
 		es, err := tx.TransparencyEntries(ctx, start, min(start+MaxEntries, n))
 		if err != nil {
+			return err
+		}
+		if err := tx.AddTransparencyKeys(ctx, es); err != nil {
 			return err
 		}
 		for i, e := range es {
