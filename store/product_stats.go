@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -43,13 +44,16 @@ const qStatsCols = `scope, product_key, market, revision, reviews, rating_sum, r
 	rating_5, verified, imported, structured, structured_sum, media_reviews, syndicable, syndicable_media, product_name,
 	aspects, imported_sources, topics, gallery, updated_at`
 
-func scanStats(sc scanner) (ProductStats, error) {
+func scanStats(sc scanner) (ProductStats, error) { return scanStatsAnd(sc) }
+
+// scanStatsAnd scans the qStatsCols and then the columns after them into more.
+func scanStatsAnd(sc scanner, more ...any) (ProductStats, error) {
 	var s ProductStats
 	var updated int64
-	err := sc.Scan(&s.Scope, &s.ProductKey, &s.Market, &s.Revision, &s.Reviews, &s.RatingSum, &s.Ratings[0], &s.Ratings[1],
+	err := sc.Scan(append([]any{&s.Scope, &s.ProductKey, &s.Market, &s.Revision, &s.Reviews, &s.RatingSum, &s.Ratings[0], &s.Ratings[1],
 		&s.Ratings[2], &s.Ratings[3], &s.Ratings[4], &s.Verified, &s.Imported, &s.Structured, &s.StructuredSum,
 		&s.MediaReviews, &s.Syndicable, &s.SyndicableMedia, &s.ProductName, &s.Aspects, &s.ImportedSources, &s.Topics,
-		&s.Gallery, &updated)
+		&s.Gallery, &updated}, more...)...)
 	s.UpdatedAt = Time(updated)
 	return s, translate(err)
 }
@@ -60,6 +64,20 @@ func (q *Q) ProductStatsOf(ctx context.Context, scope, key, market string) (Prod
 	return scanStats(q.c.QueryRowContext(ctx, `SELECT `+qStatsCols+` FROM product_stats
 		WHERE scope = ? AND product_key = ? AND market = ?`, scope, key, market))
 }
+
+// ProductStatsAndSummary reads what ProductStatsOf reads and, in the same query,
+// the product's stored AI summary there ("" when it has none): a list answer with
+// a summary pays no second read.
+func (q *Q) ProductStatsAndSummary(ctx context.Context, scope, key, market string) (ProductStats, string, error) {
+	var summary sql.NullString
+	s, err := scanStatsAnd(q.c.QueryRowContext(ctx, `SELECT `+qStatsColsOfP+`, s.summary FROM product_stats p
+		LEFT JOIN ai_summaries s ON s.scope = p.scope AND s.product_key = p.product_key AND s.market = p.market
+		WHERE p.scope = ? AND p.product_key = ? AND p.market = ?`, scope, key, market), &summary)
+	return s, summary.String, err
+}
+
+// qStatsColsOfP are the qStatsCols of the table named p.
+var qStatsColsOfP = "p." + strings.Join(strings.Fields(strings.ReplaceAll(qStatsCols, ",", " ")), ", p.")
 
 // ProductStatsAllMarkets reads the figures of a product in every market, by market.
 func (q *Q) ProductStatsAllMarkets(ctx context.Context, scope, key string) ([]ProductStats, error) {

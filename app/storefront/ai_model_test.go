@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -285,5 +286,63 @@ func TestAIDailyRequests(t *testing.T) {
 	runAIJob(t, f)
 	if again := f.Do("GET", "/admin/v1/ai/requests/"+reqs[1], nil, key); again.JSON["state"] != "done" {
 		t.Fatalf("next day: %s", again)
+	}
+}
+
+// TestAIModelReplyDraft: a reply draft comes from the model with the tone asked
+// for, in the review's language and signed by the brand; a draft that fails the
+// seller-reply checks (an e-mail address) is refused with ai_draft_unusable; a
+// model that does not answer leaves the builtin template draft.
+func TestAIModelReplyDraft(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	answer := `Thank you for your review, we are glad the kettle serves you well. Acme`
+	hang := make(chan struct{})
+	cs := newChatServer(t, func(system, user string) string {
+		mu.Lock()
+		seen = append(seen, system+"\n"+user)
+		a := answer
+		mu.Unlock()
+		if a == "" {
+			<-hang // never answers in time
+		}
+		return a
+	})
+	t.Cleanup(func() { close(hang) }) // before the server closes
+	f := newModelFx(t, cs, 0)
+	ids := seedProduct(f)
+	mod := map[string]string{"Authorization": "Api-Key " + f.Key("api", "", "moderate")}
+	draft := func(tone string) apptest.Response {
+		return f.Do("POST", "/admin/v1/reviews/"+ids[0]+"/seller-response/draft", map[string]any{"tone": tone}, mod)
+	}
+
+	res := draft("warm")
+	apptest.Expect(t, res, 200, "")
+	if res.JSON["body"] != answer || res.JSON["tone"] != "warm" || res.JSON["generated_by"] != "model" {
+		t.Fatalf("draft = %s", res)
+	}
+	mu.Lock()
+	prompt := seen[len(seen)-1]
+	mu.Unlock()
+	if !strings.Contains(prompt, "warm tone") || !strings.Contains(prompt, "in English") ||
+		!strings.Contains(prompt, "boils water quickly") {
+		t.Fatalf("prompt = %s", prompt)
+	}
+
+	mu.Lock()
+	answer = "Thank you! Write to help@acme.example and we will sort it out."
+	mu.Unlock()
+	apptest.Expect(t, draft("formal"), 409, "seller_response_refused / ai_draft_unusable")
+
+	mu.Lock()
+	answer = "" // the model never answers: the call's time limit ends it
+	mu.Unlock()
+	res = draft("formal")
+	apptest.Expect(t, res, 200, "")
+	if res.JSON["generated_by"] != "builtin" || res.JSON["tone"] != "formal" || res.JSON["body"] == "" {
+		t.Fatalf("draft without a model answer = %s", res)
+	}
+	if st := aiStatus(t, f); !strings.Contains(fmt.Sprint(st["last_error"]), "model call") {
+		t.Fatalf("status after a failed call = %v", st)
 	}
 }

@@ -77,10 +77,13 @@ type analysis struct {
 	sentences []sentence
 	forms     map[string]string // folded topic -> form first written
 	counts    map[string]int    // folded topic -> reviews mentioning it
+	// verbish is, per folded word, how many more of its English uses read as a
+	// verb than as a noun (verbCue): a topic names a thing.
+	verbish map[string]int
 }
 
 func analyse(docs []Doc) *analysis {
-	a := &analysis{docs: docs, forms: map[string]string{}, counts: map[string]int{}}
+	a := &analysis{docs: docs, forms: map[string]string{}, counts: map[string]int{}, verbish: map[string]int{}}
 	seen := map[string]int{}
 	for i, d := range docs {
 		parts := Sentences(d.Body)
@@ -95,8 +98,14 @@ func analyse(docs []Doc) *analysis {
 				s.text = p // titles are never quoted
 			}
 			var orig []string
-			for _, w := range ws {
-				if !TopicWord(w) || contains(s.topics, w) {
+			for j, w := range ws {
+				if !TopicWord(w) {
+					continue
+				}
+				if d.Language != "tr" {
+					a.verbish[w] += verbCue(ws, j)
+				}
+				if contains(s.topics, w) {
 					continue
 				}
 				s.topics = append(s.topics, w)
@@ -168,7 +177,7 @@ func (a *analysis) topics() []Topic {
 	}
 	var cs []cand
 	for w, n := range a.counts {
-		if n >= MinTopicReviews {
+		if n >= MinTopicReviews && a.verbish[w] <= 0 {
 			cs = append(cs, cand{w, n})
 		}
 	}

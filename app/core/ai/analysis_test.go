@@ -201,3 +201,28 @@ func TestTemplateDrafts(t *testing.T) {
 		t.Errorf("en formal draft: %q", d)
 	}
 }
+
+// TestTopicsAreThings: an English word used as a verb ("it boils", "boils
+// water") is no topic even when no list names it; the nouns around it stay.
+func TestTopicsAreThings(t *testing.T) {
+	docs := []Doc{
+		{ID: "r_1", Rating: 5, Body: "The kettle boils water quickly and the handle stays cool."},
+		{ID: "r_2", Rating: 4, Body: "Works as expected. The handle feels solid and it boils quietly."},
+		{ID: "r_3", Rating: 2, Body: "It leaks from the base. The lid is flimsy and it squeaks."},
+		{ID: "r_4", Rating: 3, Body: "Lid is loose, it squeaks when it boils. The base is fine."},
+	}
+	got := map[string]bool{}
+	for _, tp := range Topics(docs) {
+		got[tp.Topic] = true
+	}
+	for _, verb := range []string{"boils", "squeaks"} {
+		if got[verb] {
+			t.Errorf("verb %q is a topic: %v", verb, got)
+		}
+	}
+	for _, noun := range []string{"handle", "base"} {
+		if !got[noun] {
+			t.Errorf("noun %q is missing from the topics: %v", noun, got)
+		}
+	}
+}

@@ -80,26 +80,18 @@ func (s *Service) Translations(ctx context.Context, q *store.Q, ids []int64, lan
 	return q.AITranslations(ctx, ids, lang)
 }
 
-// StoredSummary reads the summary shown for a product in a market as the JSON
-// of the answer's ai_summary, labelled in lang (nil when there is none). The
-// stored JSON is used as it is, with the label written into its last field, so
-// an answer pays one indexed read and no decoding.
-func StoredSummary(ctx context.Context, q *store.Q, scope, key, market, lang string) (json.RawMessage, error) {
-	row, err := q.AISummary(ctx, scope, key, market)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && row.Summary == "") {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	body, ok := strings.CutSuffix(row.Summary, emptyLabel)
+// LabelledSummary is a stored summary as the JSON of the answer's ai_summary,
+// labelled in lang (nil for none). The stored JSON is used as it is, with the
+// label written into its last field, so an answer does no decoding.
+func LabelledSummary(stored, lang string) json.RawMessage {
+	body, ok := strings.CutSuffix(stored, emptyLabel)
 	if !ok {
-		return nil, nil // not written by this version: the job rebuilds it
+		return nil // none, or not written by this version: the job rebuilds it
 	}
 	label, _ := json.Marshal(Label(lang))
 	out := make([]byte, 0, len(body)+len(label)+10)
 	out = append(append(append(out, body...), `"label":`...), label...)
-	return append(out, '}'), nil
+	return append(out, '}')
 }
 
 // emptyLabel ends every stored summary (Label is its last field and empty).

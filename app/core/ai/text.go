@@ -184,3 +184,34 @@ func adverbOrPast(w string) bool {
 	}
 	return strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed")
 }
+
+// verbCue reads the words around ws[j] in an English sentence: +1 when they make
+// it a verb ("it boils", "to clean", "leaks the water"), -1 when they make it a
+// noun ("the handle", "battery is"), 0 when they say neither.
+func verbCue(ws []string, j int) int {
+	prev, next := "", ""
+	if j > 0 {
+		prev = ws[j-1]
+	}
+	if j+1 < len(ws) {
+		next = ws[j+1]
+	}
+	switch {
+	case determiners[prev] || copulas[next]:
+		return -1
+	case subjects[prev] || determiners[next]:
+		return 1
+	}
+	return 0
+}
+
+var determiners, copulas, subjects = wordSet("the a an this that these those my your his her its our their no every each some any"),
+	wordSet("is are was were isnt wasnt has had"), wordSet("it i we they he she you to can will would also just doesnt didnt dont")
+
+func wordSet(ws string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(ws) {
+		m[w] = true
+	}
+	return m
+}

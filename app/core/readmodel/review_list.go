@@ -378,13 +378,27 @@ func (c *Service) listBasis(ctx context.Context, ch store.Channel, in ListInput,
 
 // productFigures reads the figures of the basis's product: the market's own row
 // and, with syndication, the other markets' rows.
-func (c *Service) productFigures(ctx context.Context, q *store.Q, b *listBasis) (own store.ProductStats, others []store.ProductStats, err error) {
+// With withSummary it also gives the stored AI summary of the product in the
+// channel's market ("" for none), in the same read where it can.
+func (c *Service) productFigures(ctx context.Context, q *store.Q, b *listBasis, withSummary bool) (own store.ProductStats,
+	others []store.ProductStats, summary string, err error) {
 	if !b.syndicated {
-		own, err = q.ProductStatsOf(ctx, b.lq.scope, b.lq.product, b.ch.Market)
+		if withSummary {
+			own, summary, err = q.ProductStatsAndSummary(ctx, b.lq.scope, b.lq.product, b.ch.Market)
+		} else {
+			own, err = q.ProductStatsOf(ctx, b.lq.scope, b.lq.product, b.ch.Market)
+		}
 		if errors.Is(err, store.ErrNotFound) {
 			err = nil
 		}
-		return own, nil, err
+		return own, nil, summary, err
+	}
+	if withSummary {
+		row, err := q.AISummary(ctx, b.lq.scope, b.lq.product, b.ch.Market)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return own, nil, "", err
+		}
+		summary = row.Summary
 	}
 	all, err := q.ProductStatsAllMarkets(ctx, b.lq.scope, b.lq.product)
 	for _, s := range all {
@@ -394,7 +408,7 @@ func (c *Service) productFigures(ctx context.Context, q *store.Q, b *listBasis) 
 			others = append(others, s)
 		}
 	}
-	return own, others, err
+	return own, others, summary, err
 }
 
 // buildList reads the page and assembles the answer.
@@ -424,7 +438,10 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 		ResolutionInline: rule.ResolutionInline, Aggregate: AggregateRule{Required: true, ImportedIncluded: true},
 		PolicyVersion: rule.Version, Market: rule.Market,
 	}
-	own, others, err := c.productFigures(ctx, q, b)
+	// The stored summary (built by the job ai); saving one moves the product's
+	// revision on, so this answer's cache key changes with it.
+	showSummary := c.AI.On() && st.AISummaryEnabled
+	own, others, summary, err := c.productFigures(ctx, q, b, showSummary)
 	if err != nil {
 		return nil, err
 	}
@@ -436,16 +453,8 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 	out.Gallery = []GalleryItem{}
 	_ = jsonUnmarshal(own.Gallery, &out.Gallery)
 	out.MediaReviews = own.MediaReviews
-	if c.AI.On() && st.AISummaryEnabled {
-		// The stored summary (built by the job ai); saving one moves the product's
-		// revision on, so this answer's cache key changes with it.
-		sm, err := ai.StoredSummary(ctx, q, lq.scope, lq.product, ch.Market, lang)
-		if err != nil {
-			return nil, err
-		}
-		if sm != nil {
-			out.AISummary, out.summary = sm, sm
-		}
+	if sm := ai.LabelledSummary(summary, lang); showSummary && sm != nil {
+		out.AISummary, out.summary = sm, sm
 	}
 	shared, sharedMedia := 0, 0
 	for _, s := range others {
