@@ -252,7 +252,7 @@ func TestOwnerAlerts(t *testing.T) {
 	siteList(t, env, site, "https://files.example")
 	apptest.Eventually(t, "all refusals counted", 5*time.Second, func() (bool, string) {
 		_, body := alertKinds(t, b)
-		return strings.Contains(body, "4 requests from pages on files.example"), "count not 4"
+		return strings.Contains(body, "Requests from pages on files.example refused so far: 4."), "count not 4"
 	})
 	wantAlert(t, b, "origin_unverified", true, "Your reviews are not shown on files.example: verify the domain")
 	expectPage(t, "turkish", b.do("GET", "/panel/", nil, map[string]string{"Accept-Language": "tr"}), 200,
