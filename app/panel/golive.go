@@ -97,6 +97,9 @@ func (h *Handler) alerts(ctx context.Context, a *core.Actor, lang string) ([]ale
 	}
 	out := make([]alertView, 0, len(als))
 	for _, al := range als {
+		if al.Kind == golive.AlertConnectionFailed {
+			al.Detail = codeText("read_failure", al.Detail, lang) // the code in plain words
+		}
 		t, todo := golive.Text(lang, al)
 		out = append(out, alertView{Alert: al, Title: t, Todo: todo})
 	}

@@ -197,7 +197,9 @@ func TestGoLiveChecklist(t *testing.T) {
 	if res.location != "/panel/" {
 		t.Fatalf("sign-in of a live brand lands on %q", res.location)
 	}
-	expectPage(t, "navigation", b2.do("GET", "/panel/", nil, nil), 200, `<a href="/panel/go-live">Go live</a>`)
+	ov := b2.do("GET", "/panel/", nil, nil)
+	expectPage(t, "overview link", ov, 200, `<a href="/panel/go-live">Go-live checklist</a>`)
+	expectPage(t, "settings menu", b2.do("GET", "/panel/settings", nil, nil), 200, `<a href="/panel/go-live">Go live</a>`)
 }
 
 // alertKinds reads the kinds of the owner alerts on the overview.

@@ -37,7 +37,7 @@ var sections = map[string][]navItem{
 		{"/panel/terms", "terms", core.PermRead, nil}, {"/panel/rating-topics", "rating-topics", core.PermRead, nil},
 		{"/panel/invite-templates", "invite-templates", core.PermWrite, nil}, {"/panel/review-feeds", "review-feeds", core.PermWrite, nil},
 		{"/panel/brand-export", "brand-export", core.PermExport, nil}, {"/panel/themes", "themes", core.PermRead, nil},
-		{"/panel/mail", "mail", core.PermUsers, nil}},
+		{"/panel/mail", "mail", core.PermUsers, nil}, {"/panel/go-live", "go-live", core.PermRead, nil}},
 	"connections": {{"/panel/connections", "connections", core.PermWrite, nil}, {"/panel/diagnostics", "diagnostics", core.PermRead, nil},
 		{"/panel/marketplace", "marketplace", core.PermWrite, []string{"market-source"}},
 		{"/panel/marketplace/reviews", "market-reviews", core.PermPersonalData, nil}},

@@ -29,8 +29,8 @@ var texts = map[string]map[string][2]string{
 			"Install ffmpeg and ffprobe on the server (or set ffmpeg.ffmpeg and ffmpeg.ffprobe). Uploaded videos wait until then."},
 		AlertReplicaLag: {"The replica is %[2]d minutes behind.",
 			"The copy of your data on the replica was last brought up to date at %[4]s. Check the replica's address and credentials (replica.*) and the server log."},
-		AlertConnectionFailed: {"The store connection %[1]s keeps failing (%[2]d times).",
-			"Its last read failed with %[5]s. New orders from it wait; check the connection's address and credentials."},
+		AlertConnectionFailed: {"The store connection %[1]s keeps failing (failed reads in a row: %[2]d).",
+			"Its last read failed: %[5]s. New orders from it wait; check the connection's address and credentials."},
 	},
 	"tr": {
 		AlertMailOff: {"E-posta gönderimi kurulmadığı için %[2]d davet bekliyor.",
@@ -47,8 +47,8 @@ var texts = map[string]map[string][2]string{
 			"Sunucuya ffmpeg ve ffprobe kurun (ya da ffmpeg.ffmpeg ve ffmpeg.ffprobe ayarlayın). Yüklenen videolar o zamana kadar bekler."},
 		AlertReplicaLag: {"Yedek kopya %[2]d dakika geride.",
 			"Verilerinizin yedek kopyası en son %[4]s tarihinde güncellendi. Yedeğin adresini ve erişim bilgilerini (replica.*) ve sunucu günlüğünü kontrol edin."},
-		AlertConnectionFailed: {"%[1]s mağaza bağlantısı başarısız olmaya devam ediyor (%[2]d kez).",
-			"Son okuma %[5]s hatasıyla başarısız oldu. Yeni siparişleri bekliyor; bağlantının adresini ve erişim bilgilerini kontrol edin."},
+		AlertConnectionFailed: {"%[1]s mağaza bağlantısı başarısız olmaya devam ediyor (art arda başarısız okuma: %[2]d).",
+			"Son okuma başarısız oldu: %[5]s. Yeni siparişleri bekliyor; bağlantının adresini ve erişim bilgilerini kontrol edin."},
 	},
 }
 

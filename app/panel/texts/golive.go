@@ -5,7 +5,7 @@ package texts
 // own words are golive.Text's).
 var GoLive = map[string]map[string]string{
 	"en": {
-		"go-live": "Go live", "golive_done": "Every step is done: your reviews are live.",
+		"go-live": "Go live", "golive_link": "Go-live checklist", "golive_done": "Every step is done: your reviews are live.",
 		"golive_left": "%d steps left. Each step ticks itself once reviewd sees it done.",
 		"step_done":   "Done", "step_todo": "To do",
 		"step_domain":        "Verify your shop's domain",
@@ -57,7 +57,7 @@ var GoLive = map[string]map[string]string{
 		"err_security": "Choose one of the security options.", "err_from": "Enter a valid sender address.",
 	},
 	"tr": {
-		"go-live": "Yayına geçiş", "golive_done": "Tüm adımlar tamam: yorumlarınız yayında.",
+		"go-live": "Yayına geçiş", "golive_link": "Yayına geçiş listesi", "golive_done": "Tüm adımlar tamam: yorumlarınız yayında.",
 		"golive_left": "%d adım kaldı. Her adım, reviewd tamamlandığını gördüğünde kendiliğinden işaretlenir.",
 		"step_done":   "Tamam", "step_todo": "Yapılacak",
 		"step_domain":        "Mağazanızın alan adını doğrulayın",
