@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"reviewd/app/core"
 	"reviewd/app/core/golive"
@@ -24,7 +25,8 @@ type goLiveData struct {
 	Embeds []goLiveEmbed
 	// Left is the number of steps not done.
 	Left int
-	// OrderExample is a test order the store's server can send.
+	// OrderExample is a test order the store's server can send (to the signed-in
+	// user's address).
 	OrderExample string
 }
 
@@ -57,11 +59,17 @@ func (h *Handler) handleGoLive(w http.ResponseWriter, r *http.Request, a *core.A
 		if len(keys.Channels) > 0 {
 			channel = keys.Channels[0].Code
 		}
-		d.OrderExample = "curl -X POST " + strings.TrimRight(h.PublicURL, "/") + "/v1/ingest/orders \\\n" +
+		now, email := h.GoLive.Now().UTC(), "you@example.com"
+		if u, err := h.Sessions.SessionUser(r.Context(), a); err == nil && u.Email != "" {
+			email = u.Email // the invitation of the test order comes to the owner, who can write the first review
+		}
+		d.OrderExample = "curl -sS -X POST " + strings.TrimRight(h.PublicURL, "/") + "/v1/ingest/orders \\\n" +
 			"  -H 'Authorization: Bearer YOUR-SERVER-KEY' -H 'Content-Type: application/json' \\\n" +
 			"  -d '{\"channel\": \"" + channel + "\", \"external_id\": \"TEST-1\", \"payment_state\": \"paid\", " +
-			"\"customer_email\": \"you@example.com\", \"language\": \"en\", \"items\": [{\"line_reference\": \"1\", " +
-			"\"variant_key\": \"" + embedPlaceholder + "\", \"title\": \"Test product\", \"fulfilment_state\": \"delivered\"}]}'"
+			"\"placed_at\": \"" + now.Add(-48*time.Hour).Format(time.RFC3339) + "\", " +
+			"\"customer_email\": \"" + email + "\", \"language\": \"en\", \"items\": [{\"line_reference\": \"1\", " +
+			"\"variant_key\": \"" + embedPlaceholder + "\", \"title\": \"Test product\", \"fulfilment_state\": \"delivered\", " +
+			"\"delivered_at\": \"" + now.Add(-24*time.Hour).Format(time.RFC3339) + "\"}]}'"
 	}
 	return h.show(w, r, a, "go-live", d)
 }
