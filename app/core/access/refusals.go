@@ -13,7 +13,7 @@ import (
 // per host) and a revoked site key still in use (revoked_site_key, counted per
 // key). They are counted in memory and written at most once per refusalEvery for
 // each host or key, after the answer, so a busy page on a wrong domain costs one
-// write a minute.
+// write a minute; refusals held back are written when their minute is over.
 
 // Kinds of counted refusals.
 const (
@@ -21,8 +21,9 @@ const (
 	RefusalRevokedSiteKey   = "revoked_site_key"
 )
 
-// refusalEvery is how often at most the count of one host or key is written.
-const refusalEvery = time.Minute
+// refusalEvery is how often at most the count of one host or key is written (a
+// variable for the test of the held-back write).
+var refusalEvery = time.Minute
 
 type refusalKey struct{ kind, subject string }
 
@@ -30,6 +31,8 @@ type refusalCount struct {
 	n       int
 	channel int64
 	written time.Time
+	// flushing: a write of the refusals held back is scheduled.
+	flushing bool
 }
 
 // refusalCounts holds the refusals not written yet.
@@ -59,19 +62,42 @@ func (s *Service) noteRefusal(kind, subject string, channel int64) {
 	}
 	c.n++
 	c.channel = channel
-	if !c.written.IsZero() && at.Sub(c.written) < refusalEvery {
+	if wait := refusalEvery - at.Sub(c.written); !c.written.IsZero() && wait > 0 {
+		if !c.flushing {
+			c.flushing = true
+			time.AfterFunc(wait, func() { s.flushRefusals(k) })
+		}
 		s.refusals.mu.Unlock()
 		return
 	}
 	n := c.n
 	c.n, c.written = 0, at
 	s.refusals.mu.Unlock()
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		err := s.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.NoteComponentRefusal(ctx, kind, subject, channel, n) })
-		if err != nil {
-			s.Log.Warn("access: component refusal not counted", "kind", kind, "err", err)
+	go s.writeRefusals(k, channel, n)
+}
+
+// flushRefusals writes the refusals of k held back since its last write.
+func (s *Service) flushRefusals(k refusalKey) {
+	s.refusals.mu.Lock()
+	c := s.refusals.m[k]
+	if c == nil || c.n == 0 {
+		if c != nil {
+			c.flushing = false
 		}
-	}()
+		s.refusals.mu.Unlock()
+		return
+	}
+	n, channel := c.n, c.channel
+	c.n, c.written, c.flushing = 0, s.DB.Now(), false
+	s.refusals.mu.Unlock()
+	s.writeRefusals(k, channel, n)
+}
+
+func (s *Service) writeRefusals(k refusalKey, channel int64, n int) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := s.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.NoteComponentRefusal(ctx, k.kind, k.subject, channel, n) })
+	if err != nil {
+		s.Log.Warn("access: component refusal not counted", "kind", k.kind, "err", err)
+	}
 }
