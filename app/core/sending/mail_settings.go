@@ -104,7 +104,7 @@ func (ms MailServer) config() *mail.Config {
 
 // SaveMailServer checks and stores the mail server and puts it in use at once.
 // Errors: 403 forbidden / scope_missing (not an owner), invalid / host, port,
-// security, from, username.
+// security, from, username, password.
 func (c *Service) SaveMailServer(ctx context.Context, a *core.Actor, in MailServer) error {
 	if a == nil || a.Role != "owner" {
 		return ErrOwnerOnly
@@ -118,8 +118,10 @@ func (c *Service) SaveMailServer(ctx context.Context, a *core.Actor, in MailServ
 		return core.Invalid("port")
 	case in.Security != mail.SecurityNone && in.Security != mail.SecurityStartTLS && in.Security != mail.SecurityTLS:
 		return core.Invalid("security")
-	case len(in.Username) > 320 || strings.ContainsAny(in.Username, "\r\n"), len(in.Password) > 1024:
+	case len(in.Username) > 320 || strings.ContainsAny(in.Username, "\r\n"):
 		return core.Invalid("username")
+	case len(in.Password) > 1024:
+		return core.Invalid("password")
 	case in.From == "" || !core.ValidEmail(in.From):
 		return core.Invalid("from")
 	}
