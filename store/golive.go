@@ -22,7 +22,11 @@ const (
 		EXISTS (SELECT 1 FROM channel_domains d JOIN channels c ON c.id = d.channel_id WHERE d.verified_at IS NOT NULL AND c.active = 1),
 		EXISTS (SELECT 1 FROM api_keys WHERE kind = 'site' AND revoked_at IS NULL),
 		EXISTS (SELECT 1 FROM api_keys WHERE kind = 'server' AND revoked_at IS NULL),
-		EXISTS (SELECT 1 FROM api_keys WHERE kind = 'site' AND last_used_at IS NOT NULL),
+		-- A site key used (a use refused for the page's domain counts as one too, so
+		-- with such refusals a counted component view is asked for).
+		EXISTS (SELECT 1 FROM api_keys WHERE kind = 'site' AND last_used_at IS NOT NULL)
+			AND (EXISTS (SELECT 1 FROM component_views)
+				OR NOT EXISTS (SELECT 1 FROM component_refusals WHERE kind = 'origin_unverified')),
 		EXISTS (SELECT 1 FROM send_logs WHERE status = 'sent' AND channel_kind IN ('email', 'webhook')),
 		EXISTS (SELECT 1 FROM orders),
 		EXISTS (SELECT 1 FROM reviews)`

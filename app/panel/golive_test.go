@@ -153,8 +153,23 @@ func TestGoLiveChecklist(t *testing.T) {
 	expectPage(t, "product snippet", p, 200, `data-review-product=&#34;YOUR-PRODUCT-CODE&#34;`)
 	expectPage(t, "listing snippet", p, 200, `data-review-badge=&#34;stars&#34;`)
 	expectPage(t, "snippet key", p, 200, `data-key=&#34;`+site[1])
+	// A page on a domain not verified uses the key but is refused: not done.
+	if r := siteList(t, g.env, site[1], "https://elsewhere.example"); r.Status != 403 {
+		t.Fatalf("an unverified page's list: %s", r)
+	}
+	apptest.Eventually(t, "the refusal counted", 5*time.Second, func() (bool, string) {
+		rs, _ := a.DB.Read().ComponentRefusals(ctx, time.Time{})
+		return len(rs) == 1, "no refusal row"
+	})
+	wantSteps(t, "used from a wrong domain", b, "domain", "keys")
+	// The component on the verified domain: it reads the list and counts its view.
 	if r := siteList(t, g.env, site[1], "https://files.example"); r.Status != 200 {
 		t.Fatalf("the page's list: %s", r)
+	}
+	wantSteps(t, "listed, no view counted yet", b, "domain", "keys")
+	if r := g.env.Do("POST", "/v1/views", map[string]any{"product": "SKU-1", "scope": "variant", "shown": "default"}, map[string]string{
+		"X-Service-Site-Key": site[1], "Origin": "https://files.example", "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36"}); r.Status >= 300 {
+		t.Fatalf("view: %s", r)
 	}
 	apptest.Eventually(t, "the site key's use", 5*time.Second, func() (bool, string) {
 		s := steps(t, b.do("GET", "/panel/go-live", nil, nil))
