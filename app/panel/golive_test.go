@@ -27,6 +27,7 @@ import (
 	"reviewd/app/sendtest"
 	"reviewd/jobs"
 	"reviewd/store"
+	"reviewd/store/storetest"
 )
 
 // goLive is an installation whose channel "web" has no domain yet, with a site
@@ -495,6 +496,17 @@ func TestMailServerSettings(t *testing.T) {
 		"security": {"none"}, "from": {"reviews@files.example"}}, nil), "/panel/mail?notice=mail_saved")
 	expectPage(t, "no connection", b.do("POST", "/panel/mail/test", url.Values{"csrf": {csrf}}, nil), 200,
 		"reviewd could not connect or sign in to the mail server")
+
+	// Stored: a process opening the data folder (serve after a restart, a console
+	// command) uses it too.
+	other, err := app.Open(ctx, a.Config, storetest.SchemaSQL(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !other.Sending.Mailer.Enabled() || !other.Sending.Mailer.Overridden() {
+		t.Fatal("a new process does not use the mail server set in the panel")
+	}
+	other.Close()
 
 	// Cleared: the configuration applies again (no host: sending off).
 	posted(t, "clear", b.do("POST", "/panel/mail/clear", url.Values{"csrf": {csrf}}, nil), "/panel/mail?notice=mail_cleared")
