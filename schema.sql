@@ -1838,3 +1838,33 @@ CREATE TABLE ai_summary_reviews (
 ) WITHOUT ROWID;
 CREATE INDEX ai_summary_reviews_review ON ai_summary_reviews (review_id);
 
+
+-- Going live: the page component's refusals counted per page host
+-- (origin_unverified) or revoked site key (revoked_site_key) for the owner alerts;
+-- the mail server set in the panel (its JSON sealed with the master key, password
+-- included; it overrides the configuration's smtp.* while set); the outcome of the
+-- last test message; the day each owner-alert kind was last mailed.
+CREATE TABLE component_refusals (
+	kind       TEXT NOT NULL CHECK (kind IN ('origin_unverified', 'revoked_site_key')),
+	subject    TEXT NOT NULL,
+	channel_id INTEGER REFERENCES channels (id) ON DELETE SET NULL,
+	count      INTEGER NOT NULL,
+	first_at   INTEGER NOT NULL,
+	last_at    INTEGER NOT NULL,
+	PRIMARY KEY (kind, subject)
+) WITHOUT ROWID;
+CREATE TABLE mail_settings (
+	id         INTEGER PRIMARY KEY CHECK (id = 1),
+	sealed     BLOB NOT NULL,
+	updated_at INTEGER NOT NULL
+);
+CREATE TABLE mail_tests (
+	id        INTEGER PRIMARY KEY CHECK (id = 1),
+	tested_at INTEGER NOT NULL,
+	ok        INTEGER NOT NULL,
+	error     TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE owner_alert_mails (
+	kind      TEXT PRIMARY KEY,
+	mailed_at INTEGER NOT NULL
+) WITHOUT ROWID;

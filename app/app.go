@@ -19,6 +19,7 @@ import (
 	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/feeds"
+	"reviewd/app/core/golive"
 	"reviewd/app/core/insights"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
@@ -137,6 +138,10 @@ func Open(ctx context.Context, cfg Config, schemaSQL string, log *slog.Logger) (
 	d.SetWhatsApp(whatsapp.Config{PhoneNumberID: w.PhoneNumberID, AccessToken: w.AccessToken, AppSecret: w.AppSecret,
 		VerifyToken: w.VerifyToken, APIURL: w.APIURL, InviteTemplate: w.InviteTemplate, ReminderTemplate: w.ReminderTemplate}, out)
 	d.Read.MediaPublicURL = cfg.Media.PublicURL
+	// The mail server set in the panel, when there is one, wins over smtp.*.
+	if err := d.Sending.ApplyMailServer(ctx); err != nil {
+		log.Warn("the mail server set in the panel cannot be read; smtp.* applies", "err", err)
+	}
 	d.Channels.DNS = channels.NewResolver(cfg.DNS.Server)
 	if db.UpgradedFrom > 0 && db.UpgradedFrom < store.ReadModelVersion {
 		// Reviews stored before the read model existed get their product figures,
@@ -186,6 +191,8 @@ type Domain struct {
 	Transparency *transparency.Service
 	// AI is the AI package (its Provider is nil when ai.provider is off).
 	AI *ai.Service
+	// GoLive is the go-live checklist and the owner alerts.
+	GoLive *golive.Service
 }
 
 // Parts are what the domain services are built from: the database, keyring,
@@ -262,6 +269,8 @@ func NewDomain(p Parts) Domain {
 	d.Exports = &brandexport.Service{DB: db, Recorder: rec, Clock: clock, Log: log, Dir: p.ExportDir}
 	d.Feeds = &feeds.Service{DB: db, Keys: keys, PublicURL: url, Log: log, Recorder: rec}
 	d.Insights = &insights.Service{DB: db, Brand: d.Brand}
+	d.GoLive = &golive.Service{DB: db, Clock: clock, Log: log, PublicURL: url, Access: d.Access, Channels: d.Channels,
+		Sending: d.Sending, Orders: d.Orders, Reviews: d.Reviews}
 	return d
 }
 
@@ -298,6 +307,7 @@ func (a *App) SetPublicURL(u string) {
 	a.Access.PublicURL = u
 	a.Feeds.PublicURL = u
 	a.Transparency.PublicURL = u
+	a.GoLive.PublicURL = u
 }
 
 // Close closes the database.

@@ -32,6 +32,8 @@ var layers = map[string]int{
 	// Catalogue and marketplace import (new services, no kernel embedding).
 	"reviewd/app/core/catalogue":   3,
 	"reviewd/app/core/marketplace": 7,
+	// The go-live checklist and owner alerts read most services.
+	"reviewd/app/core/golive": 8,
 	// The whole-brand archive (reads every table through store; media store).
 	"reviewd/app/core/brandexport": 1,
 	// Product-review feeds and the brand's figures.

@@ -3,9 +3,11 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"reviewd/app/core/brandexport"
+	"reviewd/app/core/golive"
 	"reviewd/app/core/reviews"
 	"reviewd/store"
 )
@@ -15,12 +17,15 @@ import (
 // than 365 days and job-run records older than 90 days are deleted, and uploads
 // never attached to a review once they are a day old or can no longer be attached;
 // then the media store is reconciled with the database (orphaned and staged files,
-// public copies of what is not published).
+// public copies of what is not published). Then it mails the owners the owner
+// alerts holding (at most once a day per kind, golive.MailAlerts).
 type Cleanup struct {
 	DB      *store.DB
 	Reviews *reviews.Service // nil: uploads are left alone
 	// Exports deletes expired brand archives (nil: left alone).
 	Exports *brandexport.Service
+	// Alerts mails the owner alerts (nil: not mailed).
+	Alerts *golive.Service
 }
 
 // Name is the job name.
@@ -61,8 +66,16 @@ func (j Cleanup) Run(ctx context.Context, now time.Time) (string, error) {
 	if j.Exports != nil && err == nil {
 		exports, err = j.Exports.RemoveExpired(ctx, now)
 	}
-	return fmt.Sprintf("sessions=%d password_links=%d access_log=%d job_runs=%d unattached_uploads=%d brand_exports=%d %s", sessions, links, access, runs,
-		uploads, exports, rec), err
+	detail := fmt.Sprintf("sessions=%d password_links=%d access_log=%d job_runs=%d unattached_uploads=%d brand_exports=%d %s", sessions, links, access, runs,
+		uploads, exports, rec)
+	if j.Alerts != nil && err == nil {
+		var mailed []string
+		mailed, err = j.Alerts.MailAlerts(ctx, now)
+		if len(mailed) > 0 {
+			detail += " owner_alerts_mailed=" + strings.Join(mailed, ",")
+		}
+	}
+	return detail, err
 }
 
 // Idle is a job whose work arrives with a later part of reviewd; it is listed and

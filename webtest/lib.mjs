@@ -10,6 +10,7 @@
 //   REVIEWD_WEBTEST_ORDER, REVIEWD_WEBTEST_EMAIL  an order ready for the order check
 //   REVIEWD_WEBTEST_REVISE "<order> <e-mail>" of an order for the correction flow
 //   REVIEWD_WEBTEST_MAIL   a mailbox: GET gives the e-mails reviewd sent so far
+//   REVIEWD_WEBTEST_PROOF  PUT sets the domain-proof file https://shop.example serves
 //   REVIEWD_WEBTEST_OUT    folder for screenshots
 //   REVIEWD_CHROMIUM       Debian's Chromium (never a downloaded browser)
 import assert from "node:assert/strict";
@@ -31,6 +32,7 @@ export const env = {
   out: process.env.REVIEWD_WEBTEST_OUT || "",
   revise: (process.env.REVIEWD_WEBTEST_REVISE || " ").split(" "),
   mail: process.env.REVIEWD_WEBTEST_MAIL || "",
+  proof: process.env.REVIEWD_WEBTEST_PROOF || "",
 };
 export const demo = JSON.parse(readFileSync(must("REVIEWD_WEBTEST_DEMO"), "utf8"));
 export const en = demo.channels.find((c) => c.code === "demo-en");

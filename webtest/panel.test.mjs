@@ -81,7 +81,8 @@ const adminPages = async () => {
     ["marketplace", "/panel/marketplace"], ["market-source", "/panel/marketplace/" + mks],
     ["market-reviews", "/panel/marketplace/reviews"], ["rules", "/panel/rules"],
     ["terms", "/panel/terms"], ["rating-topics", "/panel/rating-topics"], ["invite-templates", "/panel/invite-templates"],
-    ["review-feeds", "/panel/review-feeds"], ["brand-export", "/panel/brand-export"], ["themes", "/panel/themes"]];
+    ["review-feeds", "/panel/review-feeds"], ["brand-export", "/panel/brand-export"], ["themes", "/panel/themes"],
+    ["go-live", "/panel/go-live"], ["mail", "/panel/mail"]];
 };
 
 test("every page: no axe violations, HTML under 60 KB, script under 15 KB gzip, screenshots at 1280 and 390 px", async () => {

@@ -17,10 +17,12 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"reviewd/app/apptest"
+	"reviewd/app/platform/platformtest"
 	"reviewd/app/sendtest"
 )
 
@@ -51,15 +53,38 @@ func TestBrowser(t *testing.T) {
 	}
 
 	smtp := sendtest.StartSMTP(t)
+	// https://shop.example is a shop's website for the domain proof of the go-live
+	// test: it serves the proof file whose body the test puts through proofCtl.
+	var proofMu sync.Mutex
+	proofBody := ""
+	shop := platformtest.StartTLS(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		proofMu.Lock()
+		defer proofMu.Unlock()
+		if proofBody == "" || r.URL.Path != "/.well-known/service-verification.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = io.WriteString(w, proofBody)
+	}), "shop.example")
+	proofCtl := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 1024))
+		proofMu.Lock()
+		proofBody = string(b)
+		proofMu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer proofCtl.Close()
 	port := freePort(t)
 	base := "http://localhost:" + strconv.Itoa(port)
 	srvEnv := reviewdEnv(map[string]string{
-		"REVIEWD_JOBS_ENABLED":  "false", // the tests run the jobs they need with `reviewd jobs run`
-		"REVIEWD_LOG_LEVEL":     "warn",
-		"REVIEWD_SMTP_HOST":     "127.0.0.1",
-		"REVIEWD_SMTP_PORT":     strconv.Itoa(smtp.Port),
-		"REVIEWD_SMTP_SECURITY": "none",
-		"REVIEWD_SMTP_FROM":     "reviews@demo.example",
+		"REVIEWD_JOBS_ENABLED":     "false", // the tests run the jobs they need with `reviewd jobs run`
+		"REVIEWD_LOG_LEVEL":        "warn",
+		"REVIEWD_SMTP_HOST":        "127.0.0.1",
+		"REVIEWD_SMTP_PORT":        strconv.Itoa(smtp.Port),
+		"REVIEWD_SMTP_SECURITY":    "none",
+		"REVIEWD_SMTP_FROM":        "reviews@demo.example",
+		"REVIEWD_OUTBOUND_RESOLVE": "shop.example:443=127.0.0.1:" + shop.Port,
+		"REVIEWD_OUTBOUND_CA_FILE": shop.CAFile,
 	})
 	// The browser tests take about a minute alone; while the rest of the suite
 	// loads both cores they can take several.
@@ -139,6 +164,7 @@ func TestBrowser(t *testing.T) {
 		"REVIEWD_WEBTEST_REVISE=WT-REV-1 revise@example.com",
 		"REVIEWD_WEBTEST_OUT="+outDir,
 		"REVIEWD_WEBTEST_MAIL="+mailbox.URL,
+		"REVIEWD_WEBTEST_PROOF="+proofCtl.URL,
 		"PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1",
 	)
 	// The reviewd binary the tests call for jobs needs the server's settings.

@@ -35,7 +35,7 @@ func Surfaces(a *app.App, s *app.Server) []app.Surface {
 			WhatsApp: mailhook.WhatsAppHook{AppSecret: a.Config.WhatsApp.AppSecret, VerifyToken: a.Config.WhatsApp.VerifyToken}},
 		&panel.Handler{Sessions: a.Access, Passwords: a.Passwords, PlainReplicaEndpoint: plainReplicaEndpoint(a.Config.Replica), PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, Auth: s.Auth,
 			Access: a.Access, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Orders: a.Orders, Marketplace: a.Marketplace, Read: a.Read, Checks: a.Checks,
-			Feeds: a.Feeds, Exports: a.Exports, Insights: a.Insights, AI: a.AI},
+			Feeds: a.Feeds, Exports: a.Exports, Insights: a.Insights, AI: a.AI, GoLive: a.GoLive},
 	}
 }
 
@@ -63,7 +63,7 @@ func buildRunner(a *app.App) *jobs.Runner {
 		jobs.Entry{Job: active(jobs.Marketplace{Marketplace: a.Marketplace, Catalogue: a.Catalogue}), Schedule: "@every 15m"},
 		jobs.Entry{Job: jobs.Media{Reviews: a.Reviews}, Schedule: "@every 10s"},
 		jobs.Entry{Job: jobs.Erasure{Orders: a.Orders}, Schedule: "@every 1h"},
-		jobs.Entry{Job: jobs.Cleanup{DB: a.DB, Reviews: a.Reviews, Exports: a.Exports}, Schedule: "30 * * * *"}, // hourly: unattached uploads go within a day
+		jobs.Entry{Job: jobs.Cleanup{DB: a.DB, Reviews: a.Reviews, Exports: a.Exports, Alerts: a.GoLive}, Schedule: "30 * * * *"}, // hourly: unattached uploads go within a day
 		jobs.Entry{Job: jobs.Transparency{Log: a.Transparency}, Schedule: "@every 1m"},
 		jobs.Entry{Job: jobs.AI{AI: a.AI}, Schedule: "@every 1m"},
 	)
@@ -103,6 +103,8 @@ func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...ap
 		if err != nil {
 			return err
 		}
+		// Set before the server and the jobs start: the owner alerts name a lag.
+		a.GoLive.Replica, a.GoLive.ReplicaMaxLag = rep.LastSync, max(15*time.Minute, 10*a.Config.Replica.MediaInterval)
 		defer func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()

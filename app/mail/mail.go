@@ -109,11 +109,20 @@ var ErrDisabled = errors.New("mail: no smtp host configured")
 // each Send opens its own connection.
 type Mailer struct {
 	cfg Config
+	mu  sync.RWMutex
+	// over is the mail server set in the panel (Override): while set it replaces
+	// cfg's server, login and sender; nil uses cfg.
+	over *Config
 }
 
 // New returns a Mailer for cfg. It does not connect; a bad configuration shows up
 // as a SendError of the first Send (config validation lives in app.Config).
 func New(cfg Config) *Mailer {
+	return &Mailer{cfg: normalize(cfg)}
+}
+
+// normalize trims the host and fills the security, port and timeout defaults.
+func normalize(cfg Config) Config {
 	cfg.Host = strings.TrimSpace(cfg.Host)
 	cfg.Security = strings.ToLower(strings.TrimSpace(cfg.Security))
 	if cfg.Security == "" {
@@ -132,11 +141,47 @@ func New(cfg Config) *Mailer {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	return &Mailer{cfg: cfg}
+	return cfg
+}
+
+// Override puts the server, login and sender of o in place of the configured ones
+// for every later Send (the certificate roots, timeout and observer stay); nil
+// goes back to the configuration. Safe while messages are being sent.
+func (m *Mailer) Override(o *Config) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if o == nil {
+		m.over = nil
+		return
+	}
+	c := m.cfg
+	c.Host, c.Port, c.Username, c.Password, c.Security, c.From = o.Host, o.Port, o.Username, o.Password, o.Security, o.From
+	c = normalize(c)
+	m.over = &c
+}
+
+// Overridden reports whether a server set by Override is in use.
+func (m *Mailer) Overridden() bool {
+	if m == nil {
+		return false
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.over != nil
+}
+
+// config is the configuration Send uses now.
+func (m *Mailer) config() Config {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.over != nil {
+		return *m.over
+	}
+	return m.cfg
 }
 
 // Enabled reports whether a host is configured; without one e-mail sending is off.
-func (m *Mailer) Enabled() bool { return m != nil && m.cfg.Host != "" }
+func (m *Mailer) Enabled() bool { return m != nil && m.config().Host != "" }
 
 // Send delivers msg and returns its Message-ID without angle brackets. Every error
 // is a *SendError.
@@ -144,33 +189,34 @@ func (m *Mailer) Send(ctx context.Context, msg Message) (string, error) {
 	if !m.Enabled() {
 		return "", &SendError{Temporary: true, Reason: "mail_disabled", Err: ErrDisabled}
 	}
-	id, err := m.send(ctx, msg)
-	if m.cfg.Observe != nil {
+	cfg := m.config()
+	id, err := send(ctx, cfg, msg)
+	if cfg.Observe != nil {
 		var se *SendError
 		if err != nil && !errors.As(err, &se) {
 			se = &SendError{Reason: "message_invalid", Err: err}
 		}
-		m.cfg.Observe(se)
+		cfg.Observe(se)
 	}
 	return id, err
 }
 
-func (m *Mailer) send(ctx context.Context, msg Message) (string, error) {
-	gm, id, err := m.build(msg)
+func send(ctx context.Context, cfg Config, msg Message) (string, error) {
+	gm, id, err := build(cfg, msg)
 	if err != nil {
 		return "", err
 	}
-	if err := m.deliver(ctx, gm); err != nil {
+	if err := deliver(ctx, cfg, gm); err != nil {
 		return "", err
 	}
 	return id, nil
 }
 
 // build turns msg into a go-mail message and returns it with its Message-ID.
-func (m *Mailer) build(msg Message) (*gomail.Msg, string, error) {
+func build(cfg Config, msg Message) (*gomail.Msg, string, error) {
 	fromAddr := strings.TrimSpace(msg.From)
 	if fromAddr == "" {
-		fromAddr = strings.TrimSpace(m.cfg.From)
+		fromAddr = strings.TrimSpace(cfg.From)
 	}
 	from, err := parseAddress(fromAddr)
 	if err != nil {
@@ -242,19 +288,19 @@ func (m *Mailer) build(msg Message) (*gomail.Msg, string, error) {
 }
 
 // deliver opens one connection, sends gm and closes the connection.
-func (m *Mailer) deliver(ctx context.Context, gm *gomail.Msg) error {
+func deliver(ctx context.Context, cfg Config, gm *gomail.Msg) error {
 	var (
 		mu    sync.Mutex
 		conns []net.Conn
 	)
-	tlsConf := &tls.Config{ServerName: m.cfg.Host, RootCAs: m.cfg.RootCAs, MinVersion: tls.VersionTLS12}
+	tlsConf := &tls.Config{ServerName: cfg.Host, RootCAs: cfg.RootCAs, MinVersion: tls.VersionTLS12}
 	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
-		d := net.Dialer{Timeout: m.cfg.Timeout}
+		d := net.Dialer{Timeout: cfg.Timeout}
 		c, err := d.DialContext(ctx, network, addr)
 		if err != nil {
 			return nil, err
 		}
-		if m.cfg.Security == SecurityTLS {
+		if cfg.Security == SecurityTLS {
 			tc := tls.Client(c, tlsConf)
 			if err := tc.HandshakeContext(ctx); err != nil {
 				c.Close()
@@ -276,30 +322,30 @@ func (m *Mailer) deliver(ctx context.Context, gm *gomail.Msg) error {
 	}
 
 	opts := []gomail.Option{
-		gomail.WithPort(m.cfg.Port),
-		gomail.WithTimeout(m.cfg.Timeout),
+		gomail.WithPort(cfg.Port),
+		gomail.WithTimeout(cfg.Timeout),
 		gomail.WithDialContextFunc(dial),
 		gomail.WithTLSConfig(tlsConf),
 	}
-	switch m.cfg.Security {
+	switch cfg.Security {
 	case SecurityNone, SecurityTLS:
 		// tls: the dialer already wrapped the connection; no STARTTLS on top.
 		opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
 	case SecurityStartTLS:
 		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
 	default:
-		return &SendError{Temporary: true, Reason: "connection_failed", Err: fmt.Errorf("security %q unknown", m.cfg.Security)}
+		return &SendError{Temporary: true, Reason: "connection_failed", Err: fmt.Errorf("security %q unknown", cfg.Security)}
 	}
-	if m.cfg.Username != "" {
+	if cfg.Username != "" {
 		// PLAIN and LOGIN refuse to run without TLS (go-mail checks the connection),
 		// so with security none only challenge-response mechanisms can log in.
 		opts = append(opts,
-			gomail.WithUsername(m.cfg.Username),
-			gomail.WithPassword(m.cfg.Password),
+			gomail.WithUsername(cfg.Username),
+			gomail.WithPassword(cfg.Password),
 			gomail.WithOpportunisticSMTPAuth(gomail.SMTPAuthPlain, gomail.SMTPAuthLogin,
 				gomail.SMTPAuthSCRAMSHA256, gomail.SMTPAuthSCRAMSHA1, gomail.SMTPAuthCramMD5))
 	}
-	client, err := gomail.NewClient(m.cfg.Host, opts...)
+	client, err := gomail.NewClient(cfg.Host, opts...)
 	if err != nil {
 		return &SendError{Temporary: true, Reason: "connection_failed", Err: err}
 	}

@@ -32,6 +32,17 @@ func embedSnippet(base, siteKey, product, theme, style string) string {
 	return b.String()
 }
 
+// badgeSnippet is the markup of a listing page's star badge (docs/page-contract.md,
+// "Star badges on listing pages"): one element per product and the same loader.
+func badgeSnippet(base, siteKey, product string) string {
+	if product == "" {
+		product = embedPlaceholder
+	}
+	a := html.EscapeString
+	return `<span data-review-badge="stars" data-review-product="` + a(product) + `"></span>` + "\n" +
+		`<script src="` + a(strings.TrimRight(base, "/")) + `/v1/widget.js" data-key="` + a(siteKey) + `" async></script>`
+}
+
 // channelEmbed is a channel's copyable snippet on the keys page.
 type channelEmbed struct {
 	Channel, Snippet string

@@ -26,6 +26,7 @@ import (
 	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/feeds"
+	"reviewd/app/core/golive"
 	"reviewd/app/core/insights"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
@@ -80,8 +81,10 @@ type Handler struct {
 	// Insights gives the overview's figures of the last 30 days.
 	Insights *insights.Service
 	// AI gives the AI package's status on the settings page and reply drafts.
-	AI   *ai.Service
-	Auth *web.Auth
+	AI *ai.Service
+	// GoLive gives the go-live checklist and the owner alerts.
+	GoLive *golive.Service
+	Auth   *web.Auth
 
 	pages *pages
 }

@@ -83,9 +83,10 @@ type overviewData struct {
 	// Deliveries are the message-log attempts per route of the overview's window
 	// (only with WhatsApp configured, as GET /admin/v1/overview).
 	Deliveries map[string]store.RouteFigures
-	// MailWaiting counts the invitations and notices waiting because e-mail
-	// sending is not set up (sending.WaitingForMail).
-	MailWaiting int
+	// Alerts are the owner alerts holding now (golive.Alerts; the invitations
+	// waiting because e-mail sending is not set up among them), for who may
+	// change settings.
+	Alerts []alertView
 }
 
 // bars lays out vertical bars of values in a w x h chart (labels below).
@@ -143,7 +144,7 @@ func (h *Handler) handleOverview(w http.ResponseWriter, r *http.Request, a *core
 		return err
 	}
 	d.FailedInvites = inv.Counters.Failed
-	if d.MailWaiting, err = h.Sending.WaitingForMail(ctx); err != nil {
+	if d.Alerts, err = h.alerts(ctx, a, v.Lang); err != nil {
 		return err
 	}
 	if a.Can(core.PermWrite) {

@@ -21,7 +21,7 @@ var pageNames = []string{"sign-in", "error", "overview", "queue", "reviews", "re
 	"invitations", "settings", "password", "account", "users", "keys", "secrets", "channels", "privacy", "privacy-request",
 	"access-log", "audit-log", "connections", "diagnostics", "marketplace", "market-source", "market-reviews", "rules", "terms",
 	"rating-topics", "invite-templates", "review-feeds", "brand-export", "themes",
-	"key-revoke"}
+	"key-revoke", "go-live", "mail"}
 
 // navItem is one link of a section's second menu.
 type navItem struct {
@@ -36,7 +36,8 @@ var sections = map[string][]navItem{
 	"settings": {{"/panel/settings", "settings", core.PermWrite, nil}, {"/panel/rules", "rules", core.PermRead, nil},
 		{"/panel/terms", "terms", core.PermRead, nil}, {"/panel/rating-topics", "rating-topics", core.PermRead, nil},
 		{"/panel/invite-templates", "invite-templates", core.PermWrite, nil}, {"/panel/review-feeds", "review-feeds", core.PermWrite, nil},
-		{"/panel/brand-export", "brand-export", core.PermExport, nil}, {"/panel/themes", "themes", core.PermRead, nil}},
+		{"/panel/brand-export", "brand-export", core.PermExport, nil}, {"/panel/themes", "themes", core.PermRead, nil},
+		{"/panel/mail", "mail", core.PermUsers, nil}, {"/panel/go-live", "go-live", core.PermRead, nil}},
 	"connections": {{"/panel/connections", "connections", core.PermWrite, nil}, {"/panel/diagnostics", "diagnostics", core.PermRead, nil},
 		{"/panel/marketplace", "marketplace", core.PermWrite, []string{"market-source"}},
 		{"/panel/marketplace/reviews", "market-reviews", core.PermPersonalData, nil}},
@@ -106,6 +107,16 @@ var funcs = template.FuncMap{
 			return 0
 		}
 		return part * 100 / whole
+	},
+	// reasonKey is the message key part of a mailer's failure code
+	// ("smtp_status: 535" is smtp_status).
+	"reasonKey": func(reason string) string {
+		code, _, _ := strings.Cut(reason, ":")
+		switch code {
+		case "connection_failed", "smtp_status", "address_invalid", "message_invalid", "mail_disabled":
+			return code
+		}
+		return "unknown"
 	},
 	"has": func(list []string, s string) bool {
 		for _, x := range list {

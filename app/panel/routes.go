@@ -128,6 +128,13 @@ func (h *Handler) routes() []route {
 		// renders it; no admin route (a read of the published reviews). Saving a
 		// layout and theme on a channel is the channel change.
 		{"GET", "/panel/themes", r, "", h.handleThemes},
+		// The go-live checklist (a read of the lower services; no admin route) and
+		// the outgoing mail server set in the panel, owner only (golive.go).
+		{"GET", "/panel/go-live", r, "", h.handleGoLive},
+		{"GET", "/panel/mail", u, "", h.handleMail},
+		{"POST", "/panel/mail", u, "", h.handleMailSave},
+		{"POST", "/panel/mail/clear", u, "", h.handleMailClear},
+		{"POST", "/panel/mail/test", u, "", h.handleMailTest},
 		{"POST", "/panel/themes", w, "PATCH /admin/v1/channels/{code}", h.handleThemeSave},
 	}
 }

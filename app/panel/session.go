@@ -124,7 +124,7 @@ func (h *Handler) handleSignIn(w http.ResponseWriter, r *http.Request, _ *core.A
 		return nil
 	}
 	http.SetCookie(w, h.cookie(access.SessionCookie, s.Token, int(access.SessionLifetime.Seconds())))
-	http.Redirect(w, r, next, http.StatusSeeOther)
+	http.Redirect(w, r, h.landing(r.Context(), next), http.StatusSeeOther)
 	return nil
 }
 
@@ -142,7 +142,7 @@ func (h *Handler) handlePasscode(w http.ResponseWriter, r *http.Request, _ *core
 		return h.signInFailed(w, r, "passcode", err)
 	}
 	http.SetCookie(w, h.cookie(access.SessionCookie, s.Token, int(access.SessionLifetime.Seconds())))
-	http.Redirect(w, r, localNext(r.PostForm.Get("next")), http.StatusSeeOther)
+	http.Redirect(w, r, h.landing(r.Context(), localNext(r.PostForm.Get("next"))), http.StatusSeeOther)
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/benbjohnson/litestream"
@@ -35,6 +36,16 @@ type Replicator struct {
 	log    *slog.Logger
 	cancel context.CancelFunc
 	done   chan struct{}
+	// synced is when a pass last shipped everything (database and media), unix
+	// nanoseconds; LastSync reads it.
+	synced atomic.Int64
+}
+
+// LastSync is when the replica last held everything written before it (the
+// database synced and a media pass done); ok is always true (a replica is
+// configured). The owner alerts name a replica lagging behind.
+func (r *Replicator) LastSync() (time.Time, bool) {
+	return time.Unix(0, r.synced.Load()), true
 }
 
 // ErrOtherInstallation is returned by Start when the replica holds another master
@@ -91,6 +102,7 @@ func Start(ctx context.Context, c Config, p Paths, log *slog.Logger) (*Replicato
 		mirror: &mirror{objects: t.objects, dir: p.Media, log: log}}
 	mctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
+	r.synced.Store(time.Now().UnixNano())
 	go func() {
 		defer close(r.done)
 		tick := time.NewTicker(c.MediaInterval)
@@ -98,6 +110,8 @@ func Start(ctx context.Context, c Config, p Paths, log *slog.Logger) (*Replicato
 		for {
 			if err := r.mirror.pass(mctx); err != nil && mctx.Err() == nil {
 				log.Warn("media mirror pass failed; retrying at the next interval", "err", err)
+			} else if err == nil && db.SyncAndWait(mctx) == nil {
+				r.synced.Store(time.Now().UnixNano())
 			}
 			select {
 			case <-mctx.Done():

@@ -66,6 +66,7 @@ func (s *Service) VerifySiteKey(ctx context.Context, secret, origin, referer str
 	}
 	switch {
 	case detail == KeyRevoked && k.Kind == KindSite:
+		s.noteRefusal(RefusalRevokedSiteKey, k.PublicID, k.ChannelID)
 		return SiteAccess{}, core.Refused("revoked_site_key").AsRefusal()
 	case detail != "" || k.Kind != KindSite:
 		return SiteAccess{}, core.Refused("unknown_site_key").AsRefusal()
@@ -87,6 +88,7 @@ func (s *Service) VerifySiteKey(ctx context.Context, secret, origin, referer str
 			return SiteAccess{}, err
 		}
 		if !core.DomainVerified(host, domains) {
+			s.noteRefusal(RefusalOriginUnverified, host, ch.ID)
 			return SiteAccess{}, core.Refused("origin_unverified: " + host)
 		}
 	}

@@ -21,9 +21,10 @@ type Service struct {
 	PublicURL string
 	Log       *slog.Logger
 	rec       *core.Recorder
-	uses      keyUses      // when each key's last use was written (keys.go)
-	signIns   accountLocks // one password step per username at a time (signin_backoff.go)
-	resets    resetWorker  // reset links written and mailed after the answer (members.go)
+	uses      keyUses       // when each key's last use was written (keys.go)
+	refusals  refusalCounts // component refusals not written yet (refusals.go)
+	signIns   accountLocks  // one password step per username at a time (signin_backoff.go)
+	resets    resetWorker   // reset links written and mailed after the answer (members.go)
 }
 
 // New builds the access service.

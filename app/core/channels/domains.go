@@ -343,3 +343,33 @@ func (s *Service) checkSender(ctx context.Context, q *store.Q, address string) e
 	}
 	return nil
 }
+
+// ChannelProof is a domain of a channel waiting for its proof.
+type ChannelProof struct {
+	Channel string
+	PendingDomain
+}
+
+// PendingProofs lists the domains added but not verified yet that carry a proof
+// token, with the file and DNS record that prove them (what AddDomain answered).
+func (s *Service) PendingProofs(ctx context.Context) ([]ChannelProof, error) {
+	q := s.DB.Read()
+	chans, err := q.ListChannels(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []ChannelProof
+	for _, ch := range chans {
+		ds, err := q.ChannelDomainRows(ctx, ch.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range ds {
+			if !d.Verified() && d.Token != "" {
+				out = append(out, ChannelProof{Channel: ch.Code, PendingDomain: pending(d)})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Channel+" "+out[i].Domain < out[j].Channel+" "+out[j].Domain })
+	return out, nil
+}
