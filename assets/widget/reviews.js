@@ -494,7 +494,7 @@ function lightbox(c, items, i) {
 async function lbReview(c, dl, id) {
   const w = c.data.words, L = c.data.language;
   let r = c.rev.find(x => x.id === (dl.rid = id));
-  if (!r && id) r = (await (c.mr = c.mr || api(c.key, "GET", "/v1/reviews/list", {query: {product: c.product, scope: c.scope, lang: c.lang, media: 1, page_size: 50}}).catch(() => ({reviews: []})))).reviews.find(x => x.id === id);
+  if (!r && id) r = (await (c.mr = c.mr || api(c.key, "GET", "/v1/reviews/list", {query: {product: c.product, scope: c.scope, lang: c.lang, media: 1, page_size: 50, via: "script"}}).catch(() => ({reviews: []})))).reviews.find(x => x.id === id);
   if (!r || dl.rid !== id) return;
   dl.art = $(c.el, `[data-review-list]>[data-review-id="${CSS.escape(id)}"] article`);
   $(dl, "figcaption").innerHTML = `${stars(r.rating, wd(w, "stars_label", {n: r.rating}))} <b>${esc(r.title)}</b><span class="rvw-lb-text">${esc(r.body)}</span><span class="rvw-meta">${esc(r.anonymous ? w.anonymous : r.author)} · ${time(r.published_at, L)}</span>${dl.art ? `<button type="button" class="rvw-link" data-read>${PW(L)[0]}</button>` : ""}`;
@@ -506,7 +506,7 @@ const PW = L => (L === "tr" ? "Değerlendirmeyi oku|Şimdi yayında.|Siparişini
 const PH = matchMedia("(max-width:480px)");
 function cap(c, step) {
   const el = c.el, li = [...$$(el, "[data-review-list]>li")], pg = $(el, ".rvw-pager"), u = $(el, ".rvw-topics ul"), k = c.n;
-  c.n = step ? k + 3 : 3;
+  c.n = step ? (k | 0) + 3 : 3;
   li.forEach((l, i) => l.classList.toggle("rvw-on", i < c.n));
   if (!pg && li[c.n] && PH.matches) li[0].parentNode.insertAdjacentHTML("afterend", pagerHTML(c).replace('"r', '"rvw-ph r'));
   else if (pg && pg.matches(".rvw-ph") && !li[c.n]) pg.remove();
