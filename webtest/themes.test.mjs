@@ -52,6 +52,21 @@ test("eight themes at 1280 and 390 px: screenshots, axe clean, no layout shift o
         if (r.gallery) assert.ok(r.gallery[0] <= r.gallery[1] + 24, `${theme}: the gallery in one row (${r.gallery})`);
         assert.equal(await shown(page), 3, `${theme}: three reviews at first`);
       }
+      // Controls in the theme's colours: the keyboard focus ring and the write button.
+      await page.focus("[data-review-filter=verified]");
+      const ui = await page.evaluate(() => {
+        const el = document.querySelector("[data-review-version]"), probe = document.createElement("i");
+        probe.style.color = "var(--rvw-accent)";
+        el.append(probe);
+        const accent = getComputedStyle(probe).color;
+        probe.remove();
+        const f = getComputedStyle(document.activeElement), wb = getComputedStyle(el.querySelector("[data-review-write]"));
+        return { accent, ring: f.outlineColor, ringStyle: f.outlineStyle, write: wb.backgroundColor };
+      });
+      assert.equal(ui.ringStyle, "solid", `${theme}: focus ring`);
+      assert.equal(ui.ring, ui.accent, `${theme}: focus ring in the accent`);
+      assert.equal(ui.write, ui.accent, `${theme}: write button in the accent`);
+      await page.evaluate(() => document.activeElement.blur());
       await shot(page, `theme-${theme}-${width}`, page.locator("[data-review-version]"));
       assert.deepEqual(await axe(page, "[data-review-product]"), [], `axe: ${theme} ${width} px`);
     }
@@ -225,6 +240,37 @@ test("writing form: themed file picker with name, size and remove; thank-you wit
   await dlg.locator("[data-again]").click();
   await until(async () => assert.equal(await page.locator("dialog[open] .rvw-form-product").count(), 1));
   assert.match(await page.locator("dialog[open] legend").first().textContent(), /Speckled/);
+  await clean(page, assert);
+  await page.context().close();
+});
+
+test("Turkish: the photo viewer's and the file picker's texts", async () => {
+  const page = await newPage(browser);
+  await page.goto(env.base + "/demo/demo-tr/demo-mug-blue");
+  await settled(page);
+  const item = page.locator("[data-review-gallery-item]").first();
+  if (await item.count()) {
+    await item.click();
+    const cap = page.locator("dialog[open] figcaption");
+    await cap.locator(".rvw-stars").waitFor();
+    assert.match(await cap.innerText(), /\d{1,2} (Ocak|Şubat|Mart|Nisan|Mayıs|Haziran|Temmuz|Ağustos|Eylül|Ekim|Kasım|Aralık) \d{4}/);
+    if (await cap.locator("[data-read]").count()) assert.equal(await cap.locator("[data-read]").textContent(), "Değerlendirmeyi oku");
+    await page.keyboard.press("Escape");
+  }
+  await page.click("[data-review-write]");
+  const dlg = page.locator("dialog[open]");
+  await dlg.locator("input[name=order]").waitFor();
+  // The picker's words are the style sheet's, by the dialog's language.
+  const words = await page.evaluate(() => {
+    const d = document.querySelector("dialog[open] .rvw-dialog-body"), z = document.createElement("span");
+    z.className = "rvw-drop";
+    d.append(z);
+    const w = [getComputedStyle(z, "::before").content, getComputedStyle(z, "::after").content];
+    z.remove();
+    return w;
+  });
+  assert.match(words[0], /Dosya seçin/);
+  assert.match(words[1], /sürükleyin/);
   await clean(page, assert);
   await page.context().close();
 });
