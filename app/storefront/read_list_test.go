@@ -82,11 +82,11 @@ func TestListPagingAndLanguage(t *testing.T) {
 	wantIDs(t, ids(f.mustList("product=SKU-1&page_size=5&page=2")), all[5:10]...)
 
 	l := f.mustList("product=SKU-1&lang=en")
-	if l["language"] != "en" || obj(l["words"])["verified_purchase"] != "Verified purchase" || l["sort"] != "newest" {
+	if l["language"] != "en" || obj(l["words"])["verified_purchase"] != "Verified buyer" || l["sort"] != "newest" {
 		t.Fatalf("en: %v %v", l["language"], obj(l["words"])["verified_purchase"])
 	}
 	l = f.mustList("product=SKU-1&lang=de")
-	if l["language"] != "tr" || obj(l["words"])["verified_purchase"] != "Doğrulanmış alışveriş" {
+	if l["language"] != "tr" || obj(l["words"])["verified_purchase"] != "Doğrulanmış alıcı" {
 		t.Fatalf("fallback: %v", l["language"])
 	}
 	for _, k := range []string{"verified_purchase", "experience_process", "privacy_notice", "origin_syndicated", "origin_imported"} {

@@ -57,7 +57,7 @@ func TestSSR(t *testing.T) {
 	for _, want := range []string{`data-review-version="3"`, `data-review-product="SKU-1"`, `data-review-scope="variant"`,
 		`class="rvw rvw--cards rvw-theme-warm"`, `data-review-id="` + r[0] + `"`, `data-review-id="` + r[1] + `"`,
 		`data-review-id="` + r[2] + `"`, `&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; co`,
-		`<p>İlk paragraf.</p>`, `<p>İkinci &lt;b&gt;paragraf&lt;/b&gt;.</p>`, `A*** Y***`, `Doğrulanmış alışveriş`,
+		`<p>İlk paragraf.</p>`, `<p>İkinci &lt;b&gt;paragraf&lt;/b&gt;.</p>`, `A*** Y***`, `Doğrulanmış alıcı`,
 		`data-review-experience="process"`, `Trendyol sitesinden aktarıldı`, `<span class="rvw-average">4,0</span>`,
 		`data-stars="4"`, `aria-label="5 üzerinden 4,0 yıldız"`, `<time datetime="2026-06-01">1 Haziran 2026</time>`,
 		`srcset="http://reviewd.test/media/`, `href="http://reviewd.test/static/reviews.css"`, `data-review-vote="up"`,
@@ -113,7 +113,7 @@ func TestSSR(t *testing.T) {
 
 	// Both layouts and the eight themes.
 	side := f.mustSSR("product=SKU-1&style=sidebar&theme=night&lang=en").JSON["html"].(string)
-	for _, want := range []string{`rvw--sidebar rvw-theme-night`, `<aside class="rvw-side"`, `lang="en"`, `Verified purchase`,
+	for _, want := range []string{`rvw--sidebar rvw-theme-night`, `<aside class="rvw-side"`, `lang="en"`, `Verified buyer`,
 		`<span class="rvw-average">`} {
 		if !strings.Contains(side, want) {
 			t.Errorf("sidebar html lacks %s", want)

@@ -21,8 +21,7 @@ const wd = (w, k, vars) => String(w && w[k] || "").replace(/\{(\w+)\}/g, (m, n) 
 const wn = (w, k, n, lang) => wd(w, w[k + "_one"] && new Intl.PluralRules(lang).select(+n) === "one" ? k + "_one" : k, {n});
 const num = (v, lang) => { const s = (+v || 0).toFixed(1); return lang === "tr" ? s.replace(".", ",") : s; };
 const stars = (v, label) => `<span class="rvw-stars" data-stars="${+v || 0}" role="img" aria-label="${esc(label)}"><span class="rvw-stars-fill" aria-hidden="true"></span></span>`;
-// Dates as the server writes them (2 Ocak 2026, January 2, 2026), in the visitor's
-// time zone; no Intl, whose first use costs more than the whole render.
+// Dates as the server writes them, in the visitor's time zone (Intl is slow at first use).
 const MONTHS = {tr: "Ocak Şubat Mart Nisan Mayıs Haziran Temmuz Ağustos Eylül Ekim Kasım Aralık".split(" "),
   en: "January February March April May June July August September October November December".split(" ")};
 const time = (iso, lang) => {
@@ -36,8 +35,7 @@ const mem = {}, store = { // localStorage, or memory when the browser refuses it
   set(k, v) { mem[k] = v; try { localStorage.setItem("reviewd:" + k, JSON.stringify(v)); } catch (e) { /* memory only */ } },
 };
 
-// cid is the id prefix of one component: FNV-1a of scope and product, as the
-// server-rendered markup has it.
+// cid is a component's id prefix: FNV-1a of scope and product, as the server's.
 function cid(scope, product) {
   let h = 0x811c9dc5;
   for (const b of new TextEncoder().encode(scope + "\0" + product)) h = Math.imul(h ^ b, 16777619) >>> 0;
@@ -115,9 +113,8 @@ function summaryHTML(c) {
   return s + `<p class="rvw-write-row"><button type="button" class="rvw-write" data-review-write>${esc(w.write_review)}</button></p></header>`;
 }
 
-// verifiable adds, on a component that opts in (data-review-transparency on it or
-// an element around it, or data-transparency on the script), the link to the public transparency report
-// beside the method statement, in rendered and in server-rendered markup alike.
+// verifiable adds the transparency report link when data-review-transparency (on
+// the component or around it) or data-transparency (on the script) asks for it.
 function verifiable(c) {
   const v = (c.el.closest("[data-review-transparency]") || c.el).dataset.reviewTransparency ?? CFG.transparency, p = $(c.el, ".rvw-links");
   if (v == null || v === "false" || !p || $(p, "[data-review-link=transparency]")) return;
@@ -169,8 +166,7 @@ function take(c, d) {
   emit(c.el, "loaded", {product: c.product, scope: c.scope, data: d});
 }
 
-// fetchList reads one page with the component's filters; null when a newer
-// request overtook it.
+// fetchList reads a page with the filters (null when overtaken).
 async function fetchList(c, page) {
   const n = ++c.req, q = c.q;
   const d = await api(c.key, "GET", "/v1/reviews/list", {query: {product: c.product, scope: c.scope, lang: c.lang, page,
@@ -201,6 +197,7 @@ function draw(c) {
   verifiable(c);
   if (c.qa) drawQA(c, c.qa);
   paint(c);
+  cap(c);
   measure(c);
 }
 
@@ -217,6 +214,7 @@ function relist(c, more) {
   el.setAttribute("data-review-page", d.page);
   el.setAttribute("data-review-pages", d.pages);
   paint(c);
+  cap(c, more);
   measure(c);
 }
 
@@ -250,7 +248,7 @@ async function render(el) {
     else await fetchList(c, 1);
     if (shown === "default" && !c.ssr) draw(c);
     else paint(c);
-    if (shown === "default") verifiable(c);
+    if (shown === "default") verifiable(c), cap(c);
     emit(el, "rendered", {product: c.product, mode: c.ssr ? "hydrate" : shown === "default" ? "render" : shown});
   } catch (e) {
     emit(el, "error", Object.assign({action: "load"}, e));
@@ -335,7 +333,7 @@ async function more(c) {
 function bind(c) {
   const el = c.el;
   el.addEventListener("click", e => {
-    const b = e.target.closest("[data-review-filter-rating],[data-review-filter],[data-review-topic],[data-review-more],[data-review-vote],[data-review-report],[data-review-gallery-item],img[data-review-media],[data-review-write],[data-review-ask],[data-review-answer],[data-review-clear],[data-review-questions-more]");
+    const b = e.target.closest("[data-review-filter-rating],[data-review-filter],[data-review-topic],[data-review-more],[data-review-vote],[data-review-report],[data-review-gallery-item],img[data-review-media],[data-review-write],[data-review-ask],[data-review-answer],[data-review-clear],[data-review-questions-more],[data-review-topics-more]");
     if (!b || !el.contains(b) || b.disabled) return;
     const s = b.dataset, q = c.q, rid = (b.closest("[data-review-id]") || {dataset: {}}).dataset.reviewId;
     if (s.reviewFilterRating) filter(c, {rating: q.rating === s.reviewFilterRating ? "" : s.reviewFilterRating});
@@ -344,13 +342,14 @@ function bind(c) {
     else if ("reviewClear" in s) {
       for (const i of $$(el, "[data-review-search]")) i.value = "";
       filter(c, {rating: "", verified: "", media: "", q: "", topic: ""});
-    } else if ("reviewMore" in s) more(c);
+    } else if ("reviewMore" in s) PH.matches && $(el, "[data-review-list]>li:not(.rvw-on)") ? cap(c, 1) : more(c);
+    else if ("reviewTopicsMore" in s) { b.parentNode.classList.add("rvw-open"); b.remove(); }
     else if (s.reviewVote) vote(c, rid, (store.get("votes") || {})[rid] === s.reviewVote ? "none" : s.reviewVote).catch(() => {});
     else if ("reviewReport" in s) report(c, rid);
     else if (s.reviewGalleryItem) lightbox(c, c.data.gallery, c.data.gallery.findIndex(g => g.id === s.reviewGalleryItem));
     else if (s.reviewMedia) {
       const r = c.rev.find(x => x.id === rid);
-      if (r) lightbox(c, r.media.map(m => Object.assign({author: r.anonymous ? "" : r.author, rating: r.rating}, m)), r.media.findIndex(m => m.id === s.reviewMedia));
+      if (r) lightbox(c, r.media.map(m => Object.assign({author: r.anonymous ? "" : r.author, review_id: r.id}, m)), r.media.findIndex(m => m.id === s.reviewMedia));
     } else if ("reviewWrite" in s) openForm({el}).catch(e => emit(el, "error", Object.assign({action: "form"}, e)));
     else if ("reviewAsk" in s) ask(c);
     else if ("reviewAnswer" in s) answer(c, b.closest("[data-review-question]").dataset.reviewQuestion);
@@ -371,8 +370,7 @@ function bind(c) {
   });
 }
 
-// countView sends one view of a component, once the page is really shown: never
-// from a prerendered page that is not activated, nor from a hidden tab.
+// countView sends a component's view once the page is shown (not prerendered, not hidden).
 function countView(c) {
   const go = () => {
     if (c.viewed || D.prerendering || D.visibilityState === "hidden") return;
@@ -413,8 +411,7 @@ async function vote(c, id, v) {
   return r;
 }
 
-// dialog opens a modal dialog (native <dialog>: focus stays inside, Escape
-// closes, focus returns to the opener).
+// dialog opens a native modal <dialog>: focus kept inside and given back.
 function dialog(c, d, title, body) {
   ensureCSS();
   const id = "rvw-d" + ++seq, dl = D.createElement("dialog"), back = D.activeElement;
@@ -478,17 +475,44 @@ function report(c, id) {
 function lightbox(c, items, i) {
   if (!items || !items.length) return;
   const d = c.data, w = d.words, many = items.length > 1;
-  const dl = dialog(c, d, w.gallery, `<figure class="rvw-lb"><div class="rvw-lb-media"></div><figcaption class="rvw-meta"></figcaption></figure>${many ? `<div class="rvw-lb-nav"><button type="button" data-step="-1">${esc(w.previous)}</button> <span class="rvw-lb-count" aria-live="polite"></span> <button type="button" data-step="1">${esc(w.next)}</button></div>` : ""}`);
+  const dl = dialog(c, d, w.gallery, `<figure class="rvw-lb"><div class="rvw-lb-media"></div><figcaption class="rvw-lb-cap"></figcaption></figure>${many ? `<div class="rvw-lb-nav"><button type="button" data-step="-1">${esc(w.previous)}</button> <span class="rvw-lb-count" aria-live="polite"></span> <button type="button" data-step="1">${esc(w.next)}</button></div>` : ""}`);
   const show = k => {
     i = (k + items.length) % items.length;
     const m = items[i];
     $(dl, ".rvw-lb-media").innerHTML = m.kind === "video" ? `<video controls src="${esc(m.url)}"${m.poster_url ? ` poster="${esc(m.poster_url)}"` : ""}></video>` : `<img src="${esc(m.url)}"${m.srcset ? ` srcset="${esc(m.srcset)}" sizes="(max-width: 900px) 100vw, 900px"` : ""} alt="${esc(m.alt_text || m.author || "")}">`;
-    $(dl, "figcaption").innerHTML = (m.rating ? stars(m.rating, wd(w, "stars_label", {n: m.rating})) + " " : "") + esc(m.anonymous ? w.anonymous : m.author || "");
+    $(dl, "figcaption").innerHTML = "";
+    lbReview(c, dl, m.review_id);
     if (many) $(dl, ".rvw-lb-count").textContent = wd(w, "media_of", {n: i + 1, m: items.length});
   };
   dl.addEventListener("click", e => { const s = e.target.closest("[data-step]"); if (s) show(i + +s.dataset.step); });
+  dl.addEventListener("click", e => { const a = dl.art; if (e.target.closest("[data-read]")) dl.addEventListener("close", () => { a.parentNode.classList.add("rvw-on"); a.tabIndex = -1; a.focus(); }), dl.close(); });
   dl.addEventListener("keydown", e => { if (e.key === "ArrowLeft" || e.key === "ArrowRight") show(i + (e.key === "ArrowLeft" ? -1 : 1)); });
   show(Math.max(0, i));
+}
+
+// lbReview: under a photo, its review and a way to it on the page.
+async function lbReview(c, dl, id) {
+  const w = c.data.words, L = c.data.language;
+  let r = c.rev.find(x => x.id === (dl.rid = id));
+  if (!r && id) r = (await (c.mr = c.mr || api(c.key, "GET", "/v1/reviews/list", {query: {product: c.product, scope: c.scope, lang: c.lang, media: 1, page_size: 50, via: "script"}}).catch(() => ({reviews: []})))).reviews.find(x => x.id === id);
+  if (!r || dl.rid !== id) return;
+  dl.art = $(c.el, `[data-review-list]>[data-review-id="${CSS.escape(id)}"] article`);
+  $(dl, "figcaption").innerHTML = `${stars(r.rating, wd(w, "stars_label", {n: r.rating}))} <b>${esc(r.title)}</b><span class="rvw-lb-text">${esc(r.body)}</span><span class="rvw-meta">${esc(r.anonymous ? w.anonymous : r.author)} · ${time(r.published_at, L)}</span>${dl.art ? `<button type="button" class="rvw-link" data-read>${PW(L)[0]}</button>` : ""}`;
+}
+
+const PW = L => (L === "tr" ? "Değerlendirmeyi oku|Şimdi yayında.|Siparişinizdeki diğer ürünler:" : "Read the review|It is live now.|Also in your order:").split("|");
+
+// cap: phones show the rvw-on reviews, 3 a step.
+const PH = matchMedia("(max-width:480px)");
+function cap(c, step) {
+  const el = c.el, li = [...$$(el, "[data-review-list]>li")], pg = $(el, ".rvw-pager"), u = $(el, ".rvw-topics ul"), k = c.n;
+  c.n = step ? (k | 0) + 3 : 3;
+  li.forEach((l, i) => l.classList.toggle("rvw-on", i < c.n));
+  if (!pg && li[c.n] && PH.matches) li[0].parentNode.insertAdjacentHTML("afterend", pagerHTML(c).replace('"r', '"rvw-ph r'));
+  else if (pg && pg.matches(".rvw-ph") && !li[c.n]) pg.remove();
+  if (u && PH.matches && !u.nextElementSibling && u.scrollHeight > u.clientHeight + 2) u.insertAdjacentHTML("afterend", `<button type="button" class="rvw-link" data-review-topics-more>${esc(c.data.words.show_more)}</button>`);
+  const a = step === 1 && $(li[k], "article");
+  if (a) a.tabIndex = -1, a.focus();
 }
 
 // ---- questions and answers -------------------------------------------------
@@ -562,8 +586,7 @@ function answer(c, qid) {
 }
 
 // ---- writing flow ----------------------------------------------------------
-// listFor gives a list answer for the words and limits of the form: the
-// component's, else one read for the product being reviewed.
+// listFor gives a list answer (words, limits) for the form.
 async function listFor(c, lang, product) {
   if (c && c.data && (!lang || c.data.language === lang)) return c.data;
   const p = product || c && c.product;
@@ -578,14 +601,14 @@ async function openForm(o) {
   const d = await listFor(c), w = d.words;
   const dl = dialog(c, d, w.write_review, `<form><p>${esc(w.order_check_intro)}</p>${orderFields(w, d.limits)}${sendRow(w.continue)}</form>`);
   submitting(dl, w, async f => {
-    const r = await api(key, "POST", "/v1/eligibility", {body: {order: f.order.value.trim(), email: f.email.value.trim(), language: d.language}});
+    const b = {order: f.order.value.trim(), email: f.email.value.trim(), language: d.language}, r = await api(key, "POST", "/v1/eligibility", {body: b});
     S.token = r.token;
-    await writeFlow(c, key, r.token, dl);
+    await writeFlow(c, key, r.token, dl, b);
   });
   return dl;
 }
 
-async function writeFlow(c, key, token, dl) {
+async function writeFlow(c, key, token, dl, re) {
   let t;
   try {
     t = await api(key, "POST", "/v1/eligibility/token", {body: {token, language: c && c.lang || ""}});
@@ -600,7 +623,7 @@ async function writeFlow(c, key, token, dl) {
   const rv = t.mode === "revise" && t.review || {};
   let prods = t.products;
   if (rv.line_reference) prods = [prods.find(p => p.line_reference === rv.line_reference) || {line_reference: rv.line_reference, aspects: []}];
-  const F = {c, key, token, mode: t.mode, d, w, L, ps: []};
+  const F = {c, key, token, mode: t.mode, d, w, L, ps: [], t, re};
   let html = `<form class="rvw-form" novalidate><p>${esc(t.mode === "feedback" ? w.feedback_intro : w.form_intro)}</p>${prods.length > 1 ? `<p class="rvw-hint">${esc(w.products_hint)}</p>` : ""}`;
   for (const p of prods) {
     const f = "rvw-f" + ++seq, aspects = p.aspects || [];
@@ -610,7 +633,7 @@ async function writeFlow(c, key, token, dl) {
       const steps = a.steps && a.steps.length ? a.steps : Array.from({length: a.scale}, (_, k) => String(k + 1));
       html += `<fieldset class="rvw-field rvw-steps"><legend>${esc(a.label)}${a.required ? "" : ` <span class="rvw-opt">(${esc(w.optional)})</span>`}</legend>${steps.map((s, k) => `<label><input type="radio" name="${f}-a-${esc(a.key)}" value="${k + 1}"${rv.aspects && rv.aspects[a.key] === k + 1 ? " checked" : ""}> ${esc(s)}</label>`).join("")}</fieldset>`;
     }
-    html += `<label class="rvw-field">${esc(w.review_title)} <span class="rvw-opt">(${esc(w.optional)})</span><input name="${f}-t" maxlength="${L.title_length}" value="${esc(rv.title)}"></label><label class="rvw-field">${esc(w.review_body)}<textarea name="${f}-b" rows="5" maxlength="${L.body_length}">${esc(rv.body)}</textarea></label><div class="rvw-field"><label class="rvw-label" for="${f}-m">${esc(w.add_media)} <span class="rvw-opt">(${esc(w.optional)})</span></label><input type="file" id="${f}-m" data-line="${esc(p.line_reference)}" multiple accept="image/*,video/mp4,video/quicktime" aria-describedby="${f}-h"><p class="rvw-hint" id="${f}-h">${esc(wd(w, "media_hint", {n: L.media_count}))}</p><ul class="rvw-files"></ul></div></fieldset>`;
+    html += `<label class="rvw-field">${esc(w.review_title)} <span class="rvw-opt">(${esc(w.optional)})</span><input name="${f}-t" maxlength="${L.title_length}" value="${esc(rv.title)}"></label><label class="rvw-field">${esc(w.review_body)}<textarea name="${f}-b" rows="5" maxlength="${L.body_length}">${esc(rv.body)}</textarea></label><div class="rvw-field"><label class="rvw-label" for="${f}-m">${esc(w.add_media)} <span class="rvw-opt">(${esc(w.optional)})</span></label><span class="rvw-drop"><input type="file" id="${f}-m" data-line="${esc(p.line_reference)}" multiple accept="image/*,video/mp4,video/quicktime" aria-describedby="${f}-h"></span><p class="rvw-hint" id="${f}-h">${esc(wd(w, "media_hint", {n: L.media_count}))}</p><ul class="rvw-files"></ul></div></fieldset>`;
   }
   html += nameFields(w, L.name_length, rv) + sendRow(w.submit) + "</form>";
   const title = t.mode === "revise" ? w.revise_title : t.mode === "feedback" ? w.feedback_title : w.write_review;
@@ -649,13 +672,13 @@ function fileItem(F, p, it) {
 }
 
 function fileDone(F, it, blob) {
-  let h = `<span class="rvw-file-name">${esc(it.name)}</span>`;
-  if (blob && it.kind === "image") {
+  let h = "", n = blob.size;
+  if (it.kind === "image") {
     const u = URL.createObjectURL(blob);
     F.dl.urls.push(u);
-    h = `<img src="${u}" alt="${esc(it.name)}" width="88" height="88">`;
+    h = `<img src="${u}" alt="" width="48" height="48">`;
   }
-  it.li.innerHTML = h + ` <button type="button" data-remove aria-label="${esc(F.w.remove + ": " + it.name)}">×</button>`;
+  it.li.innerHTML = h + `<span class="rvw-file-name">${esc(it.name)}</span> <span class="rvw-hint">${n < 1e6 ? Math.ceil(n / 1e3) + " kB" : num(n / 1e6, F.d.language) + " MB"}</span> <button type="button" data-remove aria-label="${esc(F.w.remove + ": " + it.name)}">×</button>`;
 }
 
 function addFiles(F, p, files) {
@@ -672,8 +695,7 @@ function addFiles(F, p, files) {
   }
 }
 
-// upload prepares and sends one file: photos are re-encoded as JPEG with the long
-// side at most 2560 px; a video is sent as it is when within the limits.
+// upload sends one file: photos as JPEG of at most 2560 px, videos as they are.
 async function upload(F, p, it, file) {
   const L = F.L, mb = n => Math.round(n / 1048576);
   let blob = file, name = file.name;
@@ -748,9 +770,20 @@ async function send(F, f) {
     out = (await api(F.key, "POST", "/v1/reviews", {body: {token: F.token, language: F.d.language, reviews: rows}})).reviews;
   }
   const live = out.some(r => r.state === "published");
-  done(F.dl, w, w.thanks + (out.every(r => r.state === "published") ? "" : " " + w.thanks_pending));
+  done(F.dl, w, w.thanks + " " + (out.every(r => r.state === "published") ? PW(F.d.language)[1] : w.thanks_pending));
+  thanks(F, out);
   emit(F.c ? F.c.el : D, "submitted", {mode: F.mode, reviews: out});
   if (live) refresh().catch(() => {});
+}
+
+// thanks offers the order's other products (a spent order check is made again).
+function thanks(F, out) {
+  const rest = F.mode === "revise" ? [] : F.t.products.filter(p => !out.some(r => r.line_reference === p.line_reference));
+  if (!rest[0]) return;
+  $(F.dl, ".rvw-done").insertAdjacentHTML("afterend", `<p>${PW(F.d.language)[2]}</p><ul class="rvw-next">${rest.map(p => `<li>${esc(p.title || p.variant_key)}</li>`).join("")}</ul><button type="button" class="rvw-primary" data-again>${esc(F.w.write_review)}</button> `);
+  F.dl.addEventListener("click", e => {
+    if (e.target.closest("[data-again]")) F.dl.close(), (F.re ? api(F.key, "POST", "/v1/eligibility", {body: F.re}) : Promise.resolve(F)).then(r => writeFlow(F.c, F.key, r.token, 0, F.re)).catch(x => emit(D, "error", Object.assign({action: "form"}, x)));
+  });
 }
 
 // ---- start -----------------------------------------------------------------
