@@ -113,7 +113,7 @@ func storefrontOps() []op {
 	allQ := []param{pKey, pChannel, pLang, q("page", "Page, from 1.", integer()), q("page_size", "1 to 50, default 20.", integer()),
 		q("rating", "1 to 5.", integer()), q("verified", "1: verified purchases only.", str()), q("media", "1: with photos or videos only.", str())}
 	allPage := obj(map[string]any{"reviews": arr(chanRow), "total": integer(), "page": integer(), "pages": integer(), "page_size": integer(),
-		"applied": obj(map[string]any{"rating": nullable(integer()), "media": boolean(), "verified": boolean()}, "rating", "media", "verified"),
+		"applied":  obj(map[string]any{"rating": nullable(integer()), "media": boolean(), "verified": boolean()}, "rating", "media", "verified"),
 		"language": str(), "theme": str(), "html": str()}, "reviews", "total", "page", "pages", "page_size", "applied", "language", "theme")
 	writeErr := cat(errSite, errBody, errToken)
 	ops := []op{
@@ -200,14 +200,14 @@ func storefrontOps() []op {
 			ok: []answer{okJSON(200, "ETag; Cache-Control private, max-age=30.", carousel), {status: 304, desc: "Unchanged since the ETag sent."}}, errs: errSite},
 		{method: "GET", path: "/v1/ssr/carousel", tag: "storefront", summary: "Home page carousel with its ready HTML", auth: siteRead,
 			query: []param{pKey, pChannel, pLang, pTheme}, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
-			ok: []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.", carousel), {status: 304, desc: "Unchanged since the ETag sent."}},
+			ok:   []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.", carousel), {status: 304, desc: "Unchanged since the ETag sent."}},
 			errs: cat(errSite, []string{"400 invalid / theme"})},
 		{method: "GET", path: "/v1/reviews/all", tag: "storefront", summary: "Store-wide review page: the channel's published reviews across products, newest first, with their products (no structured data)", auth: siteRead,
 			query: allQ, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
 			ok: []answer{okJSON(200, "ETag; Cache-Control private, max-age=30.", allPage), {status: 304, desc: "Unchanged since the ETag sent."}}, errs: cat(errSite, []string{"400 invalid / rating"})},
 		{method: "GET", path: "/v1/ssr/all", tag: "storefront", summary: "Store-wide review page with its ready HTML", auth: siteRead,
 			query: append(allQ[:len(allQ):len(allQ)], pTheme), headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
-			ok: []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.", allPage), {status: 304, desc: "Unchanged since the ETag sent."}},
+			ok:   []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.", allPage), {status: 304, desc: "Unchanged since the ETag sent."}},
 			errs: cat(errSite, []string{"400 invalid / rating", "400 invalid / theme"})},
 		{method: "POST", path: "/v1/reviews/" + pRev + "/helpful", tag: "storefront", summary: "Helpful vote (up, down or none)", auth: siteWrite,
 			body: json(obj(map[string]any{"vote": enum("up", "down", "none"), "visitor_key": str()}, "vote")),
