@@ -86,6 +86,7 @@ type demoView struct {
 	// Channel-wide components (home page carousel, store page): their ready HTML
 	// (render ssr), or empty containers the page script fills (render client).
 	Carousel, All template.HTML
+	ProductURL    string
 	// A signed-in customer (?customer=<e-mail>&name=<name>): what the store's
 	// server got from GET /v1/viewer.
 	Customer, Asker, WriteToken string
@@ -177,7 +178,8 @@ func (d *demoSurface) handleChannelPage(w http.ResponseWriter, r *http.Request) 
 		return core.ErrNotFound
 	}
 	v := demoView{Lang: c.Language, Brand: d.info.Brand, Title: demoWords[c.Language]["home"],
-		W: demoWords[c.Language], Channel: c, Other: other, Products: d.productsOf(c.Code), Render: "ssr"}
+		W: demoWords[c.Language], Channel: c, Other: other, Products: d.productsOf(c.Code), Render: "ssr",
+		ProductURL: demoProductURL(c.Code)}
 	if r.URL.Query().Get("render") == "client" {
 		v.Render = "client"
 	} else {
@@ -199,7 +201,7 @@ func (d *demoSurface) handleAllReviewsPage(w http.ResponseWriter, r *http.Reques
 		return core.ErrNotFound
 	}
 	v := demoView{Lang: c.Language, Brand: d.info.Brand, Title: demoWords[c.Language]["all_reviews"],
-		W: demoWords[c.Language], Channel: c, Other: other, Render: "ssr"}
+		W: demoWords[c.Language], Channel: c, Other: other, Render: "ssr", ProductURL: demoProductURL(c.Code)}
 	q := r.URL.Query()
 	if q.Get("render") == "client" {
 		v.Render = "client"
@@ -212,6 +214,10 @@ func (d *demoSurface) handleAllReviewsPage(w http.ResponseWriter, r *http.Reques
 	}
 	return d.page(w, r, "all", v)
 }
+
+// demoProductURL is the address template of the channel's product pages (the
+// demo's catalogue knows no addresses; a group's page shows its variants).
+func demoProductURL(channel string) string { return "/demo/" + channel + "/{group}" }
 
 // channelSSR renders the carousel or (all) the store page of a channel as the
 // store's server gets it from GET /v1/ssr/carousel or /v1/ssr/all.
@@ -227,9 +233,9 @@ func (d *demoSurface) channelSSR(ctx context.Context, code, lang string, all boo
 	var out readmodel.Answer
 	if all {
 		out, err = d.read.AllReviewsAnswer(ctx, ch, readmodel.AllInput{Lang: lang, Page: q.Get("page"), Rating: q.Get("rating"),
-			Verified: q.Get("verified"), Media: q.Get("media")}, st.Gen, true, nil)
+			Verified: q.Get("verified"), Media: q.Get("media"), ProductURL: demoProductURL(code)}, st.Gen, true, nil)
 	} else {
-		out, err = d.read.CarouselAnswer(ctx, ch, readmodel.CarouselInput{Lang: lang}, st.Gen, true, nil)
+		out, err = d.read.CarouselAnswer(ctx, ch, readmodel.CarouselInput{Lang: lang, ProductURL: demoProductURL(code)}, st.Gen, true, nil)
 	}
 	if err != nil {
 		return "", err

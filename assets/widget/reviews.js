@@ -763,7 +763,7 @@ async function chan(el, kind, q) {
   if (!q && el.firstElementChild) return;
   el.setAttribute("aria-busy", "true");
   try {
-    const d = await api(a.reviewKey || CFG.key, "GET", "/v1/ssr/" + kind, {query: Object.assign({lang: a.reviewLang || CFG.lang, theme: a.reviewTheme, page_size: a.reviewPageSize}, q)});
+    const d = await api(a.reviewKey || CFG.key, "GET", "/v1/ssr/" + kind, {query: Object.assign({lang: a.reviewLang || CFG.lang, theme: a.reviewTheme, page_size: a.reviewPageSize, product_url: a.reviewProductLink}, q)});
     el.innerHTML = d.html;
     emit(el, kind, {data: d});
   } catch (e) { emit(el, "error", Object.assign({action: kind}, e)); }

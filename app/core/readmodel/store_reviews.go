@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -42,11 +43,39 @@ const (
 // AllInput is the query of a store page request as received.
 type AllInput struct {
 	Page, PageSize, Rating, Verified, Media, Lang, Theme string
+	ProductURL                                           string
 }
 
 // CarouselInput is the query of a carousel request as received.
 type CarouselInput struct {
-	Lang, Theme string
+	Lang, Theme, ProductURL string
+}
+
+// MaxProductURL is the longest product address template (product_url).
+const MaxProductURL = 300
+
+// productURLOf checks a product address template: an absolute http(s) address or
+// a path of the store's site, with {product} (the variant key) or {group} (the
+// group key, else the variant key). Errors: invalid / product_url.
+func productURLOf(tpl string) (string, error) {
+	if tpl == "" {
+		return "", nil
+	}
+	ok := len(tpl) <= MaxProductURL && (strings.Contains(tpl, "{product}") || strings.Contains(tpl, "{group}")) &&
+		(strings.HasPrefix(tpl, "https://") || strings.HasPrefix(tpl, "http://") || strings.HasPrefix(tpl, "/") && !strings.HasPrefix(tpl, "//"))
+	if !ok || strings.ContainsAny(tpl, "\"<>\x00 ") {
+		return "", core.Invalid("product_url")
+	}
+	return tpl, nil
+}
+
+// fillProductURL is a template's address of a review's product.
+func fillProductURL(tpl string, r store.Review) string {
+	group := r.GroupKey
+	if group == "" {
+		group = r.VariantKey
+	}
+	return strings.NewReplacer("{product}", url.PathEscape(r.VariantKey), "{group}", url.PathEscape(group)).Replace(tpl)
 }
 
 // ProductRef is a review's product as the catalogue (or the review) names it:
@@ -95,14 +124,19 @@ type Carousel struct {
 // channelQuery is a validated store page or carousel request.
 type channelQuery struct {
 	lang, theme     string
+	productURL      string
 	page, pageSize  int
 	rating          int
 	verified, media bool
 }
 
 // parseChannelTheme validates the language and (SSR) the theme.
-func parseChannelTheme(lang, theme string, ch store.Channel, ssr bool) (channelQuery, error) {
+func parseChannelTheme(lang, theme, productURL string, ch store.Channel, ssr bool) (channelQuery, error) {
 	cq := channelQuery{lang: core.Language(lang, ch), theme: orDefault(ch.Theme, core.Themes[0])}
+	var err error
+	if cq.productURL, err = productURLOf(productURL); err != nil {
+		return cq, err
+	}
 	if cq.lang != "tr" && cq.lang != "en" {
 		cq.lang = "en"
 	}
@@ -117,7 +151,7 @@ func parseChannelTheme(lang, theme string, ch store.Channel, ssr bool) (channelQ
 
 // parseAll validates a store page request: invalid / rating, theme.
 func parseAll(in AllInput, ch store.Channel, ssr bool) (channelQuery, error) {
-	cq, err := parseChannelTheme(in.Lang, in.Theme, ch, ssr)
+	cq, err := parseChannelTheme(in.Lang, in.Theme, in.ProductURL, ch, ssr)
 	if err != nil {
 		return cq, err
 	}
@@ -137,11 +171,12 @@ func parseAll(in AllInput, ch store.Channel, ssr bool) (channelQuery, error) {
 // channelRows builds the rows of reviews of the channel's market with their
 // products (name from the catalogue, else as the review was written; the
 // catalogue's page address) and featured flags.
-func (c *Service) channelRows(ctx context.Context, q *store.Q, ch store.Channel, rows []store.Review, lang string, translate bool) ([]ChannelReviewRow, error) {
+func (c *Service) channelRows(ctx context.Context, q *store.Q, ch store.Channel, rows []store.Review, cq channelQuery, translate bool) ([]ChannelReviewRow, error) {
 	out := make([]ChannelReviewRow, 0, len(rows))
 	if len(rows) == 0 {
 		return out, nil
 	}
+	lang := cq.lang
 	base, err := c.reviewRows(ctx, q, rows, ch.Market, lang, translate)
 	if err != nil {
 		return nil, err
@@ -164,6 +199,9 @@ func (c *Service) channelRows(ctx context.Context, q *store.Q, ch store.Channel,
 		if p, ok := links[r.VariantKey]; ok {
 			row.Product.Name = orDefault(p.Name, r.ProductName)
 			row.Product.URL = safeURL(p.URL)
+		}
+		if row.Product.URL == "" && cq.productURL != "" {
+			row.Product.URL = fillProductURL(cq.productURL, r)
 		}
 		if pinned[r.ID] {
 			row.Featured, row.FeaturedLabel = true, FeaturedLabel(lang)
@@ -212,7 +250,7 @@ func (c *Service) AllReviewsAnswer(ctx context.Context, ch store.Channel, in All
 			return Answer{}, err
 		}
 	}
-	if out.Reviews, err = c.channelRows(ctx, q, ch, rows, cq.lang, cfg.st.AITranslationEnabled); err != nil {
+	if out.Reviews, err = c.channelRows(ctx, q, ch, rows, cq, cfg.st.AITranslationEnabled); err != nil {
 		return Answer{}, err
 	}
 	if ssr {
@@ -227,7 +265,7 @@ func (c *Service) AllReviewsAnswer(ctx context.Context, ch store.Channel, in All
 // the channel's market newest first, or (none pinned) its recent published 4 and
 // 5 star reviews with text; at most MaxCarousel. Errors: 400 invalid / theme.
 func (c *Service) CarouselAnswer(ctx context.Context, ch store.Channel, in CarouselInput, gen int64, ssr bool, held func(string) bool) (Answer, error) {
-	cq, err := parseChannelTheme(in.Lang, in.Theme, ch, ssr)
+	cq, err := parseChannelTheme(in.Lang, in.Theme, in.ProductURL, ch, ssr)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -248,7 +286,7 @@ func (c *Service) CarouselAnswer(ctx context.Context, ch store.Channel, in Carou
 			return Answer{}, err
 		}
 	}
-	if out.Reviews, err = c.channelRows(ctx, q, ch, rows, cq.lang, cfg.st.AITranslationEnabled); err != nil {
+	if out.Reviews, err = c.channelRows(ctx, q, ch, rows, cq, cfg.st.AITranslationEnabled); err != nil {
 		return Answer{}, err
 	}
 	if ssr {
