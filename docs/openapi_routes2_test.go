@@ -110,7 +110,8 @@ func storefrontOps() []op {
 	pTheme := q("theme", "One of the eight themes.", str())
 	chanRow := map[string]any{"allOf": []any{ref("Review"), obj(map[string]any{"product": obj(map[string]any{"key": str(), "name": str(), "url": str()}, "key", "name", "url")}, "product")}}
 	carousel := obj(map[string]any{"reviews": arr(chanRow), "source": enum("featured", "recent"), "language": str(), "theme": str(), "html": str()}, "reviews", "source", "language", "theme")
-	allQ := []param{pKey, pChannel, pLang, q("page", "Page, from 1.", integer()), q("page_size", "1 to 50, default 20.", integer()),
+	pProductURL := q("product_url", "Address template of product pages the catalogue has no address of: an http(s) address or a path of the store's site with {product} (variant key) or {group} (group key, else variant key).", strMax(300))
+	allQ := []param{pKey, pChannel, pLang, pProductURL, q("page", "Page, from 1.", integer()), q("page_size", "1 to 50, default 20.", integer()),
 		q("rating", "1 to 5.", integer()), q("verified", "1: verified purchases only.", str()), q("media", "1: with photos or videos only.", str())}
 	allPage := obj(map[string]any{"reviews": arr(chanRow), "total": integer(), "page": integer(), "pages": integer(), "page_size": integer(),
 		"applied":  obj(map[string]any{"rating": nullable(integer()), "media": boolean(), "verified": boolean()}, "rating", "media", "verified"),
@@ -196,19 +197,19 @@ func storefrontOps() []op {
 			ok: []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.", obj(map[string]any{"badges": arr(badgeRow), "scope": str(), "language": str(), "theme": str()}, "badges", "scope", "language", "theme")),
 				{status: 304, desc: "Unchanged since the ETag sent."}}, errs: cat(badgeErr, []string{"400 invalid / theme"})},
 		{method: "GET", path: "/v1/reviews/carousel", tag: "storefront", summary: "Home page carousel: the channel's featured reviews newest first, else recent 4 and 5 star reviews with text (up to 12; no structured data)", auth: siteRead,
-			query: []param{pKey, pChannel, pLang}, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
-			ok: []answer{okJSON(200, "ETag; Cache-Control private, max-age=30.", carousel), {status: 304, desc: "Unchanged since the ETag sent."}}, errs: errSite},
+			query: []param{pKey, pChannel, pLang, pProductURL}, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
+			ok: []answer{okJSON(200, "ETag; Cache-Control private, max-age=30.", carousel), {status: 304, desc: "Unchanged since the ETag sent."}}, errs: cat(errSite, []string{"400 invalid / product_url"})},
 		{method: "GET", path: "/v1/ssr/carousel", tag: "storefront", summary: "Home page carousel with its ready HTML", auth: siteRead,
-			query: []param{pKey, pChannel, pLang, pTheme}, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
+			query: []param{pKey, pChannel, pLang, pProductURL, pTheme}, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
 			ok:   []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.", carousel), {status: 304, desc: "Unchanged since the ETag sent."}},
-			errs: cat(errSite, []string{"400 invalid / theme"})},
+			errs: cat(errSite, []string{"400 invalid / product_url", "400 invalid / theme"})},
 		{method: "GET", path: "/v1/reviews/all", tag: "storefront", summary: "Store-wide review page: the channel's published reviews across products, newest first, with their products (no structured data)", auth: siteRead,
 			query: allQ, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
-			ok: []answer{okJSON(200, "ETag; Cache-Control private, max-age=30.", allPage), {status: 304, desc: "Unchanged since the ETag sent."}}, errs: cat(errSite, []string{"400 invalid / rating"})},
+			ok: []answer{okJSON(200, "ETag; Cache-Control private, max-age=30.", allPage), {status: 304, desc: "Unchanged since the ETag sent."}}, errs: cat(errSite, []string{"400 invalid / rating", "400 invalid / product_url"})},
 		{method: "GET", path: "/v1/ssr/all", tag: "storefront", summary: "Store-wide review page with its ready HTML", auth: siteRead,
 			query: append(allQ[:len(allQ):len(allQ)], pTheme), headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
 			ok:   []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.", allPage), {status: 304, desc: "Unchanged since the ETag sent."}},
-			errs: cat(errSite, []string{"400 invalid / rating", "400 invalid / theme"})},
+			errs: cat(errSite, []string{"400 invalid / rating", "400 invalid / product_url", "400 invalid / theme"})},
 		{method: "POST", path: "/v1/reviews/" + pRev + "/helpful", tag: "storefront", summary: "Helpful vote (up, down or none)", auth: siteWrite,
 			body: json(obj(map[string]any{"vote": enum("up", "down", "none"), "visitor_key": str()}, "vote")),
 			ok: []answer{okJSON(200, "The visitor's vote and the counts.", obj(map[string]any{"vote": nullable(enum("up", "down")), "counted": boolean(),

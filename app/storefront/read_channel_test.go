@@ -256,6 +256,23 @@ func TestAllReviews(t *testing.T) {
 	if r := f.channelRead("/v1/ssr/all", "theme=pink", nil); r.Code() != "invalid / theme" {
 		t.Fatalf("theme: %s", r)
 	}
+	// A product address template fills the products the catalogue has no address of.
+	tpl := f.channelRead("/v1/reviews/all", "product_url="+url.QueryEscape("/shop/{group}?ref=reviews"), nil)
+	for _, r := range tpl.JSON["reviews"].([]any) {
+		p := obj(obj(r)["product"])
+		want := "/shop/" + p["key"].(string) + "?ref=reviews"
+		if p["key"] == "MUG" {
+			want = "https://shop.example/mug"
+		}
+		if p["url"] != want {
+			t.Fatalf("product url %v, want %s", p, want)
+		}
+	}
+	for _, bad := range []string{"javascript:{product}", "//evil.example/{product}", "/shop/nothing", "/x/{product}\"<"} {
+		if r := f.channelRead("/v1/ssr/carousel", "product_url="+url.QueryEscape(bad), nil); r.Code() != "invalid / product_url" {
+			t.Fatalf("product_url %q: %s", bad, r)
+		}
+	}
 	srv := f.Do("GET", "/v1/reviews/all?channel=web", nil, map[string]string{"Authorization": "Bearer " + f.server})
 	if srv.Status != 200 || num(srv.JSON["total"]) != 5 {
 		t.Fatalf("server key: %s", srv)
