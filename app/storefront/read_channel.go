@@ -73,7 +73,7 @@ func (h *Handler) serveChannel(w http.ResponseWriter, r *http.Request, kind byte
 	if err != nil {
 		return err
 	}
-	hs := readHeaders{cacheControl: h.readCache(r, ssr)}
+	hs := readHeaders{cacheControl: channelCache(r, ssr)}
 	if h.CDN {
 		hs.tags = cdn.NewTags(cdn.AllTag, cdn.ChannelTag(caller.Channel.Code))
 	}
@@ -95,4 +95,19 @@ func (h *Handler) channelAnswer(ctx context.Context, kind byte, caller readmodel
 	return h.Read.AllReviewsAnswer(ctx, caller.Channel, readmodel.AllInput{Page: v.Get("page"), PageSize: v.Get("page_size"),
 		Rating: v.Get("rating"), Verified: v.Get("verified"), Media: v.Get("media"), Lang: v.Get("lang"), Theme: v.Get("theme"),
 		ProductURL: v.Get("product_url")}, gen, ssr, nil)
+}
+
+// channelCache is the Cache-Control of a carousel or store page answer: the list's
+// (JSON) or GET /v1/ssr's (SSR) as spec 2 names them, without the CDN's longer
+// s-maxage even when a CDN is configured: purges name products, and these answers
+// change with any product of the channel, so a CDN keeps them no longer than a
+// browser does.
+func channelCache(r *http.Request, ssr bool) []string {
+	switch {
+	case web.HasBearer(r) && ssr:
+		return ssrPrivateCacheControl
+	case ssr:
+		return ssrPublicCacheControl
+	}
+	return listPrivateCacheControl
 }

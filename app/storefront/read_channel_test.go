@@ -334,3 +334,18 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// TestChannelAnswersWithCDN: with a CDN configured, the carousel and store page
+// answers carry the channel's tags but no s-maxage (CDN purges name products; these
+// answers change with any product of the channel).
+func TestChannelAnswersWithCDN(t *testing.T) {
+	f := newCDNFx(t)
+	f.seed(seedRev{title: "Nice"})
+	for path, want := range map[string]string{"/v1/reviews/all": "private, max-age=30", "/v1/ssr/carousel": "public, max-age=60",
+		"/v1/reviews/carousel": "private, max-age=30", "/v1/ssr/all": "public, max-age=60"} {
+		res := f.channelRead(path, "", nil)
+		if res.Status != 200 || res.Header.Get("Cache-Control") != want || !strings.Contains(res.Header.Get("Cache-Tag"), "reviewd-c-web") {
+			t.Fatalf("%s: %d %v", path, res.Status, res.Header)
+		}
+	}
+}
