@@ -761,13 +761,11 @@ function featHTML(r) { return r.featured_label ? `<p class="rvw-featured" data-r
 async function chan(el, kind, q) {
   const a = el.dataset;
   if (!q && el.firstElementChild) return;
-  el.setAttribute("aria-busy", "true");
   try {
     const d = await api(a.reviewKey || CFG.key, "GET", "/v1/ssr/" + kind, {query: Object.assign({lang: a.reviewLang || CFG.lang, theme: a.reviewTheme, page_size: a.reviewPageSize, product_url: a.reviewProductLink}, q)});
     el.innerHTML = d.html;
     emit(el, kind, {data: d});
   } catch (e) { emit(el, "error", Object.assign({action: kind}, e)); }
-  el.removeAttribute("aria-busy");
 }
 function allQ(el, p, sel) {
   const a = $(el, "section").dataset;
@@ -779,7 +777,7 @@ function channels(root) {
     byEl.set(el, 0);
     el.addEventListener("click", e => {
       const b = e.target.closest("button"), d = b ? b.dataset : {}, t = $(el, "[data-review-carousel-track]"), f = d.reviewAllFilter;
-      if (d.reviewCarouselStep && t) t.scrollBy({left: d.reviewCarouselStep * t.clientWidth * .8, behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth"});
+      if (d.reviewCarouselStep && t) t.scrollBy(d.reviewCarouselStep * t.clientWidth * .8, 0);
       else if (d.reviewAllPage) allQ(el, {page: d.reviewAllPage}, "h2");
       else if (f) allQ(el, {[f]: b.getAttribute("aria-pressed") === "true" ? "" : "1", page: ""}, `[data-review-all-filter="${f}"]`);
     });
