@@ -1868,3 +1868,23 @@ CREATE TABLE owner_alert_mails (
 	kind      TEXT PRIMARY KEY,
 	mailed_at INTEGER NOT NULL
 ) WITHOUT ROWID;
+-- Featured reviews: the brand pins up to three published reviews of a product (per
+-- market and product key, the lists a review appears in) to the top of the list's
+-- default sort. A review leaving the published state loses its pin (trigger).
+CREATE TABLE review_pins (
+	review_id   INTEGER PRIMARY KEY REFERENCES reviews (id) ON DELETE CASCADE,
+	market      TEXT NOT NULL,
+	variant_key TEXT NOT NULL,
+	group_key   TEXT NOT NULL DEFAULT '',
+	pinned_by   TEXT NOT NULL DEFAULT '',
+	pinned_at   INTEGER NOT NULL
+);
+CREATE INDEX review_pins_variant ON review_pins (market, variant_key);
+CREATE INDEX review_pins_group ON review_pins (market, group_key) WHERE group_key != '';
+CREATE INDEX review_pins_market ON review_pins (market, pinned_at);
+CREATE TRIGGER review_pins_unpublished AFTER UPDATE OF state ON reviews WHEN NEW.state != 'published' BEGIN
+	DELETE FROM review_pins WHERE review_id = NEW.id;
+END;
+-- The store-wide review page and the carousel read a market's published reviews
+-- newest first across products.
+CREATE INDEX review_listing_market ON review_listing (market, published_at);

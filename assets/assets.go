@@ -1,6 +1,7 @@
 // Package assets embeds the files the binary ships: templates/, static/ (the
 // component's style sheets) and widget/ (the page script and its loader, served as
-// written: no build step). It imports nothing of ours.
+// written but for the page script's comment lines: no build step). It imports
+// nothing of ours.
 package assets
 
 import (

@@ -46,6 +46,10 @@ func TestOpenAPIRepliesAnswers(t *testing.T) {
 	do("DELETE", rv+"/seller-response", nil, admin, 204)
 	do("DELETE", rv+"/seller-response", nil, admin, 404)
 	do("POST", rv+"/seller-response/draft", nil, admin, 409)
+	do("PUT", rv+"/featured", nil, admin, 200)
+	do("PUT", rv+"/featured", nil, admin, 200)
+	do("DELETE", rv+"/featured", nil, admin, 204)
+	do("DELETE", rv+"/featured", nil, admin, 404)
 
 	tpl := map[string]any{"type": "invitation", "language": "tr", "channel": "web", "subject": "{{brand}}",
 		"html": "<p>Merhaba {{customer_name}}</p>{{review_button}}"}

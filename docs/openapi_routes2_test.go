@@ -12,6 +12,7 @@ func components() map[string]any {
 		"origin": enum("own", "syndicated", "imported"), "origin_market": str(), "origin_label": str(), "origin_url": str(),
 		"experience": enum("product", "process"), "translations": anyObj(),
 		"incentivized": boolean(), "incentive_label": str(), // only for an incentivised review
+		"featured": boolean(), "featured_label": str(), // only for a review the brand pinned
 	}, "id", "rating", "title", "body", "author", "anonymous", "published_at", "verified", "helpful_count", "unhelpful_count", "media", "origin", "experience")
 	list := obj(map[string]any{
 		"reviews": arr(ref("Review")), "total": integer(), "page": integer(), "pages": integer(), "page_size": integer(), "sort": str(),
@@ -54,6 +55,7 @@ func components() map[string]any {
 				"actor_type": str(), "actor_name": str(), "detail": anyObj(), "at": str()}, "event", "to_state", "at")),
 			"checks":  arr(obj(map[string]any{"kind": str(), "outcome": str(), "open": boolean(), "at": str()}, "kind", "outcome")),
 			"reports": arr(anyObj()), "available_events": arr(str()), "media": arr(anyObj()), "media_removal_reasons": arr(str()),
+			"featured": boolean(), // only when pinned
 		}, "proof", "history", "checks", "reports", "available_events", "media", "media_removal_reasons")}},
 		"Whoami": obj(map[string]any{"id": str(), "name": str(), "role": str(), "via": enum("session", "api_key", "support", "console"),
 			"permissions": arr(str())}, "id", "role", "via", "permissions"),
@@ -105,6 +107,15 @@ func storefrontOps() []op {
 	badgeErr := cat(errSite, []string{"400 invalid / products_required", "400 invalid / products_too_long: 50", "400 invalid / product_too_long", "400 invalid / scope"})
 	badgeRow := obj(map[string]any{"product": str(), "count": integer(), "average": map[string]any{"type": "number"}, "stars_filled": map[string]any{"type": "number"},
 		"label": str(), "html": str()}, "product", "count", "average", "stars_filled", "label")
+	pTheme := q("theme", "One of the eight themes.", str())
+	chanRow := map[string]any{"allOf": []any{ref("Review"), obj(map[string]any{"product": obj(map[string]any{"key": str(), "name": str(), "url": str()}, "key", "name", "url")}, "product")}}
+	carousel := obj(map[string]any{"reviews": arr(chanRow), "source": enum("featured", "recent"), "language": str(), "theme": str(), "html": str()}, "reviews", "source", "language", "theme")
+	pProductURL := q("product_url", "Address template of product pages the catalogue has no address of: an http(s) address or a path of the store's site with {product} (variant key) or {group} (group key, else variant key).", strMax(300))
+	allQ := []param{pKey, pChannel, pLang, pProductURL, q("page", "Page, from 1.", integer()), q("page_size", "1 to 50, default 20.", integer()),
+		q("rating", "1 to 5.", integer()), q("verified", "1: verified purchases only.", str()), q("media", "1: with photos or videos only.", str())}
+	allPage := obj(map[string]any{"reviews": arr(chanRow), "total": integer(), "page": integer(), "pages": integer(), "page_size": integer(),
+		"applied":  obj(map[string]any{"rating": nullable(integer()), "media": boolean(), "verified": boolean()}, "rating", "media", "verified"),
+		"language": str(), "theme": str(), "html": str()}, "reviews", "total", "page", "pages", "page_size", "applied", "language", "theme")
 	writeErr := cat(errSite, errBody, errToken)
 	ops := []op{
 		{method: "POST", path: "/v1/eligibility", tag: "storefront", summary: "Order check: order number and email in, a single-use writing token out", auth: siteWrite,
@@ -185,6 +196,20 @@ func storefrontOps() []op {
 			query: append(badgeQ[:len(badgeQ):len(badgeQ)], q("theme", "One of the eight themes.", str())), headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
 			ok: []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.", obj(map[string]any{"badges": arr(badgeRow), "scope": str(), "language": str(), "theme": str()}, "badges", "scope", "language", "theme")),
 				{status: 304, desc: "Unchanged since the ETag sent."}}, errs: cat(badgeErr, []string{"400 invalid / theme"})},
+		{method: "GET", path: "/v1/reviews/carousel", tag: "storefront", summary: "Home page carousel: the channel's featured reviews newest first, else recent 4 and 5 star reviews with text (up to 12; no structured data)", auth: siteRead,
+			query: []param{pKey, pChannel, pLang, pProductURL}, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
+			ok: []answer{okJSON(200, "ETag; Cache-Control private, max-age=30.", carousel), {status: 304, desc: "Unchanged since the ETag sent."}}, errs: cat(errSite, []string{"400 invalid / product_url"})},
+		{method: "GET", path: "/v1/ssr/carousel", tag: "storefront", summary: "Home page carousel with its ready HTML", auth: siteRead,
+			query: []param{pKey, pChannel, pLang, pProductURL, pTheme}, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
+			ok:   []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.", carousel), {status: 304, desc: "Unchanged since the ETag sent."}},
+			errs: cat(errSite, []string{"400 invalid / product_url", "400 invalid / theme"})},
+		{method: "GET", path: "/v1/reviews/all", tag: "storefront", summary: "Store-wide review page: the channel's published reviews across products, newest first, with their products (no structured data)", auth: siteRead,
+			query: allQ, headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
+			ok: []answer{okJSON(200, "ETag; Cache-Control private, max-age=30.", allPage), {status: 304, desc: "Unchanged since the ETag sent."}}, errs: cat(errSite, []string{"400 invalid / rating", "400 invalid / product_url"})},
+		{method: "GET", path: "/v1/ssr/all", tag: "storefront", summary: "Store-wide review page with its ready HTML", auth: siteRead,
+			query: append(allQ[:len(allQ):len(allQ)], pTheme), headers: []param{{name: "If-None-Match", desc: "ETag of a copy held.", schema: str()}},
+			ok:   []answer{okJSON(200, "ETag; Cache-Control private (server key) or public (site key), max-age=60.", allPage), {status: 304, desc: "Unchanged since the ETag sent."}},
+			errs: cat(errSite, []string{"400 invalid / rating", "400 invalid / product_url", "400 invalid / theme"})},
 		{method: "POST", path: "/v1/reviews/" + pRev + "/helpful", tag: "storefront", summary: "Helpful vote (up, down or none)", auth: siteWrite,
 			body: json(obj(map[string]any{"vote": enum("up", "down", "none"), "visitor_key": str()}, "vote")),
 			ok: []answer{okJSON(200, "The visitor's vote and the counts.", obj(map[string]any{"vote": nullable(enum("up", "down")), "counted": boolean(),

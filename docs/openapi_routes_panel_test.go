@@ -166,6 +166,8 @@ func panelOps() []op {
 		form("/panel/reviews/{id}/resolution", "Set the resolution note (as POST /admin/v1/reviews/<id>/resolution)",
 			map[string]any{"body": str()}, "400 invalid / <field>", "409 conflict"),
 		form("/panel/reviews/{id}/resolution/remove", "Remove the resolution note (as DELETE /admin/v1/reviews/<id>/resolution)", nil),
+		form("/panel/reviews/{id}/featured", "Pin the review to the top of its product's list (as PUT /admin/v1/reviews/<id>/featured)", nil, "409 conflict"),
+		form("/panel/reviews/{id}/featured/remove", "Unpin the review (as DELETE /admin/v1/reviews/<id>/featured)", nil),
 		page("/panel/themes", "The page component of a product in a chosen theme and layout (as GET /v1/ssr), with the channel's own",
 			q("channel", "Channel code."), q("product", "Variant key."), q("theme", "One of the eight themes."), q("style", "cards or sidebar.")),
 		form("/panel/themes", "Make a layout and theme the channel's own (as PATCH /admin/v1/channels/<code> with review_style and review_theme)",

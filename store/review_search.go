@@ -49,10 +49,13 @@ type ReviewFilter struct {
 	Media    bool
 	// Match is an FTS5 expression over review_search (app/core builds it); "" for
 	// none.
-	Match  string
-	Sort   string // newest, oldest, rating_high, rating_low, helpful
-	Limit  int
-	Offset int
+	Match string
+	// Only keeps the reviews of these ids, Exclude leaves them out (the featured
+	// reviews, read apart from the rest of the list); nil for no limit.
+	Only, Exclude []int64
+	Sort          string // newest, oldest, rating_high, rating_low, helpful
+	Limit         int
+	Offset        int
 }
 
 // where builds the WHERE clause over review_listing and its arguments.
@@ -80,6 +83,18 @@ func (f ReviewFilter) where() (string, []any) {
 	if f.Match != "" {
 		b.WriteString(` AND review_id IN (SELECT rowid FROM review_search WHERE review_search MATCH ?)`)
 		args = append(args, f.Match)
+	}
+	if f.Only != nil {
+		b.WriteString(` AND review_id IN (` + placeholders(len(f.Only)) + `)`)
+		for _, id := range f.Only {
+			args = append(args, id)
+		}
+	}
+	if len(f.Exclude) > 0 {
+		b.WriteString(` AND review_id NOT IN (` + placeholders(len(f.Exclude)) + `)`)
+		for _, id := range f.Exclude {
+			args = append(args, id)
+		}
 	}
 	return b.String(), args
 }

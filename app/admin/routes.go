@@ -113,6 +113,8 @@ func (h *Handler) routes() []route {
 		{"PATCH", "/admin/v1/reviews/{id}/seller-response", keyOrPanel, core.PermModerate, h.handleSellerResponseUpdate},
 		{"DELETE", "/admin/v1/reviews/{id}/seller-response", keyOrPanel, core.PermModerate, h.handleSellerResponseDelete},
 		{"POST", "/admin/v1/reviews/{id}/seller-response/draft", keyOrPanel, core.PermModerate, h.handleSellerResponseDraft},
+		{"PUT", "/admin/v1/reviews/{id}/featured", keyOrPanel, core.PermModerate, h.handleFeaturedPut},
+		{"DELETE", "/admin/v1/reviews/{id}/featured", keyOrPanel, core.PermModerate, h.handleFeaturedDelete},
 		{"POST", "/admin/v1/reviews/{id}/resolution", keyOrPanel, core.PermModerate, h.handleResolutionSet},
 		{"DELETE", "/admin/v1/reviews/{id}/resolution", keyOrPanel, core.PermModerate, h.handleResolutionDelete},
 		{"GET", "/admin/v1/moderation/queue", keyOrPanel, core.PermModerate, h.handleModerationQueue},

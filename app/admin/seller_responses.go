@@ -85,3 +85,23 @@ func (h *Handler) handleResolutionDelete(w http.ResponseWriter, r *http.Request,
 	}
 	return web.NoContent(w)
 }
+
+// handleFeaturedPut serves PUT /admin/v1/reviews/<id>/featured: the review pinned
+// to the top of its product's list, 200 {"id", "featured": true}; 409 pin_limit,
+// 409 refused / parent_review_not_published.
+func (h *Handler) handleFeaturedPut(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	out, err := h.Reviews.FeatureReview(r.Context(), a, web.Vars(r)["id"])
+	if err != nil {
+		return err
+	}
+	return web.JSON(w, http.StatusOK, out)
+}
+
+// handleFeaturedDelete serves DELETE /admin/v1/reviews/<id>/featured: 204; 404
+// not_found when the review is not pinned.
+func (h *Handler) handleFeaturedDelete(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	if err := h.Reviews.UnfeatureReview(r.Context(), a, web.Vars(r)["id"]); err != nil {
+		return err
+	}
+	return web.NoContent(w)
+}

@@ -17,6 +17,7 @@ import (
 	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
 	"reviewd/assets"
+	"reviewd/store"
 )
 
 // The demo's pretend store: an index of its product pages, one landing page per
@@ -53,14 +54,14 @@ var demoWords = map[string]map[string]string{
 		"note":    "Bu bir demo mağazadır; yorumlar reviewd sayfa betiğiyle gösterilir.",
 		"ssr":     "sunucuda (SSR)", "client": "betikle", "headless": "mağazanın kendi HTML'i", "write": "Değerlendirme yaz",
 		"index": "reviewd demo", "channels": "Kanallar", "json": "JSON dizini",
-		"other": "English store", "signed_in": "Giriş yapan müşteri:"},
+		"other": "English store", "signed_in": "Giriş yapan müşteri:", "all_reviews": "Tüm değerlendirmeler"},
 	"en": {"store": "Demo store", "home": "All products", "add": "Add to basket", "layout": "Layout", "theme": "Theme",
 		"render": "Rendering", "apply": "Apply", "products": "Products", "reviews": "Reviews",
 		"landing": "Your review link opens on this page. Our products:",
 		"note":    "This is a demo store; reviews are shown by the reviewd page script.",
 		"ssr":     "on the server (SSR)", "client": "by the script", "headless": "store's own HTML", "write": "Write a review",
 		"index": "reviewd demo", "channels": "Channels", "json": "JSON index",
-		"other": "Türkiye mağazası", "signed_in": "Signed in as"},
+		"other": "Türkiye mağazası", "signed_in": "Signed in as", "all_reviews": "All reviews"},
 }
 
 // demoView is what the demo templates read.
@@ -82,6 +83,10 @@ type demoView struct {
 	Styles, Themes []string
 	SSR            template.HTML
 	State, JSONLD  template.JS
+	// Channel-wide components (home page carousel, store page): their ready HTML
+	// (render ssr), or empty containers the page script fills (render client).
+	Carousel, All template.HTML
+	ProductURL    string
 	// A signed-in customer (?customer=<e-mail>&name=<name>): what the store's
 	// server got from GET /v1/viewer.
 	Customer, Asker, WriteToken string
@@ -100,6 +105,7 @@ func (d *demoSurface) mountPages(r *mux.Router) {
 	r.Handle("/demo/assets/{file:demo\\.css|headless\\.js}", web.H(d.handleDemoAsset)).Methods(get...)
 	r.Handle("/demo/speculationrules", web.H(d.handleSpeculationRules)).Methods(get...)
 	r.Handle("/demo/{channel:[a-z0-9-]+}/", web.H(d.handleChannelPage)).Methods(get...)
+	r.Handle("/demo/{channel:[a-z0-9-]+}/reviews", web.H(d.handleAllReviewsPage)).Methods(get...)
 	r.Handle("/demo/{channel:[a-z0-9-]+}/{product:[a-z0-9-]+}", web.H(d.handleProductPage)).Methods(get...)
 }
 
@@ -171,8 +177,76 @@ func (d *demoSurface) handleChannelPage(w http.ResponseWriter, r *http.Request) 
 	if !ok {
 		return core.ErrNotFound
 	}
-	return d.page(w, r, "channel", demoView{Lang: c.Language, Brand: d.info.Brand, Title: demoWords[c.Language]["home"],
-		W: demoWords[c.Language], Channel: c, Other: other, Products: d.productsOf(c.Code)})
+	v := demoView{Lang: c.Language, Brand: d.info.Brand, Title: demoWords[c.Language]["home"],
+		W: demoWords[c.Language], Channel: c, Other: other, Products: d.productsOf(c.Code), Render: "ssr",
+		ProductURL: demoProductURL(c.Code)}
+	if r.URL.Query().Get("render") == "client" {
+		v.Render = "client"
+	} else {
+		html, err := d.channelSSR(r.Context(), c.Code, c.Language, false, nil)
+		if err != nil {
+			return err
+		}
+		v.Carousel = html
+	}
+	return d.page(w, r, "channel", v)
+}
+
+// handleAllReviewsPage serves GET /demo/<channel>/reviews: the store-wide review
+// page, server-rendered from GET /v1/ssr/all (render=client: drawn by the page
+// script). Query: page, rating, verified, media (the SSR's filters).
+func (d *demoSurface) handleAllReviewsPage(w http.ResponseWriter, r *http.Request) error {
+	c, other, ok := d.channel(web.Vars(r)["channel"])
+	if !ok {
+		return core.ErrNotFound
+	}
+	v := demoView{Lang: c.Language, Brand: d.info.Brand, Title: demoWords[c.Language]["all_reviews"],
+		W: demoWords[c.Language], Channel: c, Other: other, Render: "ssr", ProductURL: demoProductURL(c.Code)}
+	q := r.URL.Query()
+	if q.Get("render") == "client" {
+		v.Render = "client"
+	} else {
+		html, err := d.channelSSR(r.Context(), c.Code, c.Language, true, q)
+		if err != nil {
+			return err
+		}
+		v.All = html
+	}
+	return d.page(w, r, "all", v)
+}
+
+// demoProductURL is the address template of the channel's product pages (the
+// demo's catalogue knows no addresses; a group's page shows its variants).
+func demoProductURL(channel string) string { return "/demo/" + channel + "/{group}" }
+
+// channelSSR renders the carousel or (all) the store page of a channel as the
+// store's server gets it from GET /v1/ssr/carousel or /v1/ssr/all.
+func (d *demoSurface) channelSSR(ctx context.Context, code, lang string, all bool, q url.Values) (template.HTML, error) {
+	ch, err := d.db.Read().ChannelByCode(ctx, code)
+	if err != nil {
+		return "", err
+	}
+	st, err := d.db.ReadStamp(ctx, store.ScopeVariant, "")
+	if err != nil {
+		return "", err
+	}
+	var out readmodel.Answer
+	if all {
+		out, err = d.read.AllReviewsAnswer(ctx, ch, readmodel.AllInput{Lang: lang, Page: q.Get("page"), Rating: q.Get("rating"),
+			Verified: q.Get("verified"), Media: q.Get("media"), ProductURL: demoProductURL(code)}, st.Gen, true, nil)
+	} else {
+		out, err = d.read.CarouselAnswer(ctx, ch, readmodel.CarouselInput{Lang: lang, ProductURL: demoProductURL(code)}, st.Gen, true, nil)
+	}
+	if err != nil {
+		return "", err
+	}
+	var ans struct {
+		HTML string `json:"html"`
+	}
+	if err := json.Unmarshal(out.Body, &ans); err != nil {
+		return "", err
+	}
+	return template.HTML(ans.HTML), nil // built by html/template
 }
 
 // handleProductPage serves GET /demo/<channel>/<product>: a product page of the

@@ -239,6 +239,15 @@ type reviewView struct {
 	Drafts, Drafted bool
 }
 
+// ErrWords is the prefix of the words of a refusal of this page's forms: a pin's
+// refusals have their own ("pin_err_parent_review_not_published").
+func (d *reviewView) ErrWords() string {
+	if d.NoteForm == "featured" {
+		return "pin_"
+	}
+	return ""
+}
+
 func (h *Handler) reviewView(r *http.Request, a *core.Actor, id, lang string) (*reviewView, error) {
 	d, err := h.Reviews.AdminReviewDetailOf(r.Context(), a, id)
 	if err != nil {

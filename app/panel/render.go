@@ -169,7 +169,11 @@ func (v *view) T(key string) string {
 func (v *view) ErrorText() string {
 	code, detail, _ := strings.Cut(v.Error, " / ")
 	detail, _, _ = strings.Cut(detail, ": ")
-	for _, k := range []string{"err_" + detail, "err_" + code} {
+	keys := []string{"err_" + detail, "err_" + code}
+	if d, ok := v.Data.(interface{ ErrWords() string }); ok && d.ErrWords() != "" {
+		keys = append([]string{d.ErrWords() + "err_" + detail}, keys...)
+	}
+	for _, k := range keys {
 		if s := v.T(k); s != k {
 			return s
 		}

@@ -36,6 +36,8 @@ func (h *Handler) routes() []route {
 		{"POST", "/panel/reviews/{id}/seller-response/draft", m, "POST /admin/v1/reviews/{id}/seller-response/draft", h.handleReplyDraft},
 		{"POST", "/panel/reviews/{id}/resolution", m, "POST /admin/v1/reviews/{id}/resolution", h.handleResolutionSet},
 		{"POST", "/panel/reviews/{id}/resolution/remove", m, "DELETE /admin/v1/reviews/{id}/resolution", h.handleResolutionRemove},
+		{"POST", "/panel/reviews/{id}/featured", m, "PUT /admin/v1/reviews/{id}/featured", h.handleFeaturedPin},
+		{"POST", "/panel/reviews/{id}/featured/remove", m, "DELETE /admin/v1/reviews/{id}/featured", h.handleFeaturedUnpin},
 		{"POST", "/panel/reviews/{id}/reports/resolve", m, "POST /admin/v1/reviews/{id}/reports/resolve", h.handleReportsResolve},
 		{"GET", "/admin/reviews/{id}", r, "GET /admin/v1/reviews/{id}", h.handleOpenInPanel},
 		{"GET", "/panel/questions", r, "GET /admin/v1/questions", h.handleQuestions},

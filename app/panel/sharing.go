@@ -106,6 +106,24 @@ func (h *Handler) handleResolutionRemove(w http.ResponseWriter, r *http.Request,
 	})
 }
 
+// handleFeaturedPin serves POST /panel/reviews/<id>/featured (reviews.FeatureReview,
+// as PUT /admin/v1/reviews/<id>/featured); a refusal (the limit, an unpublished
+// review) is shown in words on the review's page.
+func (h *Handler) handleFeaturedPin(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	return h.noteWrite(w, r, a, "featured", "featured_pinned", func(id string) error {
+		_, err := h.Reviews.FeatureReview(r.Context(), a, id)
+		return err
+	})
+}
+
+// handleFeaturedUnpin serves POST /panel/reviews/<id>/featured/remove
+// (reviews.UnfeatureReview, as DELETE /admin/v1/reviews/<id>/featured).
+func (h *Handler) handleFeaturedUnpin(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	return h.noteWrite(w, r, a, "featured", "featured_unpinned", func(id string) error {
+		return h.Reviews.UnfeatureReview(r.Context(), a, id)
+	})
+}
+
 // ---- invitation templates ----
 
 type templatesData struct {

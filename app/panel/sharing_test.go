@@ -276,3 +276,45 @@ func TestThemesPage(t *testing.T) {
 	expectPage(t, "chosen", p, 200, `<option value="night" selected>`)
 	expectPage(t, "unknown theme", b.do("GET", "/panel/themes?channel=web&product=SKU-1&theme=neon", nil, nil), 200, "invalid / theme")
 }
+
+// TestFeaturedPinForm: the review page's Pin button (CSRF as the other forms).
+// An unpublished review and a 4th pin of one product are refused in plain words
+// next to the button, with their codes; a pinned review shows Unpin; a viewer
+// cannot pin.
+func TestFeaturedPinForm(t *testing.T) {
+	f := newFixture(t)
+	ids := f.waiting(121) // 0, 40, 80 and 120 are reviews of SKU-0
+	b := newBrowser(t, f.env)
+	csrf := b.signIn("olive", "owner-password-1")
+	page := func(id string) string { return "/panel/reviews/" + id }
+
+	expectPage(t, "review page", b.do("GET", page(ids[0]), nil, nil), 200, `action="`+page(ids[0])+`/featured"`)
+	p := b.do("POST", page(ids[0])+"/featured", url.Values{"csrf": {csrf}}, nil)
+	expectPage(t, "pin a waiting review", p, 409, "refused / parent_review_not_published")
+	if !strings.Contains(p.body, "Only a published review can be selected.") || !strings.Contains(p.body, `id="pin-e"`) {
+		t.Fatalf("refusal without words:\n%s", p.body)
+	}
+	for _, i := range []int{0, 40, 80, 120} {
+		posted(t, "approve", b.do("POST", page(ids[i])+"/transition", url.Values{"csrf": {csrf}, "event": {"approve"}}, nil), page(ids[i])+"?notice=approve")
+	}
+	expectPage(t, "pin without csrf", b.do("POST", page(ids[0])+"/featured", url.Values{}, nil), 403, "csrf_missing")
+	viewer := newBrowser(t, f.env)
+	vcsrf := viewer.signIn("victor", "viewer-password-1")
+	expectPage(t, "viewer pin", viewer.do("POST", page(ids[0])+"/featured", url.Values{"csrf": {vcsrf}}, nil), 403, "scope_missing")
+	for _, i := range []int{0, 40, 80} {
+		posted(t, "pin", b.do("POST", page(ids[i])+"/featured", url.Values{"csrf": {csrf}}, nil), page(ids[i])+"?notice=featured_pinned")
+	}
+	p = b.do("POST", page(ids[120])+"/featured", url.Values{"csrf": {csrf}}, map[string]string{"Accept-Language": "tr"})
+	expectPage(t, "4th pin", p, 409, "pin_limit")
+	if !strings.Contains(p.body, "Bu ürünün zaten 3 seçili yorumu var.") {
+		t.Fatalf("limit refusal without words:\n%s", p.body)
+	}
+	pinned := b.do("GET", page(ids[0]), nil, nil)
+	for _, want := range []string{`action="` + page(ids[0]) + `/featured/remove"`, "This review is shown first in its product&#39;s list.", "<td>Pinned to the top</td>"} {
+		if !strings.Contains(pinned.body, want) {
+			t.Fatalf("pinned page without %q:\n%s", want, pinned.body)
+		}
+	}
+	posted(t, "unpin", b.do("POST", page(ids[0])+"/featured/remove", url.Values{"csrf": {csrf}}, nil), page(ids[0])+"?notice=featured_unpinned")
+	posted(t, "pin the 4th", b.do("POST", page(ids[120])+"/featured", url.Values{"csrf": {csrf}}, nil), page(ids[120])+"?notice=featured_pinned")
+}

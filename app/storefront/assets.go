@@ -37,10 +37,7 @@ var (
 )
 
 func init() {
-	js, err := assets.Widget.ReadFile("widget/reviews.js")
-	if err != nil {
-		panic(err) // embedded at build time
-	}
+	js := assets.PageScript()
 	loader, err := assets.Widget.ReadFile("widget/loader.js")
 	if err != nil {
 		panic(err)

@@ -57,6 +57,9 @@ type Handler struct {
 	memo *answerMemo
 	// badgeMemo remembers the badge requests answered (read_badges.go).
 	badgeMemo *badgeMemo
+	// chanMemo remembers the carousel and store page requests answered
+	// (read_channel.go).
+	chanMemo *badgeMemo
 }
 
 // EligibilityFailures is how many failed order checks an address or an order
@@ -98,6 +101,9 @@ func (h *Handler) Mount(r *mux.Router) {
 	}
 	if h.memo == nil {
 		h.memo = &answerMemo{}
+	}
+	if h.chanMemo == nil {
+		h.chanMemo = &badgeMemo{}
 	}
 	if h.badgeMemo == nil {
 		h.badgeMemo = &badgeMemo{}

@@ -35,6 +35,10 @@ const (
 	memoSSR
 	memoBadges
 	memoSSRBadges
+	memoCarousel
+	memoSSRCarousel
+	memoAll
+	memoSSRAll
 )
 
 // memoKey names a request: a hash of its kind, raw query and memoHeaders (all their

@@ -12,6 +12,12 @@ func (h *Handler) routes() []route {
 		// Star badges of listing pages, up to 50 products (read_badges.go).
 		{"GET", "/v1/reviews/badges", siteOrServerKey, h.handleBadges},
 		{"GET", "/v1/ssr/badges", siteOrServerKey, h.handleSSRBadges},
+		// The channel's reviews across products: the home page carousel and the
+		// store-wide review page (read_channel.go).
+		{"GET", "/v1/reviews/carousel", siteOrServerKey, h.handleCarousel},
+		{"GET", "/v1/ssr/carousel", siteOrServerKey, h.handleSSRCarousel},
+		{"GET", "/v1/reviews/all", siteOrServerKey, h.handleAllReviews},
+		{"GET", "/v1/ssr/all", siteOrServerKey, h.handleSSRAll},
 		// Writing flow (write_*.go): site key in X-Service-Site-Key, verified domain.
 		{"POST", "/v1/eligibility", siteKey, h.handleEligibility},
 		{"POST", "/v1/eligibility/token", siteKey, h.handleTokenCheck},

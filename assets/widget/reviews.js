@@ -139,7 +139,7 @@ const pagerHTML = c => `<nav class="rvw-pager" aria-label="${esc(wd(c.data.words
 
 function reviewHTML(c, r) {
   const d = c.data, w = d.words, L = d.language, proc = r.experience === "process", id = esc(r.id), sl = wd(w, "stars_label", {n: r.rating});
-  let s = `<li class="rvw-review${proc ? " rvw-review--process" : ""}${r.origin !== "own" ? " rvw-review--" + esc(r.origin) : ""}" data-review-id="${id}"><article aria-labelledby="${id}-${r.title ? "h" : "a"}" lang="${esc(r.language)}"><header class="rvw-review-head">${stars(r.rating, sl)}${r.title ? `<h3 class="rvw-review-title" id="${id}-h">${esc(r.title)}</h3>` : ""}<p class="rvw-meta"><span class="rvw-author${r.anonymous ? " rvw-author--anonymous" : ""}" id="${id}-a">${esc(r.anonymous ? w.anonymous : r.author)}</span> ${time(r.published_at, L)}${r.verified ? ` <span class="rvw-badge" data-review-badge="verified">${esc(w.verified_purchase)}</span>` : ""}${r.incentive_label ? ` <span class="rvw-badge" data-review-badge="incentivized">${esc(r.incentive_label)}</span>` : ""}</p>`;
+  let s = `<li class="rvw-review${proc ? " rvw-review--process" : ""}${r.origin !== "own" ? " rvw-review--" + esc(r.origin) : ""}" data-review-id="${id}"><article aria-labelledby="${id}-${r.title ? "h" : "a"}" lang="${esc(r.language)}"><header class="rvw-review-head">${featHTML(r)}${stars(r.rating, sl)}${r.title ? `<h3 class="rvw-review-title" id="${id}-h">${esc(r.title)}</h3>` : ""}<p class="rvw-meta"><span class="rvw-author${r.anonymous ? " rvw-author--anonymous" : ""}" id="${id}-a">${esc(r.anonymous ? w.anonymous : r.author)}</span> ${time(r.published_at, L)}${r.verified ? ` <span class="rvw-badge" data-review-badge="verified">${esc(w.verified_purchase)}</span>` : ""}${r.incentive_label ? ` <span class="rvw-badge" data-review-badge="incentivized">${esc(r.incentive_label)}</span>` : ""}</p>`;
   if (r.origin_label) s += `<p class="rvw-origin" data-review-origin="${esc(r.origin)}">${r.origin_url ? `<a href="${esc(r.origin_url)}" rel="nofollow noopener" target="_blank">${esc(r.origin_label)}</a>` : esc(r.origin_label)}</p>`;
   if (proc) s += `<p class="rvw-experience" data-review-experience="process">${esc(w.experience_process)}</p>`;
   s += `</header><div class="rvw-body">${String(r.body || "").split("\n\n").map(p => p.trim()).filter(Boolean).map(p => `<p>${esc(p)}</p>`).join("")}</div>`;
@@ -265,6 +265,7 @@ function init(root) {
     if (!byEl.has(el) && !(el.parentElement && el.parentElement.closest("[data-review-product]"))) all.push(render(el));
   }
   badges(root);
+  channels(root);
   return Promise.all(all);
 }
 
@@ -786,6 +787,38 @@ function thanks(F, out) {
   });
 }
 
+// ---- the channel's reviews: carousel (data-review-carousel), store page (data-review-all)
+// The markup comes ready from GET /v1/ssr/carousel and /v1/ssr/all, or was put in
+// the container by the store's server; the script steps and refetches it.
+function featHTML(r) { return r.featured_label ? `<p class="rvw-featured" data-review-featured>${esc(r.featured_label)}</p>` : ""; }
+async function chan(el, kind, q) {
+  const a = el.dataset;
+  if (!q && el.firstElementChild) return;
+  try {
+    const d = await api(a.reviewKey || CFG.key, "GET", "/v1/ssr/" + kind, {query: Object.assign({lang: a.reviewLang || CFG.lang, theme: a.reviewTheme, page_size: a.reviewPageSize, product_url: a.reviewProductLink}, q)});
+    el.innerHTML = d.html;
+    emit(el, kind, {data: d});
+  } catch (e) { emit(el, "error", Object.assign({action: kind}, e)); }
+}
+function allQ(el, p, sel) {
+  const a = $(el, "section").dataset;
+  chan(el, "all", Object.assign({page: a.reviewPage, rating: a.reviewRating, verified: a.reviewVerified, media: a.reviewMedia}, p)).then(() => { const f = $(el, sel); if (f) f.focus(); });
+}
+function channels(root) {
+  for (const kind of ["carousel", "all"]) for (const el of $$(root || D, `[data-review-${kind}]`)) {
+    if (byEl.has(el)) continue;
+    byEl.set(el, 0);
+    el.addEventListener("click", e => {
+      const b = e.target.closest("button"), d = b ? b.dataset : {}, t = $(el, "[data-review-carousel-track]"), f = d.reviewAllFilter;
+      if (d.reviewCarouselStep && t) t.scrollBy(d.reviewCarouselStep * t.clientWidth * .8, 0);
+      else if (d.reviewAllPage) allQ(el, {page: d.reviewAllPage}, "h2");
+      else if (f) allQ(el, {[f]: b.getAttribute("aria-pressed") === "true" ? "" : "1", page: ""}, `[data-review-all-filter="${f}"]`);
+    });
+    el.addEventListener("change", e => { if (e.target.matches("[data-review-all-rating]")) allQ(el, {rating: e.target.value, page: ""}, "[data-review-all-rating]"); });
+    chan(el, kind);
+  }
+}
+
 // ---- start -----------------------------------------------------------------
 function urlToken() {
   const h = /(?:^#|&)review_token=([^&]+)/.exec(location.hash), t = h ? decodeURIComponent(h[1]) : new URLSearchParams(location.search).get("review_token");
@@ -818,6 +851,7 @@ W.Reviewd = {
   openReport: (id, t) => report(comp(t || D.querySelector(`[data-review-id="${CSS.escape(id)}"]`)), id),
   ask: t => ask(comp(t)),
   badges,
+  channels,
 };
 
 async function boot() {

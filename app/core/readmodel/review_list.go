@@ -153,8 +153,12 @@ type ReviewRow struct {
 	VerificationMethod string    `json:"verification_method"`
 	// Incentivized and its label appear only for a review written for an
 	// incentive (an order line or an invitation marked so); absent otherwise.
-	Incentivized   bool                `json:"incentivized,omitempty"`
-	IncentiveLabel string              `json:"incentive_label,omitempty"`
+	Incentivized   bool   `json:"incentivized,omitempty"`
+	IncentiveLabel string `json:"incentive_label,omitempty"`
+	// Featured and its label ("Selected by the brand") appear only for a review
+	// the brand pinned; absent otherwise.
+	Featured       bool                `json:"featured,omitempty"`
+	FeaturedLabel  string              `json:"featured_label,omitempty"`
 	HelpfulCount   int                 `json:"helpful_count"`
 	UnhelpfulCount int                 `json:"unhelpful_count"`
 	Aspects        []brand.AspectValue `json:"aspects"`
@@ -480,7 +484,16 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 	out.Total, out.Shared = total.total, total.shared
 	out.Pages = max(1, (out.Total+lq.pageSize-1)/lq.pageSize)
 	if out.Total > f.Offset {
-		rows, err := q.ListPublished(ctx, f)
+		pinned, err := q.PinnedOf(ctx, lq.scope, lq.product, ch.Market)
+		if err != nil {
+			return nil, err
+		}
+		var rows []store.Review
+		if featuredFirst(lq, rule) && len(pinned) > 0 {
+			rows, err = listFeaturedFirst(ctx, q, f, pinned)
+		} else {
+			rows, err = q.ListPublished(ctx, f)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -488,8 +501,72 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 		if out.Reviews, err = c.reviewRows(ctx, q, rows, ch.Market, lang, st.AITranslationEnabled); err != nil {
 			return nil, err
 		}
+		markFeatured(out.Reviews, rows, pinned, lang)
 	}
 	return out, nil
+}
+
+// featuredFirst reports whether a list puts the featured reviews first: only in
+// the market's default sort without filters or search.
+func featuredFirst(lq listQuery, rule brand.MarketRule) bool {
+	return lq.sort == rule.DefaultSort && lq.rating == 0 && !lq.verified && !lq.media && lq.q == "" && lq.topic == ""
+}
+
+// listFeaturedFirst reads the page of f from the list of the pinned reviews (in
+// f's sort) followed by the other reviews (in f's sort): the total is unchanged.
+func listFeaturedFirst(ctx context.Context, q *store.Q, f store.ReviewFilter, pinned []int64) ([]store.Review, error) {
+	var out []store.Review
+	if f.Offset < len(pinned) {
+		head := f
+		head.Only = pinned
+		rows, err := q.ListPublished(ctx, head)
+		if err != nil {
+			return nil, err
+		}
+		out = rows
+	}
+	if len(out) >= f.Limit {
+		return out, nil
+	}
+	rest := f
+	rest.Exclude = pinned
+	rest.Offset = max(0, f.Offset-len(pinned))
+	rest.Limit = f.Limit - len(out)
+	rows, err := q.ListPublished(ctx, rest)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, rows...), nil
+}
+
+// markFeatured sets the featured flag and label of the rows of pinned reviews.
+func markFeatured(out []ReviewRow, rows []store.Review, pinned []int64, lang string) {
+	if len(pinned) == 0 {
+		return
+	}
+	on := make(map[int64]bool, len(pinned))
+	for _, id := range pinned {
+		on[id] = true
+	}
+	for i, r := range rows {
+		if on[r.ID] && i < len(out) {
+			out[i].Featured, out[i].FeaturedLabel = true, FeaturedLabel(lang)
+		}
+	}
+}
+
+// featuredLabels is the label of a review the brand pinned, per page language.
+var featuredLabels = map[string]string{
+	"tr": "Markanın seçtiği",
+	"en": "Selected by the brand",
+}
+
+// FeaturedLabel is the label of a featured review in lang (en when unknown).
+func FeaturedLabel(lang string) string {
+	if l, ok := featuredLabels[lang]; ok {
+		return l
+	}
+	return featuredLabels["en"]
 }
 
 type listTotal struct{ total, shared int }

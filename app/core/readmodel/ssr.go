@@ -251,6 +251,7 @@ type reviewView struct {
 	Verified                       bool
 	Badge                          string
 	IncentiveLabel                 string
+	FeaturedLabel                  string
 	Origin, OriginLabel, OriginURL string
 	Process                        bool
 	ProcessLabel                   string
@@ -350,8 +351,8 @@ func (c *Service) renderComponent(l *ReviewList, style, theme string, loc *time.
 		rv := reviewView{ID: row.ID, Lang: row.Language, Title: row.Title, Author: author, Anonymous: row.Anonymous,
 			Stars: starsOf(float64(row.Rating), lang, true), Date: localDate(published, lang),
 			DateISO: published.Format("2006-01-02"), Verified: row.Verified, Badge: l.Words["verified_purchase"],
-			IncentiveLabel: row.IncentiveLabel,
-			Origin:         row.Origin, OriginLabel: row.OriginLabel, OriginURL: row.OriginURL,
+			IncentiveLabel: row.IncentiveLabel, FeaturedLabel: row.FeaturedLabel,
+			Origin: row.Origin, OriginLabel: row.OriginLabel, OriginURL: row.OriginURL,
 			Process: row.Experience == core.ExperienceProcess, ProcessLabel: l.Words["experience_process"],
 			Aspects: row.Aspects, Media: row.Media, Helpful: row.HelpfulCount, Unhelpful: row.UnhelpfulCount,
 			HelpfulQuestion: l.Words["helpful_question"], HelpfulLabel: l.Words["helpful"],

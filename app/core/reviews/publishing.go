@@ -88,7 +88,8 @@ const (
 // HistoryEvents lists every event a review's history can hold.
 var HistoryEvents = []string{eventSubmitted, eventRevised, eventAnonymized, eventReturned, eventMediaGone, eventReportsEnd,
 	EventApprove, EventReject, EventHide, EventUnhide, EventRemove, EventImported, EventSourceUpdated, EventSourceRemoved,
-	EventResponsePublished, EventResponseChanged, EventResponseWithdrawn, EventResolutionSet, EventResolutionRemoved}
+	EventResponsePublished, EventResponseChanged, EventResponseWithdrawn, EventResolutionSet, EventResolutionRemoved,
+	EventFeatured, EventUnfeatured}
 
 // ResponseNotices lists the recorded outcomes of the reviewer's e-mail about a
 // seller response; a failure is "failed: <reason>" with a mail.SendError reason.

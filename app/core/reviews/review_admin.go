@@ -326,6 +326,9 @@ type AdminReviewDetail struct {
 	// SellerResponse and Resolution are the brand's notes (null when none).
 	SellerResponse *SellerResponseView `json:"seller_response"`
 	Resolution     *ResolutionView     `json:"resolution"`
+	// Featured: the brand pinned the review to the top of its product's list
+	// (absent when not).
+	Featured bool `json:"featured,omitempty"`
 }
 
 // AdminMediaBase is the admin address of a review's media item's files, ending in
@@ -398,6 +401,9 @@ func (c *Service) reviewDetail(ctx context.Context, q *store.Q, r store.AdminRev
 		d.Imported = &ImportedView{Platform: r.SourcePlatform, Name: r.SourceName, URL: r.SourceURL, ReviewID: r.SourceReviewID}
 	}
 	if d.SellerResponse, d.Resolution, err = CurrentNotes(ctx, q, r.ID); err != nil {
+		return d, err
+	}
+	if d.Featured, err = q.IsPinned(ctx, r.ID); err != nil {
 		return d, err
 	}
 	events, err := q.ReviewEvents(ctx, r.ID)

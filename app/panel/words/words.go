@@ -65,6 +65,8 @@ var Codes = map[string]map[string][2]string{
 		"seller_response_withdrawn": {"Reply withdrawn", "Yanıt geri çekildi"},
 		"resolution_created":        {"Resolution note added", "Çözüm notu eklendi"},
 		"resolution_withdrawn":      {"Resolution note removed", "Çözüm notu kaldırıldı"},
+		"featured":                  {"Pinned to the top", "En üste sabitlendi"},
+		"unfeatured":                {"Unpinned", "Sabitleme kaldırıldı"},
 	},
 	"proof": {
 		"tokenized_invite": {"Written from an invitation to the order's customer", "Siparişin müşterisine gönderilen davetle yazıldı"},
