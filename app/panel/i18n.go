@@ -1,5 +1,7 @@
 package panel
 
+import "reviewd/app/panel/words"
+
 // messages are the panel's texts in tr and en.
 var messages = map[string]map[string]string{
 	"en": {
@@ -106,4 +108,14 @@ var messages = map[string]map[string]string{
 		"ai_translation_enabled": "Başka dilde yazılmış yorumların çevirisini göster", "tone_formal": "Resmî", "tone_warm": "Samimi",
 		"reply_draft": "Taslak öner", "reply_draft_note": "Yalnızca taslak: yayımlamadan önce kontrol edip düzenleyin.",
 	},
+}
+
+func init() {
+	for _, set := range []map[string]map[string]string{words.Admin, words.Sharing} {
+		for lang, m := range set {
+			for k, v := range m {
+				messages[lang][k] = v
+			}
+		}
+	}
 }

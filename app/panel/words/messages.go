@@ -1,8 +1,8 @@
-package panel
+package words
 
-// adminMessages are the texts of the account, team, connection and rule pages in
-// tr and en (merged into messages).
-var adminMessages = map[string]map[string]string{
+// Admin are the texts of the account, team, connection and rule pages in
+// tr and en (merged into the panel's messages).
+var Admin = map[string]map[string]string{
 	"en": {
 		"account": "Account", "connections_menu": "Connections", "team_menu": "Team and access", "settings_menu": "Settings",
 		"users": "Users and roles", "keys": "Keys and secrets", "channels": "Channels and domains", "privacy": "Personal-data requests",
@@ -205,9 +205,9 @@ var adminMessages = map[string]map[string]string{
 	},
 }
 
-// sharingMessages are the texts of the invitation template, review feed, brand
+// Sharing are the texts of the invitation template, review feed, brand
 // export and note pages, and the refusals of their forms (err_<detail>).
-var sharingMessages = map[string]map[string]string{
+var Sharing = map[string]map[string]string{
 	"en": {
 		"invite-templates": "Invitation templates", "review-feeds": "Review feeds", "brand-export": "Brand export",
 		"templates_help": "Your own wording of the invitation e-mails, by type, language, market and channel; the most specific one is used. Without one, reviewd's built-in e-mail is sent.",
@@ -322,14 +322,4 @@ var sharingMessages = map[string]map[string]string{
 		"theme_save":      "Kanalda kullan", "theme_in_use": "Kanalda kullanılan",
 		"err_review_style": "Bu düzen bileşenin düzenlerinden biri değil.", "err_review_theme": "Bu tema bileşenin sekiz temasından biri değil.",
 	},
-}
-
-func init() {
-	for _, set := range []map[string]map[string]string{adminMessages, sharingMessages} {
-		for lang, m := range set {
-			for k, v := range m {
-				messages[lang][k] = v
-			}
-		}
-	}
 }
