@@ -19,6 +19,7 @@ import (
 	"reviewd/app/core/channels"
 	"reviewd/app/core/checks"
 	"reviewd/app/core/feeds"
+	"reviewd/app/core/held"
 	"reviewd/app/core/insights"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
@@ -186,6 +187,8 @@ type Domain struct {
 	Transparency *transparency.Service
 	// AI is the AI package (its Provider is nil when ai.provider is off).
 	AI *ai.Service
+	// Held keeps the panel's approve and reject for their undo window.
+	Held *held.Service
 }
 
 // Parts are what the domain services are built from: the database, keyring,
@@ -250,6 +253,7 @@ func NewDomain(p Parts) Domain {
 	d.Reviews = &reviews.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
 		MediaDir: p.MediaDir, Scanner: p.Scanner, Probe: p.Probe,
 		Sending: d.Sending, Buyer: d.Buyer, Checks: d.Checks, Read: d.Read, Brand: d.Brand, Decisions: d.Transparency, AI: d.AI}
+	d.Held = &held.Service{DB: db, Reviews: d.Reviews, Recorder: rec, Clock: clock, Log: log}
 	d.QA = &qa.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url, Mailer: p.Mailer,
 		Sending: d.Sending, Buyer: d.Buyer, Brand: d.Brand}
 	d.Orders = &orders.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, Outbound: p.Outbound,

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/held"
 	"reviewd/assets"
 )
 
@@ -140,6 +141,8 @@ type view struct {
 	Path      string
 	Loc       *time.Location
 	Data      any
+	// Undo is the held decision the page offers to undo (with Notice).
+	Undo *held.Decision
 }
 
 // T translates a message key into the page's language.
@@ -231,6 +234,7 @@ func (h *Handler) view(r *http.Request, a *core.Actor, page string) *view {
 			v.Notice = v.Tf("notice_"+key, arg)
 		}
 	}
+	h.heldOf(r, v, r.URL.Query().Get("undo"))
 	return v
 }
 

@@ -29,6 +29,7 @@ func (h *Handler) routes() []route {
 		{"GET", "/panel/reviews", r, "GET /admin/v1/reviews", h.handleReviews},
 		{"GET", "/panel/reviews/{id}", r, "GET /admin/v1/reviews/{id}", h.handleReview},
 		{"POST", "/panel/reviews/{id}/transition", m, "POST /admin/v1/reviews/{id}/transition", h.handleReviewTransition},
+		{"POST", "/panel/reviews/{id}/undo", m, "POST /admin/v1/reviews/{id}/transition", h.handleReviewUndo},
 		{"POST", "/panel/reviews/{id}/media/{file_id}/remove", m, "DELETE /admin/v1/reviews/{id}/media/{file_id}", h.handleMediaRemove},
 		{"POST", "/panel/reviews/{id}/seller-response", m, "POST /admin/v1/reviews/{id}/seller-response", h.handleReplyCreate},
 		{"POST", "/panel/reviews/{id}/seller-response/change", m, "PATCH /admin/v1/reviews/{id}/seller-response", h.handleReplyChange},

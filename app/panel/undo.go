@@ -1,0 +1,55 @@
+package panel
+
+import (
+	"net/http"
+
+	"reviewd/app/core"
+	"reviewd/app/core/reviews"
+	"reviewd/app/web"
+)
+
+// hold keeps an approve or reject for its undo window (held.Service.Hold). The
+// script gets the held decision as JSON and offers Undo in a toast; a plain form
+// goes back with the notice and the review's id (undo), and the next page offers
+// Undo as a form of its own.
+func (h *Handler) hold(w http.ResponseWriter, r *http.Request, a *core.Actor, id string, in reviews.ReviewTransitionInput) error {
+	d, err := h.Held.Hold(r.Context(), a, id, in)
+	if err != nil {
+		return err
+	}
+	if wantsJSON(r) {
+		return web.JSON(w, http.StatusOK, d)
+	}
+	return back(w, r, "/panel/reviews/"+id, "held_"+d.Event, "undo", id)
+}
+
+// handleReviewUndo serves POST /panel/reviews/<id>/undo: the held approve or
+// reject of the review is taken back (held.Service.Undo); the review is where it
+// was. 409 transition_refused / undo_window_closed once it has taken effect.
+func (h *Handler) handleReviewUndo(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	id := web.Vars(r)["id"]
+	d, err := h.Held.Undo(r.Context(), a, id)
+	if err != nil {
+		return err
+	}
+	if wantsJSON(r) {
+		return web.JSON(w, http.StatusOK, d)
+	}
+	return back(w, r, "/panel/queue?at="+id, "undone")
+}
+
+// heldOf puts the held decision of a review on the page: the notice with its
+// Undo form (after a plain form's decision, or on the review's page while held).
+func (h *Handler) heldOf(r *http.Request, v *view, id string) {
+	if h.Held == nil || id == "" {
+		return
+	}
+	d, ok, err := h.Held.Of(r.Context(), id)
+	if err != nil || !ok {
+		return
+	}
+	v.Undo = &d
+	if v.Notice == "" {
+		v.Notice = v.T("notice_held_" + d.Event)
+	}
+}
