@@ -190,3 +190,12 @@ func TestHeldDecisionSurvivesARestart(t *testing.T) {
 		t.Fatalf("after a restart: %+v %v", r.State, err)
 	}
 }
+
+// applyHeld moves the clock past the undo window and applies the held decisions.
+func (f *fixture) applyHeld() {
+	f.t.Helper()
+	f.env.Clock.T = f.env.Clock.T.Add(held.Window + time.Second)
+	if _, err := f.env.App.Held.ApplyDue(context.Background(), f.env.Clock.T); err != nil {
+		f.t.Fatal(err)
+	}
+}
