@@ -378,6 +378,7 @@ func (h *Handler) handleReview(w http.ResponseWriter, r *http.Request, a *core.A
 		return err
 	}
 	h.heldOf(r, v, d.ID)
+	v.Loc = v.zoneOf(d.Channel) // the review's dates as its channel's pages show them
 	v.Data = d
 	h.render(w, r, http.StatusOK, v)
 	return nil

@@ -74,6 +74,7 @@ func (h *Handler) routes() []route {
 		{"GET", "/panel/channels", r, "GET /admin/v1/channels", h.handleChannels},
 		{"POST", "/panel/channels", w, "POST /admin/v1/channels", h.handleChannelCreate},
 		{"POST", "/panel/channels/" + code + "/active", w, "PATCH /admin/v1/channels/{code}", h.handleChannelActive},
+		{"POST", "/panel/channels/" + code + "/time-zone", w, "PATCH /admin/v1/channels/{code}", h.handleChannelZone},
 		{"POST", "/panel/channels/" + code + "/domains", w, "POST /admin/v1/channels/{code}/domains", h.handleDomainAdd},
 		{"POST", "/panel/channels/" + code + "/domains/" + domain + "/verify", w, "POST /admin/v1/channels/{code}/domains/{domain}/verify", h.handleDomainVerify},
 		{"POST", "/panel/channels/" + code + "/domains/" + domain + "/remove", w, "DELETE /admin/v1/channels/{code}/domains/{domain}", h.handleDomainRemove},

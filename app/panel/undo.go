@@ -2,6 +2,7 @@ package panel
 
 import (
 	"net/http"
+	"time"
 
 	"reviewd/app/core"
 	"reviewd/app/core/reviews"
@@ -51,5 +52,30 @@ func (h *Handler) heldOf(r *http.Request, v *view, id string) {
 	v.Undo = &d
 	if v.Notice == "" {
 		v.Notice = v.T("notice_held_" + d.Event)
+	}
+}
+
+// channelZones gives the zone of a channel's review dates: its time_zone, else
+// brand (the brand's). The channels are read once per page, when first asked.
+func (h *Handler) channelZones(r *http.Request, brand *time.Location) func(string) *time.Location {
+	var zones map[string]*time.Location
+	return func(code string) *time.Location {
+		if zones == nil {
+			zones = map[string]*time.Location{}
+			if h.Channels != nil {
+				l, err := h.Channels.ListChannels(r.Context(), core.ListQuery{Page: 1, PageSize: 1000})
+				if err == nil {
+					for _, c := range l.Items {
+						if loc, err := time.LoadLocation(c.TimeZone); err == nil && c.TimeZone != "" {
+							zones[c.Code] = loc
+						}
+					}
+				}
+			}
+		}
+		if loc, ok := zones[code]; ok {
+			return loc
+		}
+		return brand
 	}
 }

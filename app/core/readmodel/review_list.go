@@ -259,25 +259,28 @@ type AggregateRule struct {
 
 // ReviewList is the answer of GET /v1/reviews/list (and the state of /v1/ssr).
 type ReviewList struct {
-	Reviews          []ReviewRow       `json:"reviews"`
-	Total            int               `json:"total"`
-	Page             int               `json:"page"`
-	Pages            int               `json:"pages"`
-	PageSize         int               `json:"page_size"`
-	Sort             string            `json:"sort"`
-	Shared           int               `json:"shared"`
-	AISummary        any               `json:"ai_summary"`
-	Sorts            []brand.CodeLabel `json:"sorts"`
-	Aggregate        Aggregate         `json:"aggregate"`
-	Aspects          []AspectSummary   `json:"aspects"`
-	Topics           []TopicView       `json:"topics"`
-	Gallery          []GalleryItem     `json:"gallery"`
-	MediaReviews     int               `json:"media_reviews"`
-	Style            string            `json:"style"`
-	Theme            string            `json:"theme"`
-	Applied          Applied           `json:"applied"`
-	Core             CoreElements      `json:"core"`
-	Language         string            `json:"language"`
+	Reviews      []ReviewRow       `json:"reviews"`
+	Total        int               `json:"total"`
+	Page         int               `json:"page"`
+	Pages        int               `json:"pages"`
+	PageSize     int               `json:"page_size"`
+	Sort         string            `json:"sort"`
+	Shared       int               `json:"shared"`
+	AISummary    any               `json:"ai_summary"`
+	Sorts        []brand.CodeLabel `json:"sorts"`
+	Aggregate    Aggregate         `json:"aggregate"`
+	Aspects      []AspectSummary   `json:"aspects"`
+	Topics       []TopicView       `json:"topics"`
+	Gallery      []GalleryItem     `json:"gallery"`
+	MediaReviews int               `json:"media_reviews"`
+	Style        string            `json:"style"`
+	Theme        string            `json:"theme"`
+	Applied      Applied           `json:"applied"`
+	Core         CoreElements      `json:"core"`
+	Language     string            `json:"language"`
+	// TimeZone is the channel's zone of the reviews' dates, sent only when the
+	// channel has one (the page script then writes dates as the SSR does).
+	TimeZone         string            `json:"time_zone,omitempty"`
 	Words            map[string]string `json:"words"`
 	ReportReasons    []brand.CodeLabel `json:"report_reasons"`
 	QuestionsEnabled bool              `json:"questions_enabled"`
@@ -405,7 +408,7 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 	out := &ReviewList{Page: lq.page, PageSize: lq.pageSize, Sort: lq.sort, Language: lang, Words: brand.Words(lang),
 		ReportReasons: brand.ReportReasons(lang), QuestionsEnabled: st.QuestionsEnabled, PrivacyURL: ch.PrivacyURL,
 		Limits: core.ReviewFormLimits(), Style: orDefault(ch.Style, core.Styles[0]), Theme: orDefault(ch.Theme, core.Themes[0]),
-		Reviews: []ReviewRow{}, product: lq.product, scope: lq.scope, market: ch.Market}
+		Reviews: []ReviewRow{}, product: lq.product, scope: lq.scope, market: ch.Market, TimeZone: ch.TimeZone}
 	for _, s := range brand.AllSorts {
 		if contains(rule.AllowedSorts, s) {
 			out.Sorts = append(out.Sorts, brand.CodeLabel{Code: s, Label: brand.SortLabel(lang, s)})
