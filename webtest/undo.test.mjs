@@ -99,24 +99,32 @@ test("undo without the script: the next page offers Undo as a form", async () =>
 const dates = async (page) => page.locator("[data-review-list] > [data-review-id]").evaluateAll((l) =>
   Object.fromEntries(l.map((li) => [li.dataset.reviewId, [li.querySelector("time").getAttribute("datetime"), li.querySelector("time").textContent]])));
 
+const day = (iso, tz) => new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(iso));
+
 for (const [channel, zone] of [["demo-en", "Europe/London"], ["demo-tr", "Europe/Istanbul"]]) {
   test(`dates of ${channel}: SSR and the script's render agree, in ${zone}, for a visitor in another zone`, async () => {
     const path = `/demo/${channel}/demo-mug-blue`;
-    const ssr = await newPage(browser, { timezoneId: "Pacific/Kiritimati" });
+    const load = async (timezoneId) => {
+      const page = await newPage(browser, { timezoneId });
+      const [res] = await Promise.all([page.waitForResponse((r) => r.url().includes("/v1/reviews/list")), page.goto(env.base + path + "?render=client")]);
+      await page.waitForSelector("[data-review-list] > [data-review-id] time");
+      return [page, await res.json()];
+    };
+    let [client, list] = await load("UTC");
+    assert.equal(list.time_zone, zone, "the list answer names the channel's zone");
+    // A visitor's zone in which some review falls on another day than in the
+    // channel's (one of UTC+14 and UTC-11 always is, whatever the hour).
+    const visitor = ["Pacific/Kiritimati", "Pacific/Pago_Pago"].find((tz) => list.reviews.some((r) => day(r.published_at, tz) !== day(r.published_at, zone)));
+    assert.ok(visitor, "a visitor zone where the dates differ");
+    await client.context().close();
+    [client, list] = await load(visitor);
+    const ssr = await newPage(browser, { timezoneId: visitor });
     await ssr.goto(env.base + path);
     await ssr.waitForSelector("[data-review-list] > [data-review-id] time");
-    const server = await dates(ssr);
-    const client = await newPage(browser, { timezoneId: "Pacific/Kiritimati" });
-    const [res] = await Promise.all([client.waitForResponse((r) => r.url().includes("/v1/reviews/list")), client.goto(env.base + path + "?render=client")]);
-    const list = await res.json();
-    assert.equal(list.time_zone, zone, "the list answer names the channel's zone");
-    await client.waitForSelector("[data-review-list] > [data-review-id] time");
-    const script = await dates(client);
-    assert.ok(Object.keys(server).length > 0);
-    for (const [id, d] of Object.entries(server)) if (script[id]) assert.deepEqual(script[id], d, `date of ${id}`);
-    // Each date is the day in the channel's zone (the browser's would differ for
-    // reviews written after 10:00 UTC).
-    const day = (iso, tz) => new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(iso));
+    const server = await dates(ssr), script = await dates(client);
+    const shared = Object.keys(server).filter((id) => script[id]);
+    assert.ok(shared.length > 0, "reviews on both renders");
+    for (const id of shared) assert.deepEqual(script[id], server[id], `date of ${id} (visitor in ${visitor})`);
     for (const r of list.reviews) if (script[r.id]) assert.equal(script[r.id][0], day(r.published_at, zone), `zone of ${r.id}`);
     assert.deepEqual([...ssr.errors, ...client.errors], []);
     await ssr.context().close();
