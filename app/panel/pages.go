@@ -397,7 +397,9 @@ func (h *Handler) handleReviewTransition(w http.ResponseWriter, r *http.Request,
 	in := reviews.ReviewTransitionInput{Event: r.PostForm.Get("event"), Reason: r.PostForm.Get("reason")}
 	id := web.Vars(r)["id"]
 	var err error
-	if held.Holds(strings.TrimSpace(in.Event)) && h.Held != nil {
+	if strings.TrimSpace(in.Event) == reviews.EventRemove && r.PostForm.Get("confirm") != "1" {
+		err = errUnconfirmed // removing is for good: the form's box must be ticked
+	} else if held.Holds(strings.TrimSpace(in.Event)) && h.Held != nil {
 		err = h.hold(w, r, a, id, in) // approve and reject wait out their undo window (undo.go)
 	} else if _, err = h.Reviews.TransitionReview(r.Context(), a, id, in); err == nil {
 		return back(w, r, "/panel/reviews/"+id, in.Event)

@@ -24,6 +24,9 @@ func (h *Handler) hold(w http.ResponseWriter, r *http.Request, a *core.Actor, id
 	return back(w, r, "/panel/reviews/"+id, "held_"+d.Event, "undo", id)
 }
 
+// errUnconfirmed refuses a removal whose box was not ticked.
+var errUnconfirmed = core.Invalid("confirm_required")
+
 // handleReviewUndo serves POST /panel/reviews/<id>/undo: the held approve or
 // reject of the review is taken back (held.Service.Undo); the review is where it
 // was. 409 transition_refused / undo_window_closed once it has taken effect.

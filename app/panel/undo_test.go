@@ -199,3 +199,25 @@ func (f *fixture) applyHeld() {
 		f.t.Fatal(err)
 	}
 }
+
+// TestRemoveNeedsConfirmation: removing is for good and is not held, so the review
+// page's remove form asks for a ticked box; without it nothing changes.
+func TestRemoveNeedsConfirmation(t *testing.T) {
+	f := newFixture(t)
+	id := f.waiting(1)[0]
+	b := newBrowser(t, f.env)
+	csrf := b.signIn("olive", "owner-password-1")
+	page := b.do("GET", "/panel/reviews/"+id, nil, nil)
+	expectPage(t, "review page", page, 200, `<input type="checkbox" name="confirm" value="1" required> I understand: remove this review for good`)
+	before := f.trail(id)
+	refused := b.do("POST", "/panel/reviews/"+id+"/transition", url.Values{"csrf": {csrf}, "event": {"remove"}, "reason": {"fake"}}, nil)
+	expectPage(t, "remove without the box", refused, 400, "Tick the box to confirm; nothing was changed.")
+	if st, _ := f.state(id); st != core.ReviewPending || f.trail(id) != before {
+		t.Fatalf("an unconfirmed removal changed the review: %s", st)
+	}
+	posted(t, "remove", b.do("POST", "/panel/reviews/"+id+"/transition", url.Values{"csrf": {csrf}, "event": {"remove"},
+		"reason": {"fake"}, "confirm": {"1"}}, nil), "/panel/reviews/"+id+"?notice=remove")
+	if st, _ := f.state(id); st != core.ReviewRemoved {
+		t.Fatalf("after a confirmed removal: %s", st)
+	}
+}
