@@ -21,9 +21,9 @@ type Channel struct {
 	Style         string
 	Theme         string
 	Active        bool
+	Domains       []string
 	// TimeZone is the channel's IANA zone of reviews' dates ("" = the brand's).
 	TimeZone string
-	Domains  []string
 }
 
 const (

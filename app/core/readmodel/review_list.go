@@ -259,33 +259,33 @@ type AggregateRule struct {
 
 // ReviewList is the answer of GET /v1/reviews/list (and the state of /v1/ssr).
 type ReviewList struct {
-	Reviews      []ReviewRow       `json:"reviews"`
-	Total        int               `json:"total"`
-	Page         int               `json:"page"`
-	Pages        int               `json:"pages"`
-	PageSize     int               `json:"page_size"`
-	Sort         string            `json:"sort"`
-	Shared       int               `json:"shared"`
-	AISummary    any               `json:"ai_summary"`
-	Sorts        []brand.CodeLabel `json:"sorts"`
-	Aggregate    Aggregate         `json:"aggregate"`
-	Aspects      []AspectSummary   `json:"aspects"`
-	Topics       []TopicView       `json:"topics"`
-	Gallery      []GalleryItem     `json:"gallery"`
-	MediaReviews int               `json:"media_reviews"`
-	Style        string            `json:"style"`
-	Theme        string            `json:"theme"`
-	Applied      Applied           `json:"applied"`
-	Core         CoreElements      `json:"core"`
-	Language     string            `json:"language"`
-	// TimeZone is the channel's zone of the reviews' dates, sent only when the
-	// channel has one (the page script then writes dates as the SSR does).
-	TimeZone         string            `json:"time_zone,omitempty"`
+	Reviews          []ReviewRow       `json:"reviews"`
+	Total            int               `json:"total"`
+	Page             int               `json:"page"`
+	Pages            int               `json:"pages"`
+	PageSize         int               `json:"page_size"`
+	Sort             string            `json:"sort"`
+	Shared           int               `json:"shared"`
+	AISummary        any               `json:"ai_summary"`
+	Sorts            []brand.CodeLabel `json:"sorts"`
+	Aggregate        Aggregate         `json:"aggregate"`
+	Aspects          []AspectSummary   `json:"aspects"`
+	Topics           []TopicView       `json:"topics"`
+	Gallery          []GalleryItem     `json:"gallery"`
+	MediaReviews     int               `json:"media_reviews"`
+	Style            string            `json:"style"`
+	Theme            string            `json:"theme"`
+	Applied          Applied           `json:"applied"`
+	Core             CoreElements      `json:"core"`
+	Language         string            `json:"language"`
 	Words            map[string]string `json:"words"`
 	ReportReasons    []brand.CodeLabel `json:"report_reasons"`
 	QuestionsEnabled bool              `json:"questions_enabled"`
 	PrivacyURL       string            `json:"privacy_url"`
 	Limits           core.FormLimits   `json:"limits"`
+	// TimeZone is the channel's zone of the reviews' dates, sent only when the
+	// channel has one (the page script then writes dates as the SSR does).
+	TimeZone string `json:"time_zone,omitempty"`
 
 	// What the answer was built from (not sent): the product, the figures'
 	// revisions and the rows, for structured data and the answer caches.
