@@ -1888,3 +1888,20 @@ END;
 -- The store-wide review page and the carousel read a market's published reviews
 -- newest first across products.
 CREATE INDEX review_listing_market ON review_listing (market, published_at);
+-- Held moderation decisions: an approve or reject made in the panel waits here
+-- for its undo window (due_at) before it is applied as one ordinary transition
+-- (state, history, transparency log, activity); an undo deletes the row. The
+-- actor is who decided (JSON), from_state the state the decision was made on.
+CREATE TABLE held_decisions (
+	review_id  INTEGER PRIMARY KEY REFERENCES reviews(id) ON DELETE CASCADE,
+	event      TEXT NOT NULL CHECK (event IN ('approve', 'reject')),
+	reason     TEXT NOT NULL DEFAULT '',
+	from_state TEXT NOT NULL,
+	actor      TEXT NOT NULL,
+	decided_at INTEGER NOT NULL,
+	due_at     INTEGER NOT NULL
+);
+CREATE INDEX held_decisions_due ON held_decisions(due_at);
+-- A channel's IANA time zone (reviews' dates on its pages and in the panel);
+-- '' is the brand's time_zone setting.
+ALTER TABLE channels ADD COLUMN time_zone TEXT NOT NULL DEFAULT '';

@@ -20,6 +20,7 @@ import (
 	"reviewd/app/core/checks"
 	"reviewd/app/core/feeds"
 	"reviewd/app/core/golive"
+	"reviewd/app/core/held"
 	"reviewd/app/core/insights"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
@@ -193,6 +194,8 @@ type Domain struct {
 	AI *ai.Service
 	// GoLive is the go-live checklist and the owner alerts.
 	GoLive *golive.Service
+	// Held keeps the panel's approve and reject for their undo window.
+	Held *held.Service
 }
 
 // Parts are what the domain services are built from: the database, keyring,
@@ -257,6 +260,7 @@ func NewDomain(p Parts) Domain {
 	d.Reviews = &reviews.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
 		MediaDir: p.MediaDir, Scanner: p.Scanner, Probe: p.Probe,
 		Sending: d.Sending, Buyer: d.Buyer, Checks: d.Checks, Read: d.Read, Brand: d.Brand, Decisions: d.Transparency, AI: d.AI}
+	d.Held = &held.Service{DB: db, Reviews: d.Reviews, Recorder: rec, Clock: clock, Log: log}
 	d.QA = &qa.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url, Mailer: p.Mailer,
 		Sending: d.Sending, Buyer: d.Buyer, Brand: d.Brand}
 	d.Orders = &orders.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, Outbound: p.Outbound,

@@ -47,6 +47,8 @@ var layers = map[string]int{
 	"reviewd/app/core/reviewtrace": 6,
 	// The hint after a refused order check (re-sends a correction link).
 	"reviewd/app/core/orderhint": 6,
+	// Held panel decisions (the undo window), applied through the reviews service.
+	"reviewd/app/core/held": 6,
 }
 
 // reviewStateWriters are the store methods that change a review's state, content

@@ -28,7 +28,7 @@ type Surface interface {
 
 // BenchKeyLimitsEnv set to "off" lifts the per-key request limits (site, server and
 // API keys) so a load measurement can send every request with one key. It is for
-// benchmarks only, never for an installation (README, "Benchmarks").
+// benchmarks only, never for an installation (docs/benchmarks.md).
 const BenchKeyLimitsEnv = "REVIEWD_BENCHMARK_ONLY_KEY_LIMITS"
 
 // Server owns the router and the http.Server.
@@ -45,7 +45,7 @@ type Server struct {
 func NewServer(cfg Config, clock core.Clock, log *slog.Logger, acc *access.Service, surfaces func(s *Server) []Surface) *Server {
 	limits := web.NewLimits(clock.Now)
 	if os.Getenv(BenchKeyLimitsEnv) == "off" {
-		// For load measurements only (README, "Benchmarks"): one key sends every request.
+		// For load measurements only (docs/benchmarks.md): one key sends every request.
 		// The limiters still run on every request.
 		limits.Keys = web.NewLimiter(1<<30, time.Second, clock.Now)
 		limits.StoreServer = web.NewLimiter(1<<30, time.Second, clock.Now)

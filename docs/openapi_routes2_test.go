@@ -21,7 +21,7 @@ func components() map[string]any {
 		"aspects":   arr(anyObj()), "topics": arr(anyObj()), "gallery": arr(anyObj()), "media_reviews": integer(),
 		"style": enum("cards", "sidebar"), "theme": enum("warm", "trust", "editorial", "minimal", "soft", "bold", "natural", "night"),
 		"applied": anyObj(), "core": anyObj(), "language": str(), "words": anyObj(), "report_reasons": arr(obj(map[string]any{"code": str(), "label": str()}, "code", "label")),
-		"questions_enabled": boolean(), "privacy_url": str(), "limits": anyObj(),
+		"questions_enabled": boolean(), "privacy_url": str(), "limits": anyObj(), "time_zone": str(),
 	}, "reviews", "total", "page", "pages", "page_size", "sort", "ai_summary", "aggregate", "core", "language", "questions_enabled", "style", "theme")
 	answerRow := obj(map[string]any{"id": str(), "kind": enum("brand", "buyer"), "author": str(), "verified": boolean(), "body": str(), "published_at": str()},
 		"id", "kind", "author", "body", "published_at")

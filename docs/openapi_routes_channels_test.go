@@ -18,7 +18,7 @@ func channelsOps() []op {
 	domainRow := obj(map[string]any{"domain": str(), "verified": boolean()}, "domain", "verified")
 	row := obj(map[string]any{"code": str(), "label": str(), "market": str(), "language": enum("tr", "en"), "brand_name": str(),
 		"sender_address": str(), "support_url": str(), "privacy_url": str(), "landing_url": str(),
-		"review_style": enum(core.Styles...), "review_theme": enum(core.Themes...), "active": boolean(), "domains": arr(domainRow)},
+		"review_style": enum(core.Styles...), "review_theme": enum(core.Themes...), "active": boolean(), "domains": arr(domainRow), "time_zone": str()},
 		"code", "label", "market", "language", "brand_name", "sender_address", "support_url", "privacy_url", "landing_url",
 		"review_style", "review_theme", "active", "domains")
 	request := obj(map[string]any{"id": str(), "state": enum("open", "granted"), "market": str(), "label": str(), "note": str(),
@@ -30,14 +30,15 @@ func channelsOps() []op {
 		"label": str()}, "id", "kind", "key", "scopes", "channel", "label")
 	create := obj(map[string]any{"kind": enum("website", "api_key"), "code": strMax(32), "label": strMax(120), "market": str(),
 		"language": enum("tr", "en"), "brand_name": strMax(120), "landing_url": strMax(500), "support_url": strMax(500),
-		"privacy_url": strMax(500), "sender_address": strMax(254), "channel": str(), "scopes": arr(enum("read", "moderate", "export", "write"))})
+		"privacy_url": strMax(500), "sender_address": strMax(254), "channel": str(), "scopes": arr(enum("read", "moderate", "export", "write")),
+		"time_zone": strMax(64)})
 	change := obj(map[string]any{"label": strMax(120), "brand_name": strMax(120), "sender_address": strMax(254), "support_url": strMax(500),
 		"privacy_url": strMax(500), "landing_url": strMax(500), "review_style": enum(core.Styles...),
-		"review_theme": enum(core.Themes...), "active": boolean()})
+		"review_theme": enum(core.Themes...), "active": boolean(), "time_zone": strMax(64)})
 	pending := obj(map[string]any{"domain": str(), "verified": boolean(), "token": str(), "path": str(), "dns_name": str()},
 		"domain", "verified", "token", "path", "dns_name")
 	urlErrs := []string{"400 invalid / landing_url", "400 invalid / privacy_url_not_https", "400 invalid / privacy_url_too_long",
-		"400 invalid / support_url", "400 invalid / sender_address", "400 invalid / sender_domain_unverified",
+		"400 invalid / support_url", "400 invalid / sender_address", "400 invalid / sender_domain_unverified", "400 invalid / time_zone",
 		"502 sender_domain_check_failed / dns_unreachable"}
 	return []op{
 		p("GET", "/admin/v1/channels", "Channels with their domains and the channel allowance (quota)", []param{pPage, pPageSize, pQ, pSort}, nil,

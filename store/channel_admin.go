@@ -8,11 +8,12 @@ import (
 )
 
 // UpdateChannel writes the changeable fields of a channel (label, brand name,
-// sender, support, privacy and landing addresses, layout and theme, on or off).
+// sender, support, privacy and landing addresses, layout and theme, on or off,
+// time zone).
 func (q *Tx) UpdateChannel(ctx context.Context, c Channel) error {
 	_, err := q.c.ExecContext(ctx, `UPDATE channels SET label = ?, brand_name = ?, sender_address = ?, support_url = ?,
-		privacy_url = ?, landing_url = ?, style = ?, theme = ?, active = ? WHERE id = ?`,
-		c.Label, c.BrandName, c.SenderAddress, c.SupportURL, c.PrivacyURL, c.LandingURL, c.Style, c.Theme, boolInt(c.Active), c.ID)
+		privacy_url = ?, landing_url = ?, style = ?, theme = ?, active = ?, time_zone = ? WHERE id = ?`,
+		c.Label, c.BrandName, c.SenderAddress, c.SupportURL, c.PrivacyURL, c.LandingURL, c.Style, c.Theme, boolInt(c.Active), c.TimeZone, c.ID)
 	return translate(err)
 }
 

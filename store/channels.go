@@ -22,12 +22,14 @@ type Channel struct {
 	Theme         string
 	Active        bool
 	Domains       []string
+	// TimeZone is the channel's IANA zone of reviews' dates ("" = the brand's).
+	TimeZone string
 }
 
 const (
-	qChannelCols   = `id, code, market, language, label, brand_name, landing_url, privacy_url, support_url, sender_address, style, theme, active`
-	qChannelInsert = `INSERT INTO channels (code, market, language, label, brand_name, landing_url, privacy_url, support_url, sender_address, style, theme, active, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qChannelCols   = `id, code, market, language, label, brand_name, landing_url, privacy_url, support_url, sender_address, style, theme, active, time_zone`
+	qChannelInsert = `INSERT INTO channels (code, market, language, label, brand_name, landing_url, privacy_url, support_url, sender_address, style, theme, active, time_zone, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	qDomainInsert   = `INSERT OR IGNORE INTO channel_domains (channel_id, domain, verified_at, created_at) VALUES (?, ?, ?, ?)`
 	qChannelDomains = `SELECT domain FROM channel_domains WHERE channel_id = ? AND verified_at IS NOT NULL ORDER BY domain`
 )
@@ -36,7 +38,7 @@ func scanChannel(sc interface{ Scan(...any) error }) (Channel, error) {
 	var c Channel
 	var active int
 	err := sc.Scan(&c.ID, &c.Code, &c.Market, &c.Language, &c.Label, &c.BrandName, &c.LandingURL,
-		&c.PrivacyURL, &c.SupportURL, &c.SenderAddress, &c.Style, &c.Theme, &active)
+		&c.PrivacyURL, &c.SupportURL, &c.SenderAddress, &c.Style, &c.Theme, &active, &c.TimeZone)
 	c.Active = active == 1
 	return c, translate(err)
 }
@@ -44,7 +46,7 @@ func scanChannel(sc interface{ Scan(...any) error }) (Channel, error) {
 // CreateChannel inserts a channel with its verified domains.
 func (q *Tx) CreateChannel(ctx context.Context, c Channel) (Channel, error) {
 	res, err := q.c.ExecContext(ctx, qChannelInsert, c.Code, c.Market, c.Language, c.Label, c.BrandName,
-		c.LandingURL, c.PrivacyURL, c.SupportURL, c.SenderAddress, c.Style, c.Theme, boolInt(c.Active), Ms(q.Now))
+		c.LandingURL, c.PrivacyURL, c.SupportURL, c.SenderAddress, c.Style, c.Theme, boolInt(c.Active), c.TimeZone, Ms(q.Now))
 	if err != nil {
 		return c, fmt.Errorf("store: create channel: %w", translate(err))
 	}

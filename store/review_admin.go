@@ -18,6 +18,8 @@ type AdminReviewFilter struct {
 	Origin          string // own or imported
 	FlagOpen        bool   // only reviews with an open check finding
 	Reported        bool   // only reviews with an open report
+	// NotHeld leaves out reviews with a held panel decision (held_decisions).
+	NotHeld bool
 	// Q searches title, text, product name and codes, order number, author name and
 	// the order's e-mail address; QID (a full review id) matches that review only.
 	Q      string
@@ -64,6 +66,9 @@ func (f AdminReviewFilter) where() (string, []any) {
 	}
 	if f.FlagOpen {
 		w += ` AND r.flag_open = 1`
+	}
+	if f.NotHeld {
+		w += ` AND NOT EXISTS (SELECT 1 FROM held_decisions h WHERE h.review_id = r.id)`
 	}
 	if f.Reported {
 		w += ` AND EXISTS (SELECT 1 FROM review_reports p WHERE p.review_id = r.id AND p.state = 'open')`

@@ -210,7 +210,7 @@ test("moderation by keyboard: ten reviews decided with a and r, the queue surviv
     const id = await page.getAttribute("body", "data-shown");
     const reject = i % 3 === 2;
     const [res] = await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith(`/admin/v1/reviews/${id}/transition`)),
+      page.waitForResponse((r) => r.url().endsWith(`/panel/reviews/${id}/transition`)),
       (async () => {
         if (reject) {
           await page.keyboard.press("r");
@@ -229,8 +229,9 @@ test("moderation by keyboard: ten reviews decided with a and r, the queue surviv
     await until(async () => assert.equal(await page.locator(`.qlist li[data-id="${id}"]`).count(), 0, `${id} leaves the queue`));
     await until(async () => assert.notEqual(await page.getAttribute("body", "data-shown"), id, "the next review is shown"));
   }
+  // Each decision takes effect when its 10-second undo window ends.
   for (const [id, state] of decided) {
-    assert.equal((await admin("GET", "/admin/v1/reviews/" + id)).json.state, state, id);
+    await until(async () => assert.equal((await admin("GET", "/admin/v1/reviews/" + id)).json.state, state, id), 30000);
   }
   const hist = (await admin("GET", "/admin/v1/reviews/" + decided[0][0])).json.history;
   assert.ok(hist.some((h) => h.event === "approve" && h.actor_name === demo.username), "history names the panel user");

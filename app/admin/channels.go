@@ -38,6 +38,7 @@ type channelCreateBody struct {
 	SupportURL    string    `json:"support_url"`
 	PrivacyURL    string    `json:"privacy_url"`
 	SenderAddress string    `json:"sender_address"`
+	TimeZone      string    `json:"time_zone"`
 	Channel       string    `json:"channel"`
 	Scopes        *[]string `json:"scopes"`
 }
@@ -64,7 +65,7 @@ func (h *Handler) handleChannelCreate(w http.ResponseWriter, r *http.Request, a 
 	}
 	ch, err := h.Channels.CreateChannel(r.Context(), a, channels.NewChannel{Code: b.Code, Market: b.Market, Language: b.Language,
 		Label: b.Label, BrandName: b.BrandName, LandingURL: b.LandingURL, PrivacyURL: b.PrivacyURL, SupportURL: b.SupportURL,
-		SenderAddress: b.SenderAddress})
+		SenderAddress: b.SenderAddress, TimeZone: b.TimeZone})
 	if err != nil {
 		return err
 	}
@@ -86,6 +87,7 @@ type channelChangeBody struct {
 	ReviewStyle   *string `json:"review_style"`
 	ReviewTheme   *string `json:"review_theme"`
 	Active        *bool   `json:"active"`
+	TimeZone      *string `json:"time_zone"`
 }
 
 // handleChannelUpdate serves PATCH /admin/v1/channels/{code}: the changed row.
@@ -96,7 +98,7 @@ func (h *Handler) handleChannelUpdate(w http.ResponseWriter, r *http.Request, a 
 	}
 	out, err := h.Channels.UpdateChannel(r.Context(), a, web.Vars(r)["code"], channels.Change{Label: b.Label,
 		BrandName: b.BrandName, SenderAddress: b.SenderAddress, SupportURL: b.SupportURL, PrivacyURL: b.PrivacyURL,
-		LandingURL: b.LandingURL, Style: b.ReviewStyle, Theme: b.ReviewTheme, Active: b.Active})
+		LandingURL: b.LandingURL, Style: b.ReviewStyle, Theme: b.ReviewTheme, Active: b.Active, TimeZone: b.TimeZone})
 	if err != nil {
 		return err
 	}

@@ -187,12 +187,12 @@ func seedDemo(ctx context.Context, a *app.App) (demoInfo, error) {
 
 	c, actor := a.Passwords, core.Console()
 	info = demoInfo{CreatedAt: time.Now().UTC().Format(time.RFC3339), Brand: "Demo Ceramics", Username: "demo", Products: demoProducts()}
-	for _, ch := range []struct{ code, market, lang, label string }{
-		{"demo-tr", "TR", "tr", "Demo Türkiye"},
-		{"demo-en", "GB", "en", "Demo United Kingdom"},
+	for _, ch := range []struct{ code, market, lang, label, zone string }{
+		{"demo-tr", "TR", "tr", "Demo Türkiye", "Europe/Istanbul"},
+		{"demo-en", "GB", "en", "Demo United Kingdom", "Europe/London"},
 	} {
 		if _, err := a.Domain.Channels.CreateChannel(ctx, actor, channels.NewChannel{Code: ch.code, Market: ch.market, Language: ch.lang,
-			Label: ch.label, BrandName: info.Brand, Domains: []string{"localhost"}}); err != nil {
+			Label: ch.label, BrandName: info.Brand, Domains: []string{"localhost"}, TimeZone: ch.zone}); err != nil {
 			return info, demoErr("channel", err)
 		}
 		dc := demoChannel{Code: ch.code, Market: ch.market, Language: ch.lang}

@@ -35,7 +35,7 @@ func Surfaces(a *app.App, s *app.Server) []app.Surface {
 			WhatsApp: mailhook.WhatsAppHook{AppSecret: a.Config.WhatsApp.AppSecret, VerifyToken: a.Config.WhatsApp.VerifyToken}},
 		&panel.Handler{Sessions: a.Access, Passwords: a.Passwords, PlainReplicaEndpoint: plainReplicaEndpoint(a.Config.Replica), PublicURL: a.Config.PublicURL, Reviews: a.Reviews, QA: a.QA, Brand: a.Brand, Sending: a.Sending, Auth: s.Auth,
 			Access: a.Access, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Orders: a.Orders, Marketplace: a.Marketplace, Read: a.Read, Checks: a.Checks,
-			Feeds: a.Feeds, Exports: a.Exports, Insights: a.Insights, AI: a.AI, GoLive: a.GoLive},
+			Feeds: a.Feeds, Exports: a.Exports, Insights: a.Insights, AI: a.AI, GoLive: a.GoLive, Held: a.Held},
 	}
 }
 
@@ -116,6 +116,12 @@ func runServer(cmd *cobra.Command, a *app.App, ready func(net.Addr), extra ...ap
 	for _, s := range extra {
 		s.Mount(srv.Router())
 	}
+	// Held panel decisions take effect when their undo window ends, jobs or not
+	// (a moderator's approve must not wait on jobs.enabled).
+	heldCtx, heldStop := context.WithCancel(cmd.Context())
+	heldDone := make(chan struct{})
+	go func() { a.Held.Run(heldCtx); close(heldDone) }()
+	defer func() { heldStop(); <-heldDone }()
 	if a.Config.Jobs.Enabled {
 		// CDN purges go out while the jobs run (the queue fills on this database's
 		// writes); with no route configured the queue is only cleared.

@@ -27,6 +27,7 @@ import (
 	"reviewd/app/core/checks"
 	"reviewd/app/core/feeds"
 	"reviewd/app/core/golive"
+	"reviewd/app/core/held"
 	"reviewd/app/core/insights"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
@@ -85,6 +86,8 @@ type Handler struct {
 	// GoLive gives the go-live checklist and the owner alerts.
 	GoLive *golive.Service
 	Auth   *web.Auth
+	// Held keeps approve and reject for their undo window (nil: they act at once).
+	Held *held.Service
 
 	pages *pages
 }
@@ -269,18 +272,22 @@ func setPageHeaders(w http.ResponseWriter) {
 	hd.Set("Cache-Control", "no-store")
 }
 
-// back redirects a form post to the page it came from (a local path only).
-func back(w http.ResponseWriter, r *http.Request, fallback, notice string) error {
+// back redirects a form post to the page it came from (a local path only);
+// extra are more name, value pairs for the address.
+func back(w http.ResponseWriter, r *http.Request, fallback, notice string, extra ...string) error {
 	to := r.PostForm.Get("back")
 	if !strings.HasPrefix(to, "/panel/") || strings.HasPrefix(to, "//") {
 		to = fallback
 	}
 	if notice != "" {
+		extra = append([]string{"notice", notice}, extra...)
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
 		sep := "?"
 		if strings.Contains(to, "?") {
 			sep = "&"
 		}
-		to += sep + "notice=" + url.QueryEscape(notice)
+		to += sep + extra[i] + "=" + url.QueryEscape(extra[i+1])
 	}
 	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil

@@ -54,7 +54,8 @@ func TestRejectNeedsAChosenReason(t *testing.T) {
 		t.Fatalf("a rejection without a reason changed the review: %s", st)
 	}
 	posted(t, "reject with reason", b.do("POST", "/panel/reviews/"+id+"/transition",
-		url.Values{"csrf": {csrf}, "event": {"reject"}, "reason": {"off_topic"}}, nil), "/panel/reviews/"+id+"?notice=reject")
+		url.Values{"csrf": {csrf}, "event": {"reject"}, "reason": {"off_topic"}}, nil), "/panel/reviews/"+id+"?notice=held_reject&undo="+id)
+	f.applyHeld()
 	if st, _ := f.state(id); st != "rejected" {
 		t.Fatalf("state after rejection: %s", st)
 	}

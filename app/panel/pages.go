@@ -10,6 +10,7 @@ import (
 	"reviewd/app/core"
 	"reviewd/app/core/ai"
 	"reviewd/app/core/brand"
+	"reviewd/app/core/held"
 	"reviewd/app/core/marketplace"
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
@@ -386,6 +387,8 @@ func (h *Handler) handleReview(w http.ResponseWriter, r *http.Request, a *core.A
 	if err != nil {
 		return err
 	}
+	h.heldOf(r, v, d.ID)
+	v.Loc = v.zoneOf(d.Channel) // the review's dates as its channel's pages show them
 	v.Data = d
 	h.render(w, r, http.StatusOK, v)
 	return nil
@@ -403,7 +406,15 @@ func (h *Handler) handleOpenInPanel(w http.ResponseWriter, r *http.Request, _ *c
 func (h *Handler) handleReviewTransition(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	in := reviews.ReviewTransitionInput{Event: r.PostForm.Get("event"), Reason: r.PostForm.Get("reason")}
 	id := web.Vars(r)["id"]
-	if _, err := h.Reviews.TransitionReview(r.Context(), a, id, in); err != nil {
+	var err error
+	if strings.TrimSpace(in.Event) == reviews.EventRemove && r.PostForm.Get("confirm") != "1" {
+		err = errUnconfirmed // removing is for good: the form's box must be ticked
+	} else if held.Holds(strings.TrimSpace(in.Event)) && h.Held != nil {
+		err = h.hold(w, r, a, id, in) // approve and reject wait out their undo window (undo.go)
+	} else if _, err = h.Reviews.TransitionReview(r.Context(), a, id, in); err == nil {
+		return back(w, r, "/panel/reviews/"+id, in.Event)
+	}
+	if err != nil && !wantsJSON(r) {
 		// A refusal (a reason not chosen, for one) is shown on the review's page.
 		d, derr := h.reviewView(r, a, id, language(r))
 		if derr != nil {
@@ -411,7 +422,7 @@ func (h *Handler) handleReviewTransition(w http.ResponseWriter, r *http.Request,
 		}
 		return h.refused(w, r, a, "review", d, err)
 	}
-	return back(w, r, "/panel/reviews/"+id, in.Event)
+	return err
 }
 
 // handleMediaRemove serves POST /panel/reviews/<id>/media/<file_id>/remove:

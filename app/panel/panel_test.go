@@ -291,9 +291,10 @@ func TestModerationFormsUseTheSameChecks(t *testing.T) {
 	}
 	res = owner.do("POST", "/panel/reviews/"+ids[0]+"/transition", url.Values{"csrf": {csrf}, "event": {"approve"},
 		"back": {"/panel/queue"}}, nil)
-	if res.status != http.StatusSeeOther || res.location != "/panel/queue?notice=approve" {
+	if res.status != http.StatusSeeOther || res.location != "/panel/queue?notice=held_approve&undo="+ids[0] {
 		t.Fatalf("approve: %d %q\n%.300s", res.status, res.location, res.body)
 	}
+	f.applyHeld()
 	st, ev := f.state(ids[0])
 	if st != core.ReviewPublished || len(ev) == 0 || ev[len(ev)-1].ActorName != "olive" {
 		t.Fatalf("after approve: %s %+v", st, ev)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"reviewd/app/core"
+	"reviewd/app/core/held"
 	"reviewd/assets"
 )
 
@@ -151,6 +152,10 @@ type view struct {
 	Path      string
 	Loc       *time.Location
 	Data      any
+	// Undo is the held decision the page offers to undo (with Notice).
+	Undo *held.Decision
+	// zoneOf gives a channel's zone of review dates (undo.go's channelZones).
+	zoneOf func(channel string) *time.Location
 }
 
 // T translates a message key into the page's language.
@@ -226,6 +231,16 @@ func (v *view) When(t any) string {
 	return tt.In(v.Loc).Format("2006-01-02 15:04")
 }
 
+// WhenIn formats a time of a review of channel in the channel's time zone (its
+// time_zone, else the brand's), as its product pages show the review's date.
+func (v *view) WhenIn(t any, channel string) string {
+	in := *v
+	if v.zoneOf != nil {
+		in.Loc = v.zoneOf(channel)
+	}
+	return in.When(t)
+}
+
 // Can reports whether the signed-in user holds a permission (what is shown; the
 // route table decides what is allowed).
 func (v *view) Can(perm string) bool { return v.Actor != nil && v.Actor.Can(perm) }
@@ -246,6 +261,8 @@ func (h *Handler) view(r *http.Request, a *core.Actor, page string) *view {
 			v.Notice = v.Tf("notice_"+key, arg)
 		}
 	}
+	h.heldOf(r, v, r.URL.Query().Get("undo"))
+	v.zoneOf = h.channelZones(r, v.Loc)
 	return v
 }
 

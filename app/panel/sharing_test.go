@@ -37,7 +37,8 @@ func TestReviewNotesForms(t *testing.T) {
 		}
 	}
 	expectPage(t, "empty resolution", b.do("POST", base+"/resolution", url.Values{"csrf": {csrf}, "body": {"  "}}, nil), 400, `id="res-e"`)
-	posted(t, "approve", b.do("POST", base+"/transition", url.Values{"csrf": {csrf}, "event": {"approve"}}, nil), base+"?notice=approve")
+	posted(t, "approve", b.do("POST", base+"/transition", url.Values{"csrf": {csrf}, "event": {"approve"}}, nil), base+"?notice=held_approve&undo="+id)
+	f.applyHeld()
 
 	expectPage(t, "reply without csrf", b.do("POST", base+"/seller-response", url.Values{"body": {"x"}}, nil), 403, "csrf_missing")
 	viewer := newBrowser(t, f.env)

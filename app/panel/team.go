@@ -373,7 +373,8 @@ func (h *Handler) handleChannelCreate(w http.ResponseWriter, r *http.Request, a 
 	f := r.PostForm
 	if _, err := h.Channels.CreateChannel(r.Context(), a, channels.NewChannel{Code: f.Get("code"), Market: f.Get("market"),
 		Language: f.Get("language"), Label: f.Get("label"), BrandName: f.Get("brand_name"), LandingURL: f.Get("landing_url"),
-		PrivacyURL: f.Get("privacy_url"), SupportURL: f.Get("support_url"), SenderAddress: f.Get("sender_address")}); err != nil {
+		PrivacyURL: f.Get("privacy_url"), SupportURL: f.Get("support_url"), SenderAddress: f.Get("sender_address"),
+		TimeZone: f.Get("time_zone")}); err != nil {
 		return err
 	}
 	return back(w, r, "/panel/channels", "channel_created")
@@ -384,6 +385,17 @@ func (h *Handler) handleChannelCreate(w http.ResponseWriter, r *http.Request, a 
 func (h *Handler) handleChannelActive(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
 	on := r.PostForm.Get("active") == "1"
 	if _, err := h.Channels.UpdateChannel(r.Context(), a, web.Vars(r)["code"], channels.Change{Active: &on}); err != nil {
+		return err
+	}
+	return back(w, r, "/panel/channels", "saved")
+}
+
+// handleChannelZone serves POST /panel/channels/<code>/time-zone: time_zone, an
+// IANA zone or empty for the brand's (channels.UpdateChannel, as PATCH
+// /admin/v1/channels/<code>).
+func (h *Handler) handleChannelZone(w http.ResponseWriter, r *http.Request, a *core.Actor) error {
+	zone := r.PostForm.Get("time_zone")
+	if _, err := h.Channels.UpdateChannel(r.Context(), a, web.Vars(r)["code"], channels.Change{TimeZone: &zone}); err != nil {
 		return err
 	}
 	return back(w, r, "/panel/channels", "saved")

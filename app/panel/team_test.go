@@ -103,7 +103,7 @@ func TestKeysPage(t *testing.T) {
 	expectPage(t, "revoke page in Turkish", b.do("GET", "/panel/keys/"+id+"/revoke", nil, map[string]string{"Accept-Language": "tr"}), 200,
 		"web kanalında bu site anahtarını kullanan her ürün sayfası artık yorum göstermez")
 	expectPage(t, "revoke unticked", b.do("POST", "/panel/keys/"+id+"/revoke", url.Values{"csrf": {csrf}}, nil), 400,
-		"Tick the box to confirm; the key was not revoked.")
+		"Tick the box to confirm; nothing was changed.")
 	keys, _ = f.env.App.Access.ListKeys(context.Background())
 	for _, k := range keys {
 		if k.PublicID == id && !k.RevokedAt.IsZero() {

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// TestBadgeThroughput is a load measurement, not a CI test (README, "Benchmarks"):
+// TestBadgeThroughput is a load measurement, not a CI test (docs/benchmarks.md):
 // the star badges of a listing page, 50 products per request. With
 // REVIEWD_BENCH_BADGES=1 it uses the data folder of TestListThroughput
 // (REVIEWD_BENCH_SEED, REVIEWD_BENCH_CACHE) and its server, clients and rounds

@@ -27,7 +27,7 @@ import (
 	"reviewd/store"
 )
 
-// TestListThroughput is a load measurement, not a CI test (README, "Benchmarks").
+// TestListThroughput is a load measurement, not a CI test (docs/benchmarks.md).
 // With REVIEWD_BENCH_LIST=1 it prepares a data folder of REVIEWD_BENCH_SEED
 // published reviews (default 1,000,000) over 20,000 products, the hottest (SKU-HOT)
 // holding 20,000, with the product figures built; the folder is kept in

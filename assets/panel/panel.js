@@ -156,8 +156,64 @@
     for (const li of all) if (ids.includes(li.dataset.id)) li.remove();
     for (const el of live) el.textContent = String(Math.max(0, (parseInt(el.textContent, 10) || 0) - ids.length));
     remember();
-    if (!items().length) { location.reload(); return; }
+    if (!items().length) { if (!held) location.reload(); return; }
     if (next) focus(next);
+  };
+
+  // Approve and reject are held by the server for 10 s: the row leaves at once and
+  // a toast offers Undo (button or u) until the decision takes effect. Undo puts
+  // the row back where it was. The plain forms post the same panel route.
+  const WINDOW = 10000;
+  let held = null;
+  const panelPost = async (path, fields) => {
+    const res = await fetch(path, {
+      method: "POST", credentials: "same-origin", headers: { "Accept": "application/json" },
+      body: new URLSearchParams({ csrf, ...fields }),
+    });
+    const json = await res.json().catch(() => null);
+    if (!res.ok) throw Object.assign(new Error((json && (json.error + (json.detail ? " / " + json.detail : ""))) || res.status), { status: res.status });
+    return json;
+  };
+  const settle = () => {
+    if (!held) return;
+    clearTimeout(held.timer);
+    held.el.remove();
+    held = null;
+    if (!items().length) location.reload();
+  };
+  const undo = async () => {
+    const h = held;
+    if (!h) return;
+    try {
+      await panelPost(`/panel/reviews/${h.id}/undo`, {});
+    } catch (e) { settle(); say(e.message, true); return; }
+    clearTimeout(h.timer);
+    h.el.remove();
+    held = null;
+    list.insertBefore(h.li, h.after && h.after.parentNode === list ? h.after : null);
+    for (const el of live) el.textContent = String((parseInt(el.textContent, 10) || 0) + 1);
+    remember();
+    body.dataset.undone = h.id;
+    say(queue.dataset.undone);
+    focus(h.li);
+  };
+  const toast = (d, li, after, left) => {
+    settle();
+    const el = document.createElement("div");
+    el.className = "toast";
+    el.setAttribute("role", "status");
+    el.setAttribute("data-toast", d.review);
+    const text = document.createElement("span");
+    text.textContent = d.event === "reject" ? queue.dataset.heldReject : queue.dataset.heldApprove;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "link";
+    b.innerHTML = "<kbd>u</kbd> ";
+    b.append(queue.dataset.undoLabel);
+    b.addEventListener("click", undo);
+    el.append(text, " · ", b);
+    document.body.append(el);
+    held = { id: d.review, li, after, el, timer: setTimeout(settle, Math.max(0, left)) };
   };
   const decide = async (event, reason) => {
     const li = current();
@@ -165,9 +221,11 @@
     // A rejection needs a chosen reason (the list starts empty).
     if (event === "reject" && !reason) { say(queue.dataset.reasonRequired, true); return; }
     const id = li.dataset.id;
+    const start = performance.now();
     try {
-      await api("POST", `/admin/v1/reviews/${id}/transition`, { event, reason: reason || "" });
+      const d = await panelPost(`/panel/reviews/${id}/transition`, { event, reason: reason || "" });
       body.dataset.done = String((parseInt(body.dataset.done || "0", 10)) + 1);
+      toast(d, li, li.nextElementSibling, WINDOW - (performance.now() - start));
       gone([id]);
     } catch (e) { say(e.message, true); }
   };
@@ -209,6 +267,7 @@
       case "j": move(1); break;
       case "k": move(-1); break;
       case "a": decide("approve"); break;
+      case "u": undo(); break;
       case "r": { const s = pane.querySelector("form[data-action=reject] select"); if (s) s.focus(); break; }
       case "x": { const li = current(); if (li) { const c = li.querySelector("input"); c.checked = !c.checked; remember(); } break; }
       default: return;

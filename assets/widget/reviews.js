@@ -24,10 +24,19 @@ const stars = (v, label) => `<span class="rvw-stars" data-stars="${+v || 0}" rol
 // Dates as the server writes them, in the visitor's time zone (Intl is slow at first use).
 const MONTHS = {tr: "Ocak Şubat Mart Nisan Mayıs Haziran Temmuz Ağustos Eylül Ekim Kasım Aralık".split(" "),
   en: "January February March April May June July August September October November December".split(" ")};
-const time = (iso, lang) => {
-  const d = new Date(iso), y = d.getFullYear(), m = d.getMonth(), n = d.getDate(), p = v => String(v).padStart(2, "0");
+const time = (iso, lang, tz) => {
+  const d = new Date(iso), [y, m, n] = tz ? zoned(d, tz) : [d.getFullYear(), d.getMonth(), d.getDate()], p = v => String(v).padStart(2, "0");
   return `<time datetime="${y}-${p(m + 1)}-${p(n)}">${lang === "tr" ? `${n} ${MONTHS.tr[m]} ${y}` : `${MONTHS.en[m]} ${n}, ${y}`}</time>`;
 };
+// zoned: year, month, day in the channel's time_zone (as the server dates them).
+const zones = {};
+function zoned(d, tz) {
+  try {
+    const v = {};
+    for (const x of (zones[tz] || (zones[tz] = new Intl.DateTimeFormat("en", {timeZone: tz, year: "numeric", month: "numeric", day: "numeric"}))).formatToParts(d)) v[x.type] = +x.value;
+    return [v.year, v.month - 1, v.day];
+  } catch (e) { return [d.getFullYear(), d.getMonth(), d.getDate()]; }
+}
 const emit = (el, type, detail) => (el || D).dispatchEvent(new CustomEvent("reviews:" + type, {bubbles: true, detail}));
 const $ = (el, sel) => el.querySelector(sel), $$ = (el, sel) => el.querySelectorAll(sel);
 const mem = {}, store = { // localStorage, or memory when the browser refuses it
@@ -139,7 +148,7 @@ const pagerHTML = c => `<nav class="rvw-pager" aria-label="${esc(wd(c.data.words
 
 function reviewHTML(c, r) {
   const d = c.data, w = d.words, L = d.language, proc = r.experience === "process", id = esc(r.id), sl = wd(w, "stars_label", {n: r.rating});
-  let s = `<li class="rvw-review${proc ? " rvw-review--process" : ""}${r.origin !== "own" ? " rvw-review--" + esc(r.origin) : ""}" data-review-id="${id}"><article aria-labelledby="${id}-${r.title ? "h" : "a"}" lang="${esc(r.language)}"><header class="rvw-review-head">${featHTML(r)}${stars(r.rating, sl)}${r.title ? `<h3 class="rvw-review-title" id="${id}-h">${esc(r.title)}</h3>` : ""}<p class="rvw-meta"><span class="rvw-author${r.anonymous ? " rvw-author--anonymous" : ""}" id="${id}-a">${esc(r.anonymous ? w.anonymous : r.author)}</span> ${time(r.published_at, L)}${r.verified ? ` <span class="rvw-badge" data-review-badge="verified">${esc(w.verified_purchase)}</span>` : ""}${r.incentive_label ? ` <span class="rvw-badge" data-review-badge="incentivized">${esc(r.incentive_label)}</span>` : ""}</p>`;
+  let s = `<li class="rvw-review${proc ? " rvw-review--process" : ""}${r.origin !== "own" ? " rvw-review--" + esc(r.origin) : ""}" data-review-id="${id}"><article aria-labelledby="${id}-${r.title ? "h" : "a"}" lang="${esc(r.language)}"><header class="rvw-review-head">${featHTML(r)}${stars(r.rating, sl)}${r.title ? `<h3 class="rvw-review-title" id="${id}-h">${esc(r.title)}</h3>` : ""}<p class="rvw-meta"><span class="rvw-author${r.anonymous ? " rvw-author--anonymous" : ""}" id="${id}-a">${esc(r.anonymous ? w.anonymous : r.author)}</span> ${time(r.published_at, L, d.time_zone)}${r.verified ? ` <span class="rvw-badge" data-review-badge="verified">${esc(w.verified_purchase)}</span>` : ""}${r.incentive_label ? ` <span class="rvw-badge" data-review-badge="incentivized">${esc(r.incentive_label)}</span>` : ""}</p>`;
   if (r.origin_label) s += `<p class="rvw-origin" data-review-origin="${esc(r.origin)}">${r.origin_url ? `<a href="${esc(r.origin_url)}" rel="nofollow noopener" target="_blank">${esc(r.origin_label)}</a>` : esc(r.origin_label)}</p>`;
   if (proc) s += `<p class="rvw-experience" data-review-experience="process">${esc(w.experience_process)}</p>`;
   s += `</header><div class="rvw-body">${String(r.body || "").split("\n\n").map(p => p.trim()).filter(Boolean).map(p => `<p>${esc(p)}</p>`).join("")}</div>`;
@@ -532,7 +541,7 @@ function drawQA(c, d, more) {
     ($(c.el, ".rvw-main") || c.el).insertAdjacentHTML("beforeend", `<section class="rvw-questions" data-review-questions aria-labelledby="${c.id}-qa"><h3 id="${c.id}-qa">${esc(w.questions)}</h3><p><button type="button" class="rvw-ask" data-review-ask>${esc(w.ask_question)}</button></p><ol class="rvw-qa-list"></ol></section>`);
     sec = $(c.el, ".rvw-questions");
   }
-  const ol = $(sec, ".rvw-qa-list"), html = d.questions.map(q => `<li class="rvw-question" data-review-question="${esc(q.id)}"><p class="rvw-q-body">${esc(q.body)}</p><p class="rvw-meta">${esc(q.author || w.anonymous)} ${time(q.published_at, L)}</p>${q.answers.length ? `<ul class="rvw-answers">${q.answers.map(a => `<li class="rvw-answer rvw-answer--${esc(a.kind)}"><p class="rvw-meta"><span class="rvw-author">${esc(a.author || w.anonymous)}</span> <span class="rvw-badge">${esc(a.kind === "brand" ? w.brand_answer : w.verified_buyer)}</span> ${time(a.published_at, L)}</p><p class="rvw-a-body">${esc(a.body)}</p></li>`).join("")}</ul>` : ""}<button type="button" class="rvw-link" data-review-answer>${esc(w.answer)}</button></li>`).join("");
+  const ol = $(sec, ".rvw-qa-list"), html = d.questions.map(q => `<li class="rvw-question" data-review-question="${esc(q.id)}"><p class="rvw-q-body">${esc(q.body)}</p><p class="rvw-meta">${esc(q.author || w.anonymous)} ${time(q.published_at, L, c.data.time_zone)}</p>${q.answers.length ? `<ul class="rvw-answers">${q.answers.map(a => `<li class="rvw-answer rvw-answer--${esc(a.kind)}"><p class="rvw-meta"><span class="rvw-author">${esc(a.author || w.anonymous)}</span> <span class="rvw-badge">${esc(a.kind === "brand" ? w.brand_answer : w.verified_buyer)}</span> ${time(a.published_at, L, c.data.time_zone)}</p><p class="rvw-a-body">${esc(a.body)}</p></li>`).join("")}</ul>` : ""}<button type="button" class="rvw-link" data-review-answer>${esc(w.answer)}</button></li>`).join("");
   if (more) ol.insertAdjacentHTML("beforeend", html);
   else ol.innerHTML = html || `<li class="rvw-empty">${esc(w.no_questions)}</li>`;
   const m = $(sec, "[data-review-questions-more]");

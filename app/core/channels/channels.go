@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"reviewd/app/core"
 	"reviewd/store"
@@ -26,6 +27,8 @@ type NewChannel struct {
 	Domains                                  []string
 	LandingURL, PrivacyURL                   string
 	SupportURL, SenderAddress                string
+	// TimeZone is an IANA zone for reviews' dates ("" = the brand's time_zone).
+	TimeZone string
 }
 
 // Domain is a channel's domain as listed.
@@ -49,6 +52,8 @@ type Row struct {
 	ReviewTheme   string   `json:"review_theme"`
 	Active        bool     `json:"active"`
 	Domains       []Domain `json:"domains"`
+	// TimeZone is shown only when set (otherwise the brand's time_zone applies).
+	TimeZone string `json:"time_zone,omitempty"`
 }
 
 // Quota is the channel allowance: limit, channels still open to create, and the
@@ -108,6 +113,9 @@ func (s *Service) CreateChannel(ctx context.Context, a *core.Actor, in NewChanne
 	}
 	ch := store.Channel{Code: in.Code, Market: in.Market, Language: in.Language, Label: in.Label, BrandName: in.BrandName,
 		Style: "cards", Theme: "warm", Active: true}
+	if err := setTimeZone(&ch, in.TimeZone); err != nil {
+		return store.Channel{}, err
+	}
 	if err := setAddresses(&ch, in.LandingURL, in.PrivacyURL, in.SupportURL); err != nil {
 		return store.Channel{}, err
 	}
@@ -176,6 +184,19 @@ func setAddresses(ch *store.Channel, landing, privacy, support string) error {
 	return nil
 }
 
+// setTimeZone checks and sets a channel's time zone: an IANA zone name, or ""
+// for the brand's time_zone setting. Error: invalid / time_zone.
+func setTimeZone(ch *store.Channel, zone string) error {
+	zone = strings.TrimSpace(zone)
+	if zone != "" {
+		if _, err := time.LoadLocation(zone); err != nil || zone == "Local" || len(zone) > 64 {
+			return core.Invalid("time_zone")
+		}
+	}
+	ch.TimeZone = zone
+	return nil
+}
+
 func isHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
@@ -237,7 +258,7 @@ func RequestID(id int64) string { return "chreq_" + strconv.FormatInt(id, 10) }
 func rowOf(ch store.Channel, domains []store.ChannelDomain) Row {
 	r := Row{Code: ch.Code, Label: ch.Label, Market: ch.Market, Language: ch.Language, BrandName: ch.BrandName,
 		SenderAddress: ch.SenderAddress, SupportURL: ch.SupportURL, PrivacyURL: ch.PrivacyURL, LandingURL: ch.LandingURL,
-		ReviewStyle: ch.Style, ReviewTheme: ch.Theme, Active: ch.Active, Domains: []Domain{}}
+		ReviewStyle: ch.Style, ReviewTheme: ch.Theme, Active: ch.Active, Domains: []Domain{}, TimeZone: ch.TimeZone}
 	for _, d := range domains {
 		r.Domains = append(r.Domains, Domain{Domain: d.Domain, Verified: d.Verified()})
 	}
@@ -309,11 +330,13 @@ type Change struct {
 	// core.Themes).
 	Style, Theme *string
 	Active       *bool
+	// TimeZone is an IANA zone; "" returns to the brand's time_zone.
+	TimeZone *string
 }
 
 // UpdateChannel changes a channel (turning it off and on included). Errors: 404
 // not_found, invalid / label, brand_name, landing_url, privacy_url_not_https,
-// privacy_url_too_long, support_url, review_style, review_theme, sender_address,
+// privacy_url_too_long, support_url, review_style, review_theme, time_zone, sender_address,
 // sender_domain_unverified, 502 sender_domain_check_failed / dns_unreachable.
 func (s *Service) UpdateChannel(ctx context.Context, a *core.Actor, code string, c Change) (Row, error) {
 	var row Row
@@ -383,6 +406,11 @@ func (s *Service) UpdateChannel(ctx context.Context, a *core.Actor, code string,
 		if c.Active != nil {
 			ch.Active = *c.Active
 		}
+		if c.TimeZone != nil {
+			if err := setTimeZone(&ch, *c.TimeZone); err != nil {
+				return err
+			}
+		}
 		for _, f := range []struct {
 			name         string
 			before, next any
@@ -390,7 +418,7 @@ func (s *Service) UpdateChannel(ctx context.Context, a *core.Actor, code string,
 			{"sender_address", before.SenderAddress, ch.SenderAddress}, {"support_url", before.SupportURL, ch.SupportURL},
 			{"privacy_url", before.PrivacyURL, ch.PrivacyURL}, {"landing_url", before.LandingURL, ch.LandingURL},
 			{"review_style", before.Style, ch.Style}, {"review_theme", before.Theme, ch.Theme},
-			{"active", before.Active, ch.Active}} {
+			{"active", before.Active, ch.Active}, {"time_zone", before.TimeZone, ch.TimeZone}} {
 			if f.before != f.next {
 				changed = append(changed, f.name)
 			}

@@ -281,7 +281,7 @@ func (b *listBasis) key() string {
 	var k strings.Builder
 	k.Grow(256)
 	lq, ch := b.lq, b.ch
-	for _, s := range []string{strconv.FormatInt(ch.ID, 10), ch.Market, ch.Language, ch.Style, ch.Theme, ch.PrivacyURL,
+	for _, s := range []string{strconv.FormatInt(ch.ID, 10), ch.Market, ch.Language, ch.Style, ch.Theme, ch.PrivacyURL, ch.TimeZone,
 		lq.product, lq.scope, lq.sort, strconv.Itoa(lq.page), strconv.Itoa(lq.pageSize), strconv.Itoa(lq.rating),
 		strconv.FormatBool(lq.verified), strconv.FormatBool(lq.media), lq.q, lq.topic, lq.lang,
 		revisionKey(b.revisions), b.cfgKey} {

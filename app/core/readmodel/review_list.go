@@ -287,6 +287,9 @@ type ReviewList struct {
 	QuestionsEnabled bool              `json:"questions_enabled"`
 	PrivacyURL       string            `json:"privacy_url"`
 	Limits           core.FormLimits   `json:"limits"`
+	// TimeZone is the channel's zone of the reviews' dates, sent only when the
+	// channel has one (the page script then writes dates as the SSR does).
+	TimeZone string `json:"time_zone,omitempty"`
 
 	// What the answer was built from (not sent): the product, the figures'
 	// revisions and the rows, for structured data and the answer caches.
@@ -423,7 +426,7 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 	out := &ReviewList{Page: lq.page, PageSize: lq.pageSize, Sort: lq.sort, Language: lang, Words: brand.Words(lang),
 		ReportReasons: brand.ReportReasons(lang), QuestionsEnabled: st.QuestionsEnabled, PrivacyURL: ch.PrivacyURL,
 		Limits: core.ReviewFormLimits(), Style: orDefault(ch.Style, core.Styles[0]), Theme: orDefault(ch.Theme, core.Themes[0]),
-		Reviews: []ReviewRow{}, product: lq.product, scope: lq.scope, market: ch.Market}
+		Reviews: []ReviewRow{}, product: lq.product, scope: lq.scope, market: ch.Market, TimeZone: ch.TimeZone}
 	for _, s := range brand.AllSorts {
 		if contains(rule.AllowedSorts, s) {
 			out.Sorts = append(out.Sorts, brand.CodeLabel{Code: s, Label: brand.SortLabel(lang, s)})

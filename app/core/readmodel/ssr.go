@@ -139,7 +139,7 @@ func (c *Service) renderSSR(ctx context.Context, b *listBasis, name, style, them
 	if name = strings.TrimSpace(name); name == "" {
 		name = list.name
 	}
-	html, err := c.renderComponent(list, style, theme, b.st.Location())
+	html, err := c.renderComponent(list, style, theme, location(b.ch, b.st))
 	if err != nil {
 		return SSRBody{}, err
 	}
@@ -295,6 +295,17 @@ func localDate(t time.Time, lang string) string {
 		return fmt.Sprintf("%d %s %d", t.Day(), monthsTR[t.Month()-1], t.Year())
 	}
 	return t.Format("January 2, 2006")
+}
+
+// location is the zone of a channel's review dates: its own time_zone, else the
+// brand's.
+func location(ch store.Channel, st brand.Settings) *time.Location {
+	if ch.TimeZone != "" {
+		if loc, err := time.LoadLocation(ch.TimeZone); err == nil {
+			return loc
+		}
+	}
+	return st.Location()
 }
 
 // componentID is the prefix of the element ids of one component (unique per

@@ -77,6 +77,10 @@ func AvailableReviewEvents(state string, anonymized bool) []string {
 type ReviewTransitionInput struct {
 	Event  string `json:"event"`
 	Reason string `json:"reason"`
+	// From, when set, is the state the decision was made on (a held decision):
+	// the move is refused (409 transition_refused / event_not_available) when the
+	// review has left it meanwhile.
+	From string `json:"-"`
 }
 
 // checkReviewTransition validates the body without the review: invalid /
@@ -235,6 +239,9 @@ func (c *Service) TransitionReview(ctx context.Context, a *core.Actor, publicID 
 		if err != nil {
 			return err
 		}
+		if in.From != "" && r.State != in.From {
+			return core.Conflict("transition_refused", "event_not_available")
+		}
 		if done, err = c.applyReviewEvent(ctx, tx, a, r, in.Event, to, in.Reason, false); err != nil {
 			return err
 		}
@@ -251,6 +258,23 @@ func (c *Service) TransitionReview(ctx context.Context, a *core.Actor, publicID 
 	}
 	c.sendNotices(ctx, []int64{done.notice})
 	return out, nil
+}
+
+// CheckReviewTransition checks a transition without applying it (a held panel
+// decision): the review (read in q) and TransitionReview's errors.
+func (c *Service) CheckReviewTransition(ctx context.Context, q *store.Q, publicID string, in *ReviewTransitionInput) (store.Review, error) {
+	if err := checkReviewTransition(in); err != nil {
+		return store.Review{}, err
+	}
+	if !isReviewID(publicID) {
+		return store.Review{}, core.ErrNotFound
+	}
+	r, err := q.ReviewByPublicID(ctx, publicID)
+	if err != nil {
+		return r, err
+	}
+	_, err = reviewMove(r, in.Event)
+	return r, err
 }
 
 // BulkInput is the body of POST /admin/v1/moderation/bulk.
@@ -380,8 +404,9 @@ type ModerationQueueList struct {
 // other channels (0 without channel). A search is logged as reviews.searched.
 func (c *Service) ModerationQueue(ctx context.Context, a *core.Actor, f QueueFilter) (ModerationQueueList, error) {
 	out := ModerationQueueList{Items: []AdminReviewRow{}, Page: f.Page, PageSize: f.PageSize}
+	// A review with a held panel decision has left the queue (it comes back on undo).
 	list, err := c.ListAdminReviews(ctx, a, AdminReviewFilter{ListQuery: f.ListQuery, State: core.ReviewPending,
-		Channel: f.Channel, Market: f.Market})
+		Channel: f.Channel, Market: f.Market, NotHeld: true})
 	if err != nil {
 		return out, err
 	}
@@ -397,10 +422,10 @@ func (c *Service) ModerationQueue(ctx context.Context, a *core.Actor, f QueueFil
 		mod(&sf)
 		return q.CountAdminReviews(ctx, sf)
 	}
-	if out.Counters.Waiting, err = count(func(sf *store.AdminReviewFilter) { sf.State = core.ReviewPending }); err != nil {
+	if out.Counters.Waiting, err = count(func(sf *store.AdminReviewFilter) { sf.State, sf.NotHeld = core.ReviewPending, true }); err != nil {
 		return out, err
 	}
-	if out.Counters.Flagged, err = count(func(sf *store.AdminReviewFilter) { sf.State, sf.FlagOpen = core.ReviewPending, true }); err != nil {
+	if out.Counters.Flagged, err = count(func(sf *store.AdminReviewFilter) { sf.State, sf.FlagOpen, sf.NotHeld = core.ReviewPending, true, true }); err != nil {
 		return out, err
 	}
 	if out.Counters.Reported, err = count(func(sf *store.AdminReviewFilter) { sf.Reported = true }); err != nil {

@@ -42,6 +42,7 @@ type AdminReviewFilter struct {
 	FlagOpen   bool
 	Reported   bool
 	EntryPoint string // "" or import
+	NotHeld    bool   // leave out reviews with a held panel decision
 }
 
 // ReviewSource names the platform an imported review came from.
@@ -123,7 +124,7 @@ func isReviewID(s string) bool {
 // storeReviewFilter validates f and turns it into the store filter. Errors:
 // invalid / state, channel, channel_market_mismatch, rating, entry_point.
 func storeReviewFilter(ctx context.Context, q *store.Q, f AdminReviewFilter) (store.AdminReviewFilter, error) {
-	sf := store.AdminReviewFilter{State: f.State, Rating: f.Rating, FlagOpen: f.FlagOpen, Reported: f.Reported,
+	sf := store.AdminReviewFilter{State: f.State, Rating: f.Rating, FlagOpen: f.FlagOpen, Reported: f.Reported, NotHeld: f.NotHeld,
 		Oldest: f.Sort == "oldest", Limit: f.PageSize, Offset: f.Offset()}
 	if f.State != "" && !slices.Contains(reviewStates, f.State) {
 		return sf, core.Invalid("state")
