@@ -8,7 +8,6 @@ import (
 	"reviewd/app/cdn"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/web"
-	"reviewd/store"
 )
 
 // handleCarousel serves GET /v1/reviews/carousel: the home page carousel of the
@@ -37,53 +36,18 @@ func (h *Handler) handleSSRAll(w http.ResponseWriter, r *http.Request) error {
 	return h.serveChannel(w, r, memoSSRAll, true)
 }
 
-// serveChannel answers a carousel or store page request. As badge answers
-// (serveBadges), the answer is remembered per request under the read watch's
-// stamp, which moves with every change of a product's figures (a publication, a
-// pin) and of the read generation, and served from memory while it is unchanged.
+// serveChannel answers a carousel or store page request (serveRemembered, as
+// badge answers): the stamp moves with every change of a product's figures (a
+// publication, a pin) and of the read generation.
 func (h *Handler) serveChannel(w http.ResponseWriter, r *http.Request, kind byte, ssr bool) error {
-	stamp, stampOK, err := h.Read.DB.WatchStamp(r.Context())
-	if err != nil {
-		return err
-	}
-	k := newMemoKey(kind, r)
-	if e := h.chanMemo.get(k); e != nil && stampOK && e.stamp == stamp {
-		if _, err := h.admitCached(r, e.caller); err != nil {
-			return err
+	return h.serveRemembered(w, r, h.chanMemo, kind, func(caller readmodel.CachedCaller, v url.Values, gen int64) (readmodel.Answer, readHeaders, error) {
+		out, err := h.channelAnswer(r.Context(), kind, caller, v, gen, ssr)
+		hs := readHeaders{cacheControl: channelCache(r, ssr)}
+		if h.CDN {
+			hs.tags = cdn.NewTags(cdn.AllTag, cdn.ChannelTag(caller.Channel.Code))
 		}
-		out := e.out
-		if inm := r.Header.Get("If-None-Match"); inm != "" && web.ETagMatches(inm, out.ETag) {
-			out = readmodel.Answer{ETag: out.ETag, ETagHeader: out.ETagHeader, NotModified: true}
-		}
-		return writeAnswer(w, e.hs, out)
-	}
-	v := r.URL.Query()
-	st, err := h.Read.DB.ReadStamp(r.Context(), store.ScopeVariant, "")
-	if err != nil {
-		return err
-	}
-	_, caller, err := h.readCaller(r, v, st.Gen)
-	if err != nil {
-		return err
-	}
-	if err := web.CheckQuery(r); err != nil {
-		return err
-	}
-	out, err := h.channelAnswer(r.Context(), kind, caller, v, st.Gen, ssr)
-	if err != nil {
-		return err
-	}
-	hs := readHeaders{cacheControl: channelCache(r, ssr)}
-	if h.CDN {
-		hs.tags = cdn.NewTags(cdn.AllTag, cdn.ChannelTag(caller.Channel.Code))
-	}
-	if stampOK {
-		h.chanMemo.put(k, &badgeEntry{stamp: stamp, caller: caller, out: out, hs: hs})
-	}
-	if inm := r.Header.Get("If-None-Match"); inm != "" && web.ETagMatches(inm, out.ETag) {
-		out = readmodel.Answer{ETag: out.ETag, ETagHeader: out.ETagHeader, NotModified: true}
-	}
-	return writeAnswer(w, hs, out)
+		return out, hs, err
+	})
 }
 
 // channelAnswer builds the answer of a carousel or store page request.
