@@ -34,18 +34,6 @@ var demoTemplates = template.Must(template.New("demo").ParseFS(assets.Templates(
 // demoRenders are the ways a product page can show its reviews.
 var demoRenders = []string{"ssr", "client", "headless"}
 
-// demoCopy is the pretend store's own text per product and language.
-var demoCopy = map[string]map[string][2]string{ // product: lang: {price, description}
-	"demo-mug-blue": {"tr": {"₺449,00", "Derin mavi sırlı, elde şekillendirilmiş taş kupa. Yaklaşık 300 ml; bulaşık makinesinde ve mikrodalgada kullanılabilir."},
-		"en": {"£18.00", "A hand-thrown stoneware mug in a deep, glossy blue glaze. Holds about 300 ml; dishwasher and microwave safe."}},
-	"demo-mug-speckled": {"tr": {"₺429,00", "Mat, benekli sırlı kalın cidarlı kupa. Her biri el yapımı olduğu için benekleri birbirinden farklıdır."},
-		"en": {"£17.00", "A thick-walled mug with a matte speckled glaze. Each one is made by hand, so no two are speckled alike."}},
-	"demo-tshirt": {"tr": {"₺599,00", "Sertifikalı organik pamuktan, normal kesim yumuşak tişört. S ve M bedenleri mevcut."},
-		"en": {"£24.00", "A soft, regular-fit tee in certified organic cotton. Available in sizes S and M."}},
-	"demo-candle": {"tr": {"₺379,00", "İncir ve sedir kokulu soya mumu; yaklaşık 40 saat yanar. Cam kavanozu yeniden kullanılabilir."},
-		"en": {"£16.00", "A soy candle scented with fig and cedar; burns for about 40 hours. The glass jar can be reused."}},
-}
-
 // demoWords are the pretend store's own labels.
 var demoWords = map[string]map[string]string{
 	"tr": {"store": "Demo mağaza", "home": "Tüm ürünler", "add": "Sepete ekle", "layout": "Görünüm", "theme": "Tema",

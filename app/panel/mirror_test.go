@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"reviewd/app/core"
+	"reviewd/app/panel/texts"
 )
 
 // TestRouteTableMirrorsAdminPermissions holds each panel route's permission equal
@@ -65,8 +66,8 @@ func checkMirrors(t *testing.T) {
 // TestMessagesInBothLanguages: every text of the panel exists in tr and en.
 func TestMessagesInBothLanguages(t *testing.T) {
 	for _, pair := range [][2]string{{"en", "tr"}, {"tr", "en"}} {
-		for k := range messages[pair[0]] {
-			if _, ok := messages[pair[1]][k]; !ok {
+		for k := range texts.Messages[pair[0]] {
+			if _, ok := texts.Messages[pair[1]][k]; !ok {
 				t.Errorf("%q has no %s text", k, pair[1])
 			}
 		}

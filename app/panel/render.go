@@ -158,17 +158,6 @@ type view struct {
 	zoneOf func(channel string) *time.Location
 }
 
-// T translates a message key into the page's language.
-func (v *view) T(key string) string {
-	if s, ok := messages[v.Lang][key]; ok {
-		return s
-	}
-	if s, ok := messages["en"][key]; ok {
-		return s
-	}
-	return key
-}
-
 // ErrorText is the refusal shown in the user's language: the text of its detail
 // (err_<detail>), else of its code (err_<code>); "" when neither has one.
 func (v *view) ErrorText() string {

@@ -1,7 +1,7 @@
-// Package texts holds the panel's page texts in tr and en beyond its core set
-// (panel/i18n.go): the account, team, connection, rule and sharing pages, the
-// go-live checklist and the mail server page. The panel merges them into its
-// messages at start.
+// Package texts holds the panel's page texts in tr and en: the core set (the
+// frame, sign-in, overview, moderation and settings pages), the account, team,
+// connection, rule and sharing pages, the go-live checklist and the mail server
+// page. Messages merges them; the panel reads them through T.
 package texts
 
 // Admin are the texts of the account, team, connection and rule pages in tr and

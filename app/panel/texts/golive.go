@@ -1,7 +1,7 @@
 package texts
 
 // GoLive are the texts of the go-live checklist, the owner alerts'
-// links and the mail server page in tr and en (merged into messages; the alerts'
+// links and the mail server page in tr and en (merged into Messages; the alerts'
 // own words are golive.Text's).
 var GoLive = map[string]map[string]string{
 	"en": {
