@@ -296,8 +296,10 @@ func TestFeaturedPinForm(t *testing.T) {
 		t.Fatalf("refusal without words:\n%s", p.body)
 	}
 	for _, i := range []int{0, 40, 80, 120} {
-		posted(t, "approve", b.do("POST", page(ids[i])+"/transition", url.Values{"csrf": {csrf}, "event": {"approve"}}, nil), page(ids[i])+"?notice=approve")
+		posted(t, "approve", b.do("POST", page(ids[i])+"/transition", url.Values{"csrf": {csrf}, "event": {"approve"}}, nil),
+			page(ids[i])+"?notice=held_approve&undo="+ids[i])
 	}
+	f.applyHeld() // past the undo window: published
 	expectPage(t, "pin without csrf", b.do("POST", page(ids[0])+"/featured", url.Values{}, nil), 403, "csrf_missing")
 	viewer := newBrowser(t, f.env)
 	vcsrf := viewer.signIn("victor", "viewer-password-1")
