@@ -29,7 +29,9 @@ import (
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
 	"reviewd/app/core/sending"
+	"reviewd/app/core/storereviews"
 	"reviewd/app/core/transparency"
+	"reviewd/app/core/votes"
 	"reviewd/app/mail"
 	"reviewd/app/media"
 	"reviewd/app/metrics"
@@ -174,12 +176,16 @@ type Domain struct {
 	Checks   *checks.Service
 	Buyer    *buyer.Service
 	Read     *readmodel.Service
-	Sending  *sending.Service
-	Reviews  *reviews.Service
-	QA       *qa.Service
-	Orders   *orders.Service
-	Audit    *audit.Service
-	Privacy  *privacy.Service
+	// Votes records the helpful votes on published reviews.
+	Votes *votes.Service
+	// StoreReviews answers the store-wide review page and the carousel.
+	StoreReviews *storereviews.Service
+	Sending      *sending.Service
+	Reviews      *reviews.Service
+	QA           *qa.Service
+	Orders       *orders.Service
+	Audit        *audit.Service
+	Privacy      *privacy.Service
 	// Catalogue and Marketplace: the product catalogue and marketplace review import.
 	Catalogue   *catalogue.Service
 	Marketplace *marketplace.Service
@@ -254,12 +260,14 @@ func NewDomain(p Parts) Domain {
 	}
 	d.Buyer = &buyer.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Brand: d.Brand}
 	d.Read = readmodel.New(readmodel.Service{DB: db, Recorder: rec, Clock: clock, PublicURL: url, Brand: d.Brand, Outbound: p.Outbound, AI: d.AI})
+	d.StoreReviews = &storereviews.Service{Read: d.Read}
 	d.Sending = &sending.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
 		Mailer: p.Mailer, Outbound: p.Outbound, Buyer: d.Buyer, Brand: d.Brand}
 	d.Transparency = &transparency.Service{DB: db, Keys: keys, Clock: clock, PublicURL: url}
 	d.Reviews = &reviews.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url,
 		MediaDir: p.MediaDir, Scanner: p.Scanner, Probe: p.Probe,
 		Sending: d.Sending, Buyer: d.Buyer, Checks: d.Checks, Read: d.Read, Brand: d.Brand, Decisions: d.Transparency, AI: d.AI}
+	d.Votes = &votes.Service{DB: db, Keys: keys, Reviews: d.Reviews}
 	d.Held = &held.Service{DB: db, Reviews: d.Reviews, Recorder: rec, Clock: clock, Log: log}
 	d.QA = &qa.Service{DB: db, Keys: keys, Recorder: rec, Clock: clock, Log: log, PublicURL: url, Mailer: p.Mailer,
 		Sending: d.Sending, Buyer: d.Buyer, Brand: d.Brand}

@@ -49,6 +49,10 @@ var layers = map[string]int{
 	"reviewd/app/core/orderhint": 6,
 	// Held panel decisions (the undo window), applied through the reviews service.
 	"reviewd/app/core/held": 6,
+	// The channel-wide answers (store page, carousel) over the read model.
+	"reviewd/app/core/storereviews": 4,
+	// Helpful votes, on the reviews a channel shows (the reviews service finds them).
+	"reviewd/app/core/votes": 6,
 }
 
 // reviewStateWriters are the store methods that change a review's state, content

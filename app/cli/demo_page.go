@@ -15,6 +15,7 @@ import (
 	"reviewd/app/core/access"
 	"reviewd/app/core/buyer"
 	"reviewd/app/core/readmodel"
+	"reviewd/app/core/storereviews"
 	"reviewd/app/web"
 	"reviewd/assets"
 	"reviewd/store"
@@ -220,10 +221,10 @@ func (d *demoSurface) channelSSR(ctx context.Context, code, lang string, all boo
 	}
 	var out readmodel.Answer
 	if all {
-		out, err = d.read.AllReviewsAnswer(ctx, ch, readmodel.AllInput{Lang: lang, Page: q.Get("page"), Rating: q.Get("rating"),
+		out, err = (&storereviews.Service{Read: d.read}).AllReviewsAnswer(ctx, ch, storereviews.AllInput{Lang: lang, Page: q.Get("page"), Rating: q.Get("rating"),
 			Verified: q.Get("verified"), Media: q.Get("media"), ProductURL: demoProductURL(code)}, st.Gen, true, nil)
 	} else {
-		out, err = d.read.CarouselAnswer(ctx, ch, readmodel.CarouselInput{Lang: lang, ProductURL: demoProductURL(code)}, st.Gen, true, nil)
+		out, err = (&storereviews.Service{Read: d.read}).CarouselAnswer(ctx, ch, storereviews.CarouselInput{Lang: lang, ProductURL: demoProductURL(code)}, st.Gen, true, nil)
 	}
 	if err != nil {
 		return "", err

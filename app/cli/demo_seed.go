@@ -22,6 +22,7 @@ import (
 	"reviewd/app/core/orders"
 	"reviewd/app/core/qa"
 	"reviewd/app/core/reviews"
+	"reviewd/app/core/votes"
 	"reviewd/assets"
 	"reviewd/jobs"
 	"reviewd/store"
@@ -288,7 +289,7 @@ func seedDemoReview(ctx context.Context, a *app.App, st *demoChannelState, i int
 		return w.ID, nil
 	}
 	for v := 0; v < r.Votes; v++ {
-		if _, err := a.Reviews.VoteHelpful(ctx, st.site, st.ch, w.ID, reviews.VoteInput{Vote: reviews.VoteUp,
+		if _, err := a.Votes.VoteHelpful(ctx, st.site, st.ch, w.ID, votes.VoteInput{Vote: votes.VoteUp,
 			VisitorKey: "demo-visitor-" + strconv.Itoa(v+1)}); err != nil {
 			return "", demoErr("helpful vote", err)
 		}

@@ -27,7 +27,7 @@ import (
 // storefront, whose reads are most of the traffic, comes first.
 func Surfaces(a *app.App, s *app.Server) []app.Surface {
 	return []app.Surface{
-		&storefront.Handler{Clock: a.Clock, QA: a.QA, Reviews: a.Reviews, Read: a.Read, Buyer: a.Buyer, Transparency: a.Transparency, Auth: s.Auth, Limits: s.Limits,
+		&storefront.Handler{Clock: a.Clock, QA: a.QA, Reviews: a.Reviews, Read: a.Read, StoreReviews: a.StoreReviews, Votes: a.Votes, Buyer: a.Buyer, Transparency: a.Transparency, Auth: s.Auth, Limits: s.Limits,
 			CDN: a.Config.CDN.Purge.Kind != ""},
 		&admin.Handler{PublicURL: func() string { return a.Config.PublicURL }, Clock: a.Clock, Access: a.Access, Orders: a.Orders, QA: a.QA, Reviews: a.Reviews, Sending: a.Sending, Read: a.Read, Checks: a.Checks, Brand: a.Brand, Passwords: a.Passwords, Channels: a.Channels, Audit: a.Audit, Privacy: a.Privacy, Marketplace: a.Marketplace, Catalogue: a.Catalogue, Exports: a.Exports, Feeds: a.Feeds, Insights: a.Insights, AI: a.AI, Auth: s.Auth, Limits: s.Limits},
 		&ingest.Handler{Orders: a.Orders, Catalogue: a.Catalogue, Auth: s.Auth, Limits: s.Limits},

@@ -20,7 +20,9 @@ import (
 	"reviewd/app/core/qa"
 	"reviewd/app/core/readmodel"
 	"reviewd/app/core/reviews"
+	"reviewd/app/core/storereviews"
 	"reviewd/app/core/transparency"
+	"reviewd/app/core/votes"
 	"reviewd/app/web"
 )
 
@@ -30,7 +32,11 @@ type Handler struct {
 	QA      *qa.Service
 	Reviews *reviews.Service
 	Read    *readmodel.Service
-	Buyer   *buyer.Service
+	// Votes records helpful votes (votes.go).
+	Votes *votes.Service
+	// StoreReviews answers the store page and the carousel (read_channel.go).
+	StoreReviews *storereviews.Service
+	Buyer        *buyer.Service
 	// Transparency serves the public log (transparency.go).
 	Transparency *transparency.Service
 	Auth         *web.Auth

@@ -7,6 +7,7 @@ import (
 
 	"reviewd/app/cdn"
 	"reviewd/app/core/readmodel"
+	"reviewd/app/core/storereviews"
 	"reviewd/app/web"
 )
 
@@ -53,10 +54,10 @@ func (h *Handler) serveChannel(w http.ResponseWriter, r *http.Request, kind byte
 // channelAnswer builds the answer of a carousel or store page request.
 func (h *Handler) channelAnswer(ctx context.Context, kind byte, caller readmodel.CachedCaller, v url.Values, gen int64, ssr bool) (readmodel.Answer, error) {
 	if kind == memoCarousel || kind == memoSSRCarousel {
-		return h.Read.CarouselAnswer(ctx, caller.Channel, readmodel.CarouselInput{Lang: v.Get("lang"), Theme: v.Get("theme"),
+		return h.StoreReviews.CarouselAnswer(ctx, caller.Channel, storereviews.CarouselInput{Lang: v.Get("lang"), Theme: v.Get("theme"),
 			ProductURL: v.Get("product_url")}, gen, ssr, nil)
 	}
-	return h.Read.AllReviewsAnswer(ctx, caller.Channel, readmodel.AllInput{Page: v.Get("page"), PageSize: v.Get("page_size"),
+	return h.StoreReviews.AllReviewsAnswer(ctx, caller.Channel, storereviews.AllInput{Page: v.Get("page"), PageSize: v.Get("page_size"),
 		Rating: v.Get("rating"), Verified: v.Get("verified"), Media: v.Get("media"), Lang: v.Get("lang"), Theme: v.Get("theme"),
 		ProductURL: v.Get("product_url")}, gen, ssr, nil)
 }

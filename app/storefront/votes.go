@@ -3,7 +3,7 @@ package storefront
 import (
 	"net/http"
 
-	"reviewd/app/core/reviews"
+	"reviewd/app/core/votes"
 	"reviewd/app/web"
 )
 
@@ -20,11 +20,11 @@ func (h *Handler) handleHelpfulVote(w http.ResponseWriter, r *http.Request) erro
 	if err := h.perIP(r); err != nil {
 		return err
 	}
-	var in reviews.VoteInput
+	var in votes.VoteInput
 	if err := web.DecodeJSON(r, maxSmallBody, web.ModeAPI, &in); err != nil {
 		return err
 	}
-	out, err := h.Reviews.VoteHelpful(r.Context(), a, acc.Channel, web.Vars(r)["id"], in)
+	out, err := h.Votes.VoteHelpful(r.Context(), a, acc.Channel, web.Vars(r)["id"], in)
 	if err != nil {
 		return err
 	}

@@ -112,7 +112,7 @@ func BadgeOf(product string, s store.ProductStats, lang string) StarBadge {
 	a, _ := aggregateOf(s, lang)
 	b := StarBadge{Product: product, Count: a.Count, Average: a.Average, StarsFilled: a.StarsFilled}
 	if a.Count > 0 {
-		b.Label = starsOf(a.Average, lang, false).Label + ", " + ReviewCount(lang, a.Count)
+		b.Label = StarsOf(a.Average, lang, false).Label + ", " + ReviewCount(lang, a.Count)
 	}
 	return b
 }

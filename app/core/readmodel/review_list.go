@@ -79,8 +79,8 @@ func parseList(in ListInput, ch store.Channel) (listQuery, error) {
 	default:
 		return lq, core.Invalid("scope")
 	}
-	lq.page = clampInt(in.Page, 1, 1, MaxPage)
-	lq.pageSize = clampInt(in.PageSize, DefaultPageSize, 1, MaxListPageSize)
+	lq.page = ClampInt(in.Page, 1, 1, MaxPage)
+	lq.pageSize = ClampInt(in.PageSize, DefaultPageSize, 1, MaxListPageSize)
 	if in.Rating != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(in.Rating))
 		if err != nil || n < 1 || n > 5 {
@@ -88,7 +88,7 @@ func parseList(in ListInput, ch store.Channel) (listQuery, error) {
 		}
 		lq.rating = n
 	}
-	lq.verified, lq.media = flagOn(in.Verified), flagOn(in.Media)
+	lq.verified, lq.media = FlagOn(in.Verified), FlagOn(in.Media)
 	if utf8.RuneCountInString(in.Q) > MaxQuery {
 		return lq, core.Invalid("q_too_long")
 	}
@@ -112,7 +112,8 @@ func parseList(in ListInput, ch store.Channel) (listQuery, error) {
 	return lq, nil
 }
 
-func clampInt(s string, def, lo, hi int) int {
+// ClampInt is the number s within lo..hi, def when s is not a number.
+func ClampInt(s string, def, lo, hi int) int {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil {
 		return def
@@ -120,7 +121,8 @@ func clampInt(s string, def, lo, hi int) int {
 	return max(lo, min(hi, n))
 }
 
-func flagOn(s string) bool { return s == "1" || s == "true" }
+// FlagOn reports whether a query flag is set (1 or true).
+func FlagOn(s string) bool { return s == "1" || s == "true" }
 
 // matchExpr is the FTS5 expression of the search and topic filters, limited to the
 // product's index entries; "" when neither filter is set. Tokens are letters and
@@ -501,75 +503,12 @@ func (c *Service) buildList(ctx context.Context, b *listBasis) (*ReviewList, err
 			return nil, err
 		}
 		out.rows, out.brand = rows, core.BrandOf(ch)
-		if out.Reviews, err = c.reviewRows(ctx, q, rows, ch.Market, lang, st.AITranslationEnabled); err != nil {
+		if out.Reviews, err = c.ReviewRows(ctx, q, rows, ch.Market, lang, st.AITranslationEnabled); err != nil {
 			return nil, err
 		}
 		markFeatured(out.Reviews, rows, pinned, lang)
 	}
 	return out, nil
-}
-
-// featuredFirst reports whether a list puts the featured reviews first: only in
-// the market's default sort without filters or search.
-func featuredFirst(lq listQuery, rule brand.MarketRule) bool {
-	return lq.sort == rule.DefaultSort && lq.rating == 0 && !lq.verified && !lq.media && lq.q == "" && lq.topic == ""
-}
-
-// listFeaturedFirst reads the page of f from the list of the pinned reviews (in
-// f's sort) followed by the other reviews (in f's sort): the total is unchanged.
-func listFeaturedFirst(ctx context.Context, q *store.Q, f store.ReviewFilter, pinned []int64) ([]store.Review, error) {
-	var out []store.Review
-	if f.Offset < len(pinned) {
-		head := f
-		head.Only = pinned
-		rows, err := q.ListPublished(ctx, head)
-		if err != nil {
-			return nil, err
-		}
-		out = rows
-	}
-	if len(out) >= f.Limit {
-		return out, nil
-	}
-	rest := f
-	rest.Exclude = pinned
-	rest.Offset = max(0, f.Offset-len(pinned))
-	rest.Limit = f.Limit - len(out)
-	rows, err := q.ListPublished(ctx, rest)
-	if err != nil {
-		return nil, err
-	}
-	return append(out, rows...), nil
-}
-
-// markFeatured sets the featured flag and label of the rows of pinned reviews.
-func markFeatured(out []ReviewRow, rows []store.Review, pinned []int64, lang string) {
-	if len(pinned) == 0 {
-		return
-	}
-	on := make(map[int64]bool, len(pinned))
-	for _, id := range pinned {
-		on[id] = true
-	}
-	for i, r := range rows {
-		if on[r.ID] && i < len(out) {
-			out[i].Featured, out[i].FeaturedLabel = true, FeaturedLabel(lang)
-		}
-	}
-}
-
-// featuredLabels is the label of a review the brand pinned, per page language.
-var featuredLabels = map[string]string{
-	"tr": "Markanın seçtiği",
-	"en": "Selected by the brand",
-}
-
-// FeaturedLabel is the label of a featured review in lang (en when unknown).
-func FeaturedLabel(lang string) string {
-	if l, ok := featuredLabels[lang]; ok {
-		return l
-	}
-	return featuredLabels["en"]
 }
 
 type listTotal struct{ total, shared int }

@@ -125,8 +125,8 @@ func aspectSummaries(stored, lang string) []AspectSummary {
 	return out
 }
 
-// reviewRows builds the rows of a page (media and rating topics included).
-func (c *Service) reviewRows(ctx context.Context, q *store.Q, rows []store.Review, market, lang string, translate bool) ([]ReviewRow, error) {
+// ReviewRows builds the rows of a page (media and rating topics included).
+func (c *Service) ReviewRows(ctx context.Context, q *store.Q, rows []store.Review, market, lang string, translate bool) ([]ReviewRow, error) {
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
 		ids[i] = r.ID

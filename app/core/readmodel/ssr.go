@@ -161,7 +161,7 @@ type ssrView struct {
 	W                      map[string]string
 	Count                  int
 	Average, CountLabel    string
-	Stars                  starsView
+	Stars                  StarsView
 	Distribution           []distRow
 	ImportedLabel          string
 	Aspects                []AspectSummary
@@ -223,7 +223,8 @@ func newSummaryView(sm *ai.Summary, lang string) *summaryView {
 	return v
 }
 
-type starsView struct {
+// StarsView is a rating as the templates draw it.
+type StarsView struct {
 	Value string // 0, 0.5, ... 5 (the style sheet's data-stars values)
 	Label string
 }
@@ -246,7 +247,7 @@ type sortOption struct {
 type reviewView struct {
 	ID, Lang, Title, Author        string
 	Anonymous                      bool
-	Stars                          starsView
+	Stars                          StarsView
 	Date, DateISO                  string
 	Verified                       bool
 	Badge                          string
@@ -275,22 +276,22 @@ func localNumber(f float64, lang string) string {
 	return s
 }
 
-// starsOf describes an average (one decimal in its label) or, with whole, a
+// StarsOf describes an average (one decimal in its label) or, with whole, a
 // rating.
-func starsOf(v float64, lang string, whole bool) starsView {
+func StarsOf(v float64, lang string, whole bool) StarsView {
 	s := strconv.FormatFloat(StarsFilled(v), 'f', -1, 64)
 	n := localNumber(v, lang)
 	if whole {
 		n = strconv.Itoa(int(v))
 	}
-	return starsView{Value: s, Label: brand.Word(lang, "stars_label", "n", n)}
+	return StarsView{Value: s, Label: brand.Word(lang, "stars_label", "n", n)}
 }
 
 var monthsTR = []string{"Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim",
 	"Kasım", "Aralık"}
 
-// localDate writes a date as the language does (2 Ocak 2026, January 2, 2026).
-func localDate(t time.Time, lang string) string {
+// LocalDate writes a date as the language does (2 Ocak 2026, January 2, 2026).
+func LocalDate(t time.Time, lang string) string {
 	if lang == "tr" {
 		return fmt.Sprintf("%d %s %d", t.Day(), monthsTR[t.Month()-1], t.Year())
 	}
@@ -323,7 +324,7 @@ func (c *Service) renderComponent(l *ReviewList, style, theme string, loc *time.
 		Scope: l.scope, Sort: l.Sort, Page: l.Page, Pages: l.Pages, W: l.Words,
 		CSS: strings.TrimRight(c.PublicURL, "/") + "/static/reviews.css", Count: l.Aggregate.Count,
 		Average: localNumber(l.Aggregate.Average, lang), CountLabel: ReviewCount(lang, l.Aggregate.Count),
-		Stars: starsOf(l.Aggregate.Average, lang, false), ImportedLabel: l.Aggregate.ImportedLabel, Aspects: l.Aspects,
+		Stars: StarsOf(l.Aggregate.Average, lang, false), ImportedLabel: l.Aggregate.ImportedLabel, Aspects: l.Aspects,
 		Topics: l.Topics, SortLocked: l.Core.Sort.Locked, MethodURL: l.Core.MethodStatement.URL,
 		MethodLabel: l.Core.MethodStatement.Label, PrivacyURL: l.PrivacyURL, More: l.Pages > l.Page,
 		PageLabel: brand.Word(lang, "page_of", "page", strconv.Itoa(l.Page), "pages", strconv.Itoa(l.Pages))}
@@ -360,7 +361,7 @@ func (c *Service) renderComponent(l *ReviewList, style, theme string, loc *time.
 		}
 		published := row.PublishedAt.In(loc)
 		rv := reviewView{ID: row.ID, Lang: row.Language, Title: row.Title, Author: author, Anonymous: row.Anonymous,
-			Stars: starsOf(float64(row.Rating), lang, true), Date: localDate(published, lang),
+			Stars: StarsOf(float64(row.Rating), lang, true), Date: LocalDate(published, lang),
 			DateISO: published.Format("2006-01-02"), Verified: row.Verified, Badge: l.Words["verified_purchase"],
 			IncentiveLabel: row.IncentiveLabel, FeaturedLabel: row.FeaturedLabel,
 			Origin: row.Origin, OriginLabel: row.OriginLabel, OriginURL: row.OriginURL,

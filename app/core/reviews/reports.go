@@ -3,6 +3,7 @@ package reviews
 import (
 	"context"
 	"errors"
+	"strings"
 	"unicode/utf8"
 
 	"reviewd/app/core"
@@ -46,10 +47,10 @@ func (c *Service) ReportReview(ctx context.Context, a *core.Actor, ch store.Chan
 	if utf8.RuneCountInString(note) > readmodel.MaxReportNote {
 		return ReportResult{}, core.Invalid("note_too_long")
 	}
-	visitor := c.visitorOf(in.VisitorKey, a.IP)
+	visitor := c.Visitor(in.VisitorKey, a.IP)
 	var out ReportResult
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		r, err := c.visibleReview(ctx, tx, ch, reviewID)
+		r, err := c.VisibleReview(ctx, tx, ch, reviewID)
 		if err != nil {
 			return err
 		}
@@ -71,4 +72,39 @@ func (c *Service) ReportReview(ctx context.Context, a *core.Actor, ch store.Chan
 			"report": rep.PublicID})
 	})
 	return out, err
+}
+
+// VisibleReview finds a review that the channel's list shows: published, of the
+// channel's market, or syndicable from another market while syndication is on.
+// Anything else is 404 not_found.
+func (c *Service) VisibleReview(ctx context.Context, tx *store.Tx, ch store.Channel, publicID string) (store.Review, error) {
+	r, err := tx.ReviewByPublicID(ctx, publicID)
+	if errors.Is(err, store.ErrNotFound) {
+		return r, core.ErrNotFound
+	}
+	if err != nil {
+		return r, err
+	}
+	if r.State != core.ReviewPublished {
+		return r, core.ErrNotFound
+	}
+	if r.Market != ch.Market {
+		st, err := c.Brand.LoadSettings(ctx, tx.Q)
+		if err != nil {
+			return r, err
+		}
+		if !st.SyndicationEnabled || !readmodel.Syndicable(r) {
+			return r, core.ErrNotFound
+		}
+	}
+	return r, nil
+}
+
+// Visitor is the stored identity of a visitor: a keyed hash of the visitor key,
+// else of the IP address.
+func (c *Service) Visitor(key, ip string) string {
+	if key = strings.TrimSpace(key); key != "" {
+		return c.Keys.Pseudonym("visitor", "key:"+key)
+	}
+	return c.Keys.Pseudonym("visitor", "ip:"+ip)
 }

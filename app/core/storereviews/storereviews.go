@@ -1,19 +1,19 @@
-package readmodel
+// Package storereviews owns the channel-wide review answers: the store-wide review
+// page and the home page carousel, built over the read model's review rows.
+package storereviews
 
 import (
-	"bytes"
+	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"reviewd/app/core"
 	"reviewd/app/core/brand"
+	"reviewd/app/core/readmodel"
 	"reviewd/store"
 )
 
@@ -23,6 +23,11 @@ import (
 // the channel's market newest first (syndicated reviews of other markets are not
 // the channel's). Neither carries structured data: a store-wide rating is a
 // self-serving review snippet (docs/decisions.md).
+
+// Service answers the channel-wide reads over the read model.
+type Service struct {
+	Read *readmodel.Service
+}
 
 // Limits of the channel-wide answers.
 const (
@@ -88,7 +93,7 @@ type ProductRef struct {
 
 // ChannelReviewRow is a review row with its product.
 type ChannelReviewRow struct {
-	ReviewRow
+	readmodel.ReviewRow
 	Product ProductRef `json:"product"`
 }
 
@@ -132,7 +137,7 @@ type channelQuery struct {
 
 // parseChannelTheme validates the language and (SSR) the theme.
 func parseChannelTheme(lang, theme, productURL string, ch store.Channel, ssr bool) (channelQuery, error) {
-	cq := channelQuery{lang: core.Language(lang, ch), theme: orDefault(ch.Theme, core.Themes[0])}
+	cq := channelQuery{lang: core.Language(lang, ch), theme: cmp.Or(ch.Theme, core.Themes[0])}
 	var err error
 	if cq.productURL, err = productURLOf(productURL); err != nil {
 		return cq, err
@@ -141,7 +146,7 @@ func parseChannelTheme(lang, theme, productURL string, ch store.Channel, ssr boo
 		cq.lang = "en"
 	}
 	if ssr && theme != "" {
-		if !contains(core.Themes, theme) {
+		if !slices.Contains(core.Themes, theme) {
 			return cq, core.Invalid("theme")
 		}
 		cq.theme = theme
@@ -155,8 +160,8 @@ func parseAll(in AllInput, ch store.Channel, ssr bool) (channelQuery, error) {
 	if err != nil {
 		return cq, err
 	}
-	cq.page = clampInt(in.Page, 1, 1, MaxPage)
-	cq.pageSize = clampInt(in.PageSize, DefaultAllPageSize, 1, MaxAllPageSize)
+	cq.page = readmodel.ClampInt(in.Page, 1, 1, readmodel.MaxPage)
+	cq.pageSize = readmodel.ClampInt(in.PageSize, DefaultAllPageSize, 1, MaxAllPageSize)
 	if in.Rating != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(in.Rating))
 		if err != nil || n < 1 || n > 5 {
@@ -164,7 +169,7 @@ func parseAll(in AllInput, ch store.Channel, ssr bool) (channelQuery, error) {
 		}
 		cq.rating = n
 	}
-	cq.verified, cq.media = flagOn(in.Verified), flagOn(in.Media)
+	cq.verified, cq.media = readmodel.FlagOn(in.Verified), readmodel.FlagOn(in.Media)
 	return cq, nil
 }
 
@@ -177,7 +182,7 @@ func (c *Service) channelRows(ctx context.Context, q *store.Q, ch store.Channel,
 		return out, nil
 	}
 	lang := cq.lang
-	base, err := c.reviewRows(ctx, q, rows, ch.Market, lang, translate)
+	base, err := c.Read.ReviewRows(ctx, q, rows, ch.Market, lang, translate)
 	if err != nil {
 		return nil, err
 	}
@@ -197,14 +202,14 @@ func (c *Service) channelRows(ctx context.Context, q *store.Q, ch store.Channel,
 	for i, r := range rows {
 		row := ChannelReviewRow{ReviewRow: base[i], Product: ProductRef{Key: r.VariantKey, Name: r.ProductName}}
 		if p, ok := links[r.VariantKey]; ok {
-			row.Product.Name = orDefault(p.Name, r.ProductName)
+			row.Product.Name = cmp.Or(p.Name, r.ProductName)
 			row.Product.URL = safeURL(p.URL)
 		}
 		if row.Product.URL == "" && cq.productURL != "" {
 			row.Product.URL = fillProductURL(cq.productURL, r)
 		}
 		if pinned[r.ID] {
-			row.Featured, row.FeaturedLabel = true, FeaturedLabel(lang)
+			row.Featured, row.FeaturedLabel = true, readmodel.FeaturedLabel(lang)
 		}
 		out = append(out, row)
 	}
@@ -222,21 +227,21 @@ func safeURL(u string) string {
 // AllReviewsAnswer answers a store page request of channel ch (read generation
 // gen): its body and ETag (a hash of the body), NotModified when held reports the
 // caller holds it. ssr adds the page's HTML. Errors: 400 invalid / rating, theme.
-func (c *Service) AllReviewsAnswer(ctx context.Context, ch store.Channel, in AllInput, gen int64, ssr bool, held func(string) bool) (Answer, error) {
+func (c *Service) AllReviewsAnswer(ctx context.Context, ch store.Channel, in AllInput, gen int64, ssr bool, held func(string) bool) (readmodel.Answer, error) {
 	cq, err := parseAll(in, ch, ssr)
 	if err != nil {
-		return Answer{}, err
+		return readmodel.Answer{}, err
 	}
-	cfg, err := c.channelConfig(ctx, ch, cq.lang, gen)
+	st, err := c.Read.ChannelSettings(ctx, ch, cq.lang, gen)
 	if err != nil {
-		return Answer{}, err
+		return readmodel.Answer{}, err
 	}
-	q := c.DB.Read()
+	q := c.Read.DB.Read()
 	f := store.MarketFilter{Market: ch.Market, Rating: cq.rating, Verified: cq.verified, Media: cq.media,
 		Limit: cq.pageSize, Offset: (cq.page - 1) * cq.pageSize}
 	total, err := q.CountMarketPublished(ctx, f)
 	if err != nil {
-		return Answer{}, err
+		return readmodel.Answer{}, err
 	}
 	out := &AllReviews{Total: total, Page: cq.page, PageSize: cq.pageSize, Pages: max(1, (total+cq.pageSize-1)/cq.pageSize),
 		Applied: AllApplied{Media: cq.media, Verified: cq.verified}, Language: cq.lang, Theme: cq.theme}
@@ -247,69 +252,54 @@ func (c *Service) AllReviewsAnswer(ctx context.Context, ch store.Channel, in All
 	var rows []store.Review
 	if total > f.Offset {
 		if rows, err = q.ListMarketPublished(ctx, f); err != nil {
-			return Answer{}, err
+			return readmodel.Answer{}, err
 		}
 	}
-	if out.Reviews, err = c.channelRows(ctx, q, ch, rows, cq, cfg.st.AITranslationEnabled); err != nil {
-		return Answer{}, err
+	if out.Reviews, err = c.channelRows(ctx, q, ch, rows, cq, st.AITranslationEnabled); err != nil {
+		return readmodel.Answer{}, err
 	}
 	if ssr {
-		if out.HTML, err = c.renderChannel("all", out.Reviews, cq, out, nil, cfg.st.Location()); err != nil {
-			return Answer{}, err
+		if out.HTML, err = c.renderChannel("all", out.Reviews, cq, out, nil, st.Location()); err != nil {
+			return readmodel.Answer{}, err
 		}
 	}
-	return hashedAnswer(out, held)
+	return readmodel.HashedAnswer(out, held)
 }
 
 // CarouselAnswer answers a carousel request of channel ch: the featured reviews of
 // the channel's market newest first, or (none pinned) its recent published 4 and
 // 5 star reviews with text; at most MaxCarousel. Errors: 400 invalid / theme.
-func (c *Service) CarouselAnswer(ctx context.Context, ch store.Channel, in CarouselInput, gen int64, ssr bool, held func(string) bool) (Answer, error) {
+func (c *Service) CarouselAnswer(ctx context.Context, ch store.Channel, in CarouselInput, gen int64, ssr bool, held func(string) bool) (readmodel.Answer, error) {
 	cq, err := parseChannelTheme(in.Lang, in.Theme, in.ProductURL, ch, ssr)
 	if err != nil {
-		return Answer{}, err
+		return readmodel.Answer{}, err
 	}
-	cfg, err := c.channelConfig(ctx, ch, cq.lang, gen)
+	st, err := c.Read.ChannelSettings(ctx, ch, cq.lang, gen)
 	if err != nil {
-		return Answer{}, err
+		return readmodel.Answer{}, err
 	}
-	q := c.DB.Read()
+	q := c.Read.DB.Read()
 	out := &Carousel{Source: CarouselFeatured, Language: cq.lang, Theme: cq.theme}
 	rows, err := q.ListMarketPublished(ctx, store.MarketFilter{Market: ch.Market, Pinned: true, Limit: MaxCarousel})
 	if err != nil {
-		return Answer{}, err
+		return readmodel.Answer{}, err
 	}
 	if len(rows) == 0 {
 		out.Source = CarouselRecent
 		rows, err = q.ListMarketPublished(ctx, store.MarketFilter{Market: ch.Market, MinRating: CarouselMinRating, Text: true, Limit: MaxCarousel})
 		if err != nil {
-			return Answer{}, err
+			return readmodel.Answer{}, err
 		}
 	}
-	if out.Reviews, err = c.channelRows(ctx, q, ch, rows, cq, cfg.st.AITranslationEnabled); err != nil {
-		return Answer{}, err
+	if out.Reviews, err = c.channelRows(ctx, q, ch, rows, cq, st.AITranslationEnabled); err != nil {
+		return readmodel.Answer{}, err
 	}
 	if ssr {
-		if out.HTML, err = c.renderChannel("carousel", out.Reviews, cq, nil, out, cfg.st.Location()); err != nil {
-			return Answer{}, err
+		if out.HTML, err = c.renderChannel("carousel", out.Reviews, cq, nil, out, st.Location()); err != nil {
+			return readmodel.Answer{}, err
 		}
 	}
-	return hashedAnswer(out, held)
-}
-
-// hashedAnswer encodes an answer; its ETag is a hash of the body.
-func hashedAnswer(v any, held func(string) bool) (Answer, error) {
-	body, err := json.Marshal(v)
-	if err != nil {
-		return Answer{}, err
-	}
-	body = append(body, '\n')
-	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
-	if held != nil && held(etag) {
-		return Answer{ETag: etag, ETagHeader: []string{etag}, NotModified: true}, nil
-	}
-	return newCachedAnswer(body, etag).answer(), nil
+	return readmodel.HashedAnswer(out, held)
 }
 
 // channelWords are the labels of the channel-wide components, per language (kept
@@ -348,14 +338,14 @@ type ratingOption struct {
 type cardView struct {
 	ID, HTMLID, Lang, Title     string
 	Author                      string
-	Stars                       starsView
+	Stars                       readmodel.StarsView
 	Date, DateISO               string
 	Verified                    bool
 	Badge                       string
 	FeaturedLabel               string
 	IncentiveLabel, OriginLabel string
 	Paragraphs                  []string
-	Media                       []MediaItemView
+	Media                       []readmodel.MediaItemView
 	ProductName, ProductURL     string
 }
 
@@ -363,15 +353,15 @@ type cardView struct {
 func (c *Service) renderChannel(kind string, rows []ChannelReviewRow, cq channelQuery, all *AllReviews, car *Carousel, loc *time.Location) (string, error) {
 	w := brand.Words(cq.lang)
 	v := channelView{Lang: cq.lang, Theme: cq.theme, W: w, CW: channelWords[cq.lang],
-		CSS: strings.TrimRight(c.PublicURL, "/") + "/static/reviews.css"}
+		CSS: strings.TrimRight(c.Read.PublicURL, "/") + "/static/reviews.css"}
 	for _, r := range rows {
 		author := r.Author
 		if r.Anonymous {
 			author = w["anonymous"]
 		}
 		published := r.PublishedAt.In(loc)
-		cv := cardView{ID: r.ID, HTMLID: "rvw-" + kind + "-" + r.ID, Lang: r.Language, Title: r.Title, Author: author, Stars: starsOf(float64(r.Rating), cq.lang, true),
-			Date: localDate(published, cq.lang), DateISO: published.Format("2006-01-02"), Verified: r.Verified,
+		cv := cardView{ID: r.ID, HTMLID: "rvw-" + kind + "-" + r.ID, Lang: r.Language, Title: r.Title, Author: author, Stars: readmodel.StarsOf(float64(r.Rating), cq.lang, true),
+			Date: readmodel.LocalDate(published, cq.lang), DateISO: published.Format("2006-01-02"), Verified: r.Verified,
 			Badge: w["verified_purchase"], FeaturedLabel: r.FeaturedLabel, IncentiveLabel: r.IncentiveLabel,
 			OriginLabel: r.OriginLabel, Media: r.Media, ProductName: r.Product.Name, ProductURL: r.Product.URL}
 		for _, p := range strings.Split(r.Body, "\n\n") {
@@ -383,13 +373,13 @@ func (c *Service) renderChannel(kind string, rows []ChannelReviewRow, cq channel
 	}
 	if all != nil {
 		v.Page, v.Pages, v.Total, v.Verified, v.Media = all.Page, all.Pages, all.Total, all.Applied.Verified, all.Applied.Media
-		v.CountLabel = ReviewCount(cq.lang, all.Total)
+		v.CountLabel = readmodel.ReviewCount(cq.lang, all.Total)
 		v.PageLabel = brand.Word(cq.lang, "page_of", "page", strconv.Itoa(all.Page), "pages", strconv.Itoa(all.Pages))
 		if all.Applied.Rating != nil {
 			v.Rating = *all.Applied.Rating
 		}
 		for r := 5; r >= 1; r-- {
-			v.Ratings = append(v.Ratings, ratingOption{Value: r, Label: CountWord(cq.lang, "filter_rating", r), Selected: r == v.Rating})
+			v.Ratings = append(v.Ratings, ratingOption{Value: r, Label: readmodel.CountWord(cq.lang, "filter_rating", r), Selected: r == v.Rating})
 		}
 		if all.Page > 1 {
 			v.Prev = all.Page - 1
@@ -401,9 +391,5 @@ func (c *Service) renderChannel(kind string, rows []ChannelReviewRow, cq channel
 	if car != nil {
 		v.Source = car.Source
 	}
-	var b bytes.Buffer
-	if err := ssrTemplates.ExecuteTemplate(&b, kind, v); err != nil {
-		return "", fmt.Errorf("core: render %s: %w", kind, err)
-	}
-	return b.String(), nil
+	return readmodel.RenderTemplate(kind, v)
 }

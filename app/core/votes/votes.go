@@ -1,18 +1,29 @@
-package reviews
+// Package votes owns the helpful votes on published reviews: one vote per visitor
+// per review, one counted new vote per address and day.
+package votes
 
 import (
 	"context"
-	"errors"
-	"strings"
+	"net/netip"
 
 	"reviewd/app/core"
 	"reviewd/app/core/readmodel"
+	"reviewd/app/core/reviews"
 	"reviewd/store"
 )
 
 // Helpful votes (POST /v1/reviews/<id>/helpful): one vote per visitor per review.
 // The visitor is the visitor_key the script keeps (else the IP address), stored
 // only as a keyed hash; it removes duplicates, the rate limit is per IP address.
+
+// Service records helpful votes.
+type Service struct {
+	DB *store.DB
+	// Keys pseudonymises the voters' addresses.
+	Keys *core.Keyring
+	// Reviews finds the review a channel shows.
+	Reviews *reviews.Service
+}
 
 // Vote values.
 const (
@@ -37,41 +48,6 @@ type VoteResult struct {
 	UnhelpfulCount int     `json:"unhelpful_count"`
 }
 
-// visitorOf is the stored identity of a visitor: a keyed hash of the visitor key,
-// else of the IP address.
-func (c *Service) visitorOf(key, ip string) string {
-	if key = strings.TrimSpace(key); key != "" {
-		return c.Keys.Pseudonym("visitor", "key:"+key)
-	}
-	return c.Keys.Pseudonym("visitor", "ip:"+ip)
-}
-
-// visibleReview finds a review that the channel's list shows: published, of the
-// channel's market, or syndicable from another market while syndication is on.
-// Anything else is 404 not_found.
-func (c *Service) visibleReview(ctx context.Context, tx *store.Tx, ch store.Channel, publicID string) (store.Review, error) {
-	r, err := tx.ReviewByPublicID(ctx, publicID)
-	if errors.Is(err, store.ErrNotFound) {
-		return r, core.ErrNotFound
-	}
-	if err != nil {
-		return r, err
-	}
-	if r.State != core.ReviewPublished {
-		return r, core.ErrNotFound
-	}
-	if r.Market != ch.Market {
-		st, err := c.Brand.LoadSettings(ctx, tx.Q)
-		if err != nil {
-			return r, err
-		}
-		if !st.SyndicationEnabled || !readmodel.Syndicable(r) {
-			return r, core.ErrNotFound
-		}
-	}
-	return r, nil
-}
-
 // VoteHelpful records a visitor's helpful vote on a review shown on channel ch.
 // Repeating the direction changes nothing (counted false); the other direction
 // moves the vote; none withdraws it. Errors: invalid / vote, 404 not_found.
@@ -79,10 +55,10 @@ func (c *Service) VoteHelpful(ctx context.Context, a *core.Actor, ch store.Chann
 	if in.Vote != VoteUp && in.Vote != VoteDown && in.Vote != VoteNone {
 		return VoteResult{}, core.Invalid("vote")
 	}
-	visitor := c.visitorOf(in.VisitorKey, a.IP)
+	visitor := c.Reviews.Visitor(in.VisitorKey, a.IP)
 	var out VoteResult
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
-		r, err := c.visibleReview(ctx, tx, ch, reviewID)
+		r, err := c.Reviews.VisibleReview(ctx, tx, ch, reviewID)
 		if err != nil {
 			return err
 		}
@@ -144,4 +120,25 @@ func (c *Service) VoteHelpful(ctx context.Context, a *core.Actor, ch store.Chann
 		return nil
 	})
 	return out, err
+}
+
+// claimVoteIP allows one counted new vote per review per visitor address and UTC
+// day, whatever visitor_key is sent: visitor_key only removes duplicates, so
+// without this one address could reorder the helpful sort by sending new keys.
+// IPv6 addresses count by their /64. It reports false when another visitor from
+// the address has voted on the review today already (the same visitor may
+// withdraw and vote again).
+func (c *Service) claimVoteIP(ctx context.Context, tx *store.Tx, reviewID int64, ip, visitor string) (bool, error) {
+	addr := ip
+	if a, err := netip.ParseAddr(ip); err == nil {
+		a = a.Unmap()
+		if a.Is6() {
+			p, _ := a.Prefix(64)
+			addr = p.String()
+		} else {
+			addr = a.String()
+		}
+	}
+	day := tx.Now.UTC().Format("2006-01-02")
+	return tx.ClaimVoteIP(ctx, reviewID, c.Keys.Pseudonym("vote-ip", addr+"|"+day), visitor)
 }
