@@ -255,15 +255,9 @@ func (c *Service) AllReviewsAnswer(ctx context.Context, ch store.Channel, in All
 			return readmodel.Answer{}, err
 		}
 	}
-	if out.Reviews, err = c.channelRows(ctx, q, ch, rows, cq, st.AITranslationEnabled); err != nil {
-		return readmodel.Answer{}, err
-	}
-	if ssr {
-		if out.HTML, err = c.renderChannel("all", out.Reviews, cq, out, nil, st.Location()); err != nil {
-			return readmodel.Answer{}, err
-		}
-	}
-	return readmodel.HashedAnswer(out, held)
+	return c.finish(ctx, q, ch, rows, cq, st, ssr, held, out, &out.Reviews, &out.HTML, func(rs []ChannelReviewRow) (string, error) {
+		return c.renderChannel("all", rs, cq, out, nil, st.Location())
+	})
 }
 
 // CarouselAnswer answers a carousel request of channel ch: the featured reviews of
@@ -291,11 +285,23 @@ func (c *Service) CarouselAnswer(ctx context.Context, ch store.Channel, in Carou
 			return readmodel.Answer{}, err
 		}
 	}
-	if out.Reviews, err = c.channelRows(ctx, q, ch, rows, cq, st.AITranslationEnabled); err != nil {
+	return c.finish(ctx, q, ch, rows, cq, st, ssr, held, out, &out.Reviews, &out.HTML, func(rs []ChannelReviewRow) (string, error) {
+		return c.renderChannel("carousel", rs, cq, nil, out, st.Location())
+	})
+}
+
+// finish completes a channel-wide answer out: its rows (into *reviews), with ssr
+// its HTML (into *html, by render), and its hashed answer.
+func (c *Service) finish(ctx context.Context, q *store.Q, ch store.Channel, rows []store.Review, cq channelQuery,
+	st brand.Settings, ssr bool, held func(string) bool, out any, reviews *[]ChannelReviewRow, html *string,
+	render func([]ChannelReviewRow) (string, error)) (readmodel.Answer, error) {
+	rs, err := c.channelRows(ctx, q, ch, rows, cq, st.AITranslationEnabled)
+	if err != nil {
 		return readmodel.Answer{}, err
 	}
+	*reviews = rs
 	if ssr {
-		if out.HTML, err = c.renderChannel("carousel", out.Reviews, cq, nil, out, st.Location()); err != nil {
+		if *html, err = render(rs); err != nil {
 			return readmodel.Answer{}, err
 		}
 	}
