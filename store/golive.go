@@ -13,12 +13,12 @@ import (
 const (
 	qRefusalNote = `INSERT INTO component_refusals (kind, subject, channel_id, count, first_at, last_at) VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (kind, subject) DO UPDATE SET count = count + excluded.count, last_at = excluded.last_at, channel_id = excluded.channel_id`
-	qRefusalsSince = `SELECT r.kind, r.subject, coalesce(c.code, ''), r.count, r.first_at, r.last_at
+	qRefusalsSince = `SELECT r.kind, r.subject, coalesce(c.code, ''), r.count, r.first_at, r.last_at,
+		EXISTS (SELECT 1 FROM channel_domains d WHERE d.domain = r.subject AND d.verified_at IS NOT NULL)
 		FROM component_refusals r LEFT JOIN channels c ON c.id = r.channel_id
 		WHERE r.last_at >= ? ORDER BY r.last_at DESC LIMIT 50`
-	qRefusalClear     = `DELETE FROM component_refusals WHERE kind = ? AND subject = ?`
-	qVerifiedAnywhere = `SELECT EXISTS (SELECT 1 FROM channel_domains WHERE domain = ? AND verified_at IS NOT NULL)`
-	qLaunchFacts      = `SELECT
+	qRefusalClear = `DELETE FROM component_refusals WHERE kind = ? AND subject = ?`
+	qLaunchFacts  = `SELECT
 		EXISTS (SELECT 1 FROM channel_domains d JOIN channels c ON c.id = d.channel_id WHERE d.verified_at IS NOT NULL AND c.active = 1),
 		EXISTS (SELECT 1 FROM api_keys WHERE kind = 'site' AND revoked_at IS NULL),
 		EXISTS (SELECT 1 FROM api_keys WHERE kind = 'server' AND revoked_at IS NULL),
@@ -41,11 +41,13 @@ const (
 
 // ComponentRefusal is one counted refusal of the page component: kind
 // (origin_unverified, revoked_site_key) and subject (the page's host, the key's
-// public id).
+// public id). SubjectVerified: a channel now holds the subject as a verified
+// domain.
 type ComponentRefusal struct {
 	Kind, Subject, Channel string
 	Count                  int
 	FirstAt, LastAt        time.Time
+	SubjectVerified        bool
 }
 
 // NoteComponentRefusal counts n refusals of kind and subject.
@@ -76,20 +78,13 @@ func (q *Q) ComponentRefusals(ctx context.Context, since time.Time) ([]Component
 	for rows.Next() {
 		var r ComponentRefusal
 		var first, last int64
-		if err := rows.Scan(&r.Kind, &r.Subject, &r.Channel, &r.Count, &first, &last); err != nil {
+		if err := rows.Scan(&r.Kind, &r.Subject, &r.Channel, &r.Count, &first, &last, &r.SubjectVerified); err != nil {
 			return nil, translate(err)
 		}
 		r.FirstAt, r.LastAt = Time(first), Time(last)
 		out = append(out, r)
 	}
 	return out, translate(rows.Err())
-}
-
-// DomainVerifiedAnywhere reports whether a channel holds domain as verified.
-func (q *Q) DomainVerifiedAnywhere(ctx context.Context, domain string) (bool, error) {
-	var ok bool
-	err := q.c.QueryRowContext(ctx, qVerifiedAnywhere, domain).Scan(&ok)
-	return ok, translate(err)
 }
 
 // LaunchFacts are the facts the go-live checklist is made of.

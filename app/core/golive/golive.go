@@ -156,11 +156,7 @@ func (s *Service) Alerts(ctx context.Context) ([]Alert, error) {
 		switch r.Kind {
 		case access.RefusalOriginUnverified:
 			// Verified since: the refusals stopped with it.
-			ok, err := q.DomainVerifiedAnywhere(ctx, r.Subject)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
+			if !r.SubjectVerified {
 				out = append(out, Alert{Kind: AlertOriginUnverified, Subject: r.Subject, Channel: r.Channel, Count: r.Count,
 					At: r.LastAt, Href: "/panel/channels"})
 			}

@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +42,14 @@ type MailServerView struct {
 
 // ErrOwnerOnly refuses a change of the mail server by anyone but an owner.
 var ErrOwnerOnly = core.ErrScopeMissing
+
+// ownerOnly refuses every actor but an owner (the mail server is the owner's).
+func ownerOnly(a *core.Actor) error {
+	if a == nil || a.Role != "owner" {
+		return ErrOwnerOnly
+	}
+	return nil
+}
 
 // MailServerOf reads the panel's mail server (password left out).
 func (c *Service) MailServerOf(ctx context.Context) (MailServerView, error) {
@@ -106,8 +113,8 @@ func (ms MailServer) config() *mail.Config {
 // Errors: 403 forbidden / scope_missing (not an owner), invalid / host, port,
 // security, from, username, password.
 func (c *Service) SaveMailServer(ctx context.Context, a *core.Actor, in MailServer) error {
-	if a == nil || a.Role != "owner" {
-		return ErrOwnerOnly
+	if err := ownerOnly(a); err != nil {
+		return err
 	}
 	in.Host, in.Security = strings.TrimSpace(in.Host), strings.ToLower(strings.TrimSpace(in.Security))
 	in.Username, in.From = strings.TrimSpace(in.Username), strings.TrimSpace(in.From)
@@ -152,8 +159,8 @@ func (c *Service) SaveMailServer(ctx context.Context, a *core.Actor, in MailServ
 // ClearMailServer removes the panel's mail server: the configuration's smtp.*
 // applies again (owner only).
 func (c *Service) ClearMailServer(ctx context.Context, a *core.Actor) error {
-	if a == nil || a.Role != "owner" {
-		return ErrOwnerOnly
+	if err := ownerOnly(a); err != nil {
+		return err
 	}
 	err := c.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if err := tx.DeleteMailSettings(ctx); err != nil {
@@ -179,8 +186,8 @@ type MailTestResult struct {
 // SendTestMail sends a test message to the signed-in owner's own address and
 // records the outcome (a success completes the checklist's sending step).
 func (c *Service) SendTestMail(ctx context.Context, a *core.Actor, to string) (MailTestResult, error) {
-	if a == nil || a.Role != "owner" {
-		return MailTestResult{}, ErrOwnerOnly
+	if err := ownerOnly(a); err != nil {
+		return MailTestResult{}, err
 	}
 	if !core.ValidEmail(to) {
 		return MailTestResult{}, core.Invalid("email")
@@ -215,19 +222,4 @@ func (c *Service) SendTestMail(ctx context.Context, a *core.Actor, to string) (M
 		return c.Record(ctx, tx, a, "mail_server.tested", "settings", "mail_server", map[string]any{"ok": res.OK, "reason": res.Reason})
 	})
 	return res, err
-}
-
-// MailPort is the port a mail server uses: its own, else the default of its
-// security (25, 587, 465).
-func MailPort(ms MailServer) string {
-	if ms.Port > 0 {
-		return strconv.Itoa(ms.Port)
-	}
-	switch ms.Security {
-	case mail.SecurityNone:
-		return "25"
-	case mail.SecurityTLS:
-		return "465"
-	}
-	return "587"
 }
