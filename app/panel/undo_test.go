@@ -14,6 +14,7 @@ import (
 	"reviewd/app"
 	"reviewd/app/core"
 	"reviewd/app/core/held"
+	"reviewd/app/core/reviews"
 	"reviewd/store"
 	"reviewd/store/storetest"
 )
@@ -219,5 +220,26 @@ func TestRemoveNeedsConfirmation(t *testing.T) {
 		"reason": {"fake"}, "confirm": {"1"}}, nil), "/panel/reviews/"+id+"?notice=remove")
 	if st, _ := f.state(id); st != core.ReviewRemoved {
 		t.Fatalf("after a confirmed removal: %s", st)
+	}
+}
+
+// TestUndoBeforeTheMoveWins: a held decision is applied in one transaction with the
+// deletion of its row, so an undo that took the row first leaves the review where
+// it was: a move whose row is gone is rolled back whole (no state, history or
+// transparency-log entry).
+func TestUndoBeforeTheMoveWins(t *testing.T) {
+	f := newFixture(t)
+	id := f.waiting(1)[0]
+	before := f.trail(id)
+	_, err := f.env.App.Reviews.TransitionReviewWith(context.Background(), core.Console(), id,
+		reviews.ReviewTransitionInput{Event: reviews.EventApprove}, func(*store.Tx, store.Review) error { return held.ErrUndoClosed })
+	if err != held.ErrUndoClosed {
+		t.Fatalf("move whose row was taken: %v", err)
+	}
+	if st, _ := f.state(id); st != core.ReviewPending {
+		t.Fatalf("state after the refused move: %s", st)
+	}
+	if after := f.trail(id); after != before {
+		t.Fatalf("records after the refused move: %+v, before %+v", after, before)
 	}
 }

@@ -138,8 +138,9 @@ func (s *Service) Undo(ctx context.Context, a *core.Actor, publicID string) (Dec
 // ApplyDue applies every held decision due at now, each as one transition of the
 // reviews service in the name of who decided, and returns how many took effect. A
 // decision the review has moved past meanwhile (another moderator acted, the
-// review was erased) is dropped. The row is deleted after its transition commits:
-// a crash in between leaves it, and the next run finds the move done and drops it.
+// review was erased) is dropped. The row is deleted in the transition's own
+// transaction, so an undo that comes first takes the decision back for good and
+// one that comes after finds the window closed.
 func (s *Service) ApplyDue(ctx context.Context, now time.Time) (int, error) {
 	due, err := s.DB.Read().DueHeldDecisions(ctx, now, 100)
 	if err != nil {
@@ -155,12 +156,22 @@ func (s *Service) ApplyDue(ctx context.Context, now time.Time) (int, error) {
 		}
 		a := &core.Actor{Via: who.Via, ID: who.ID, Name: who.Name, Role: who.Role, UserID: who.UserID,
 			RequestID: who.RequestID, UserAgent: who.UserAgent}
-		_, err := s.Reviews.TransitionReview(ctx, a, h.PublicID, reviews.ReviewTransitionInput{Event: h.Event,
-			Reason: h.Reason, From: h.FromState})
+		_, err := s.Reviews.TransitionReviewWith(ctx, a, h.PublicID, reviews.ReviewTransitionInput{Event: h.Event,
+			Reason: h.Reason, From: h.FromState}, func(tx *store.Tx, _ store.Review) error {
+			if ok, err := tx.DropHeldDecision(ctx, h.ReviewID); err != nil {
+				return err
+			} else if !ok {
+				return ErrUndoClosed // undone meanwhile: the move is not made
+			}
+			return nil
+		})
 		var ce *core.Error
 		switch {
 		case err == nil:
 			n++
+			continue // its row went with the move
+		case errors.Is(err, ErrUndoClosed):
+			continue
 		case errors.As(err, &ce) && ce.Status < 500:
 			s.Log.Info("held decision dropped: the review has moved on", "review", h.PublicID, "event", h.Event, "err", err)
 		default:

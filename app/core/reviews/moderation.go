@@ -222,6 +222,13 @@ type ReviewTransitionResult struct {
 // 404 not_found; invalid / event_required, event, reason_required, reason,
 // reason_too_long; 409 transition_refused / event_not_available, review_anonymized.
 func (c *Service) TransitionReview(ctx context.Context, a *core.Actor, publicID string, in ReviewTransitionInput) (ReviewTransitionResult, error) {
+	return c.TransitionReviewWith(ctx, a, publicID, in, nil)
+}
+
+// TransitionReviewWith is TransitionReview with also run in the transition's
+// transaction after the move (nil: nothing); an error of also undoes the move.
+func (c *Service) TransitionReviewWith(ctx context.Context, a *core.Actor, publicID string, in ReviewTransitionInput,
+	also func(tx *store.Tx, r store.Review) error) (ReviewTransitionResult, error) {
 	var out ReviewTransitionResult
 	if err := checkReviewTransition(&in); err != nil {
 		return out, err
@@ -244,6 +251,11 @@ func (c *Service) TransitionReview(ctx context.Context, a *core.Actor, publicID 
 		}
 		if done, err = c.applyReviewEvent(ctx, tx, a, r, in.Event, to, in.Reason, false); err != nil {
 			return err
+		}
+		if also != nil {
+			if err := also(tx, r); err != nil {
+				return err
+			}
 		}
 		row, err := AdminReview(ctx, tx.Q, publicID)
 		if err != nil {
